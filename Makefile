@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+SITE_OUT := build/site
+SITE := $(SITE_OUT)/build.json
+SITE_SOURCES := site/build.py $(shell find site/web unitile_py tables -type f -not -path '*/__pycache__/*' 2>/dev/null)
 
-.PHONY: test lint tables serve site clean
+.PHONY: test lint tables serve site clean browser-check
 
 $(STAMP): requirements.lock
 	$(PYTHON) -m venv $(VENV)
@@ -14,10 +18,32 @@ $(STAMP): requirements.lock
 
 venv: $(STAMP)
 
-lint: $(STAMP)
-	$(PY) -m ruff check unitile_py pipeline tests bench
+# The Pyodide runtime comes from the npm package pinned in package-lock.json.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
 
-test: $(STAMP) lint
+$(SITE): $(NODE_STAMP) $(SITE_SOURCES)
+	$(PYTHON) site/build.py --out $(SITE_OUT)
+
+# The static site in build/site: site/web, unitile_py, tables/5x5 and the Pyodide runtime.
+site: $(SITE)
+
+# Play at http://127.0.0.1:8000 (builds whatever is missing first).
+serve: $(SITE)
+	$(PYTHON) site/serve.py --dir $(SITE_OUT) --host 127.0.0.1 --port 8000
+
+lint: $(STAMP)
+	$(PY) -m ruff check unitile_py pipeline tests bench site
+
+# Browser tests need Debian's chromium; without it they are skipped (never under CI=true).
+browser-check:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$CI" = "true" ]; then echo "CI=true but /usr/bin/chromium is missing: the browser tests cannot run"; exit 1; fi; \
+		echo "NOTE: /usr/bin/chromium not found: SKIPPING the browser tests (apt-get install chromium to run them)"; \
+	fi
+
+test: $(STAMP) lint site browser-check
 	$(PY) -m pytest
 
 tables: $(STAMP)

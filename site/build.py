@@ -1,0 +1,134 @@
+"""Assemble the static site: site/web, unitile_py's sources, tables/5x5 and the Pyodide runtime.
+
+The result is one self-contained folder (default ``build/site``) that any static web server can host.
+``build.json`` in it lists every file with its size; the service worker (``sw.js``) gets the same list
+and a version, the hash of every file's bytes, so a new build gets new cache names and the page can
+offer the update.
+
+    python site/build.py [--out build/site] [--salt TEXT]
+
+Exit status 2 with a one-line message when something it needs is missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ROOT / "site" / "web"
+PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
+#: The only Pyodide files needed to boot the interpreter (no packages are loaded).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: The version of the ``pyodide`` npm package the site is built and tested with.
+PYODIDE_VERSION = "314.0.7"
+BOARD = "5x5"
+
+
+class BuildError(Exception):
+    """Something the build needs is missing; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a build produced."""
+
+    out: Path
+    version: str
+    files: tuple[str, ...]
+    total_bytes: int
+
+
+def _copy_tree(src: Path, dst: Path, pattern: str = "*") -> list[Path]:
+    """Copy the files under ``src`` matching ``pattern`` to ``dst``; returns the copies."""
+    out = []
+    for path in sorted(src.rglob(pattern)):
+        if path.is_file() and "__pycache__" not in path.parts:
+            target = dst / path.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+            out.append(target)
+    return out
+
+
+def _check_pyodide() -> None:
+    package = PYODIDE_DIR / "package.json"
+    if not package.exists():
+        raise BuildError(f"{PYODIDE_DIR} is missing: run `npm ci` (or `make site`) first")
+    version = json.loads(package.read_text())["version"]
+    if version != PYODIDE_VERSION:
+        raise BuildError(f"node_modules has pyodide {version}, the site needs {PYODIDE_VERSION}: run `npm ci`")
+    for name in PYODIDE_FILES:
+        if not (PYODIDE_DIR / name).exists():
+            raise BuildError(f"{PYODIDE_DIR / name} is missing: run `npm ci`")
+
+
+def build(out: Path, salt: str = "") -> Built:
+    """Build the site into ``out`` (emptied first); ``salt`` changes the version (tests use it)."""
+    _check_pyodide()
+    if not (WEB / "index.html").exists():
+        raise BuildError(f"{WEB / 'index.html'} is missing")
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    web = [p for p in _copy_tree(WEB, out) if p.name != "sw.js"]
+    python = _copy_tree(ROOT / "unitile_py", out / "py" / "unitile_py", "*.py")
+    tables_dir = ROOT / "tables" / BOARD
+    tables = _copy_tree(tables_dir, out / "tables" / BOARD) if tables_dir.is_dir() else []
+    runtime = []
+    for name in PYODIDE_FILES:
+        target = out / "pyodide" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(PYODIDE_DIR / name, target)
+        runtime.append(target)
+
+    def rel(paths: list[Path]) -> list[str]:
+        return [p.relative_to(out).as_posix() for p in paths]
+
+    files = sorted(rel(web + python + tables + runtime))
+    digest = hashlib.sha256(salt.encode())
+    for name in files:
+        digest.update(name.encode() + b"\0" + (out / name).read_bytes())
+    version = digest.hexdigest()[:12]
+    info = {
+        "version": version,
+        "board": BOARD,
+        "pyodide": PYODIDE_VERSION,
+        "python": rel(python),
+        "tables": rel(tables),
+        "files": {name: (out / name).stat().st_size for name in files},
+    }
+    (out / "build.json").write_text(json.dumps(info, indent=1) + "\n")
+    precache = ["./", *files, "build.json"]
+    sw = (WEB / "sw.js").read_text()
+    for key, value in (("__VERSION__", json.dumps(version)), ("__FILES__", json.dumps(precache))):
+        if key not in sw:
+            raise BuildError(f"site/web/sw.js has no {key} placeholder")
+        sw = sw.replace(key, value)
+    (out / "sw.js").write_text(sw)
+    total = sum(info["files"].values()) + (out / "build.json").stat().st_size + len(sw.encode())
+    return Built(out, version, (*files, "build.json", "sw.js"), total)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: build the site and print a one-line summary."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "site", help="output folder")
+    parser.add_argument("--salt", default="", help="extra text mixed into the version")
+    args = parser.parse_args(argv)
+    try:
+        built = build(args.out, args.salt)
+    except BuildError as exc:
+        print(f"site build: {exc}", file=sys.stderr)
+        return 2
+    print(f"site {built.version}: {len(built.files)} files, {built.total_bytes / 1e6:.1f} MB in {built.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

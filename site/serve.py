@@ -1,0 +1,135 @@
+"""Serve the built site on 127.0.0.1 with the right MIME types and the Content-Security-Policy header.
+
+    python site/serve.py [--dir build/site] [--host 127.0.0.1] [--port 8000]
+
+Port 0 picks a free port; the first line printed is the URL. Tests run :class:`SiteServer` in a
+thread instead of a process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.server
+import sys
+import threading
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: Only the site's own origin; Pyodide compiles WebAssembly, which needs 'wasm-unsafe-eval'.
+CSP = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; style-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; "
+    "form-action 'none'; frame-ancestors 'none'; manifest-src 'self'"
+)
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".zip": "application/zip",
+    ".py": "text/x-python; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".webmanifest": "application/manifest+json",
+    ".txt": "text/plain; charset=utf-8",
+    ".bin": "application/octet-stream",
+}
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with explicit MIME types, the CSP header and revalidation on every use."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES, "": "application/octet-stream"}
+    quiet = True
+
+    def end_headers(self) -> None:
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Referrer-Policy", "no-referrer")
+        # The service worker keeps the site offline; the HTTP cache revalidates (cheap 304s).
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    """A threaded server that does not print a traceback when a browser drops a connection."""
+
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
+class SiteServer:
+    """A threaded static server for one folder; ``with SiteServer(dir) as s: s.url``."""
+
+    def __init__(self, directory: Path, host: str = "127.0.0.1", port: int = 0, quiet: bool = True) -> None:
+        handler = partial(type("Handler", (SiteHandler,), {"quiet": quiet}), directory=str(directory))
+        self.httpd = _QuietServer((host, port), handler)
+        self.host, self.port = self.httpd.server_address[:2]
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """The site's base URL, with a trailing slash."""
+        return f"http://{self.host}:{self.port}/"
+
+    def start(self) -> SiteServer:
+        """Serve in a background thread."""
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="site-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the port (idempotent)."""
+        if self._thread is not None:
+            self.httpd.shutdown()
+            self._thread.join()
+            self._thread = None
+        self.httpd.server_close()
+
+    def __enter__(self) -> SiteServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: serve until interrupted."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dir", type=Path, default=ROOT / "build" / "site")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--log", action="store_true", help="log every request")
+    args = parser.parse_args(argv)
+    if not (args.dir / "index.html").exists():
+        print(f"serve: {args.dir} has no index.html: run `make site` first", file=sys.stderr)
+        return 2
+    try:
+        server = SiteServer(args.dir, args.host, args.port, quiet=not args.log)
+    except OSError as exc:
+        print(f"serve: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"Unitile at {server.url}  (Ctrl-C stops)", flush=True)
+    try:
+        server.httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
