@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,10 +25,19 @@ ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "site" / "web"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 #: The only Pyodide files needed to boot the interpreter (no packages are loaded).
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
 #: The version of the ``pyodide`` npm package the site is built and tested with.
 PYODIDE_VERSION = "314.0.7"
 BOARD = "5x5"
+#: The precompiled standard library is made once per Pyodide version and compile script.
+CACHE = ROOT / "build" / "cache"
+COMPILE_STDLIB = ROOT / "site" / "compile_stdlib.mjs"
 
 
 class BuildError(Exception):
@@ -62,10 +72,38 @@ def _check_pyodide() -> None:
         raise BuildError(f"{PYODIDE_DIR} is missing: run `npm ci` (or `make site`) first")
     version = json.loads(package.read_text())["version"]
     if version != PYODIDE_VERSION:
-        raise BuildError(f"node_modules has pyodide {version}, the site needs {PYODIDE_VERSION}: run `npm ci`")
+        raise BuildError(
+            f"node_modules has pyodide {version}, the site needs {PYODIDE_VERSION}: run `npm ci`"
+        )
     for name in PYODIDE_FILES:
         if not (PYODIDE_DIR / name).exists():
             raise BuildError(f"{PYODIDE_DIR / name} is missing: run `npm ci`")
+
+
+def compiled_stdlib() -> Path:
+    """Pyodide's python_stdlib.zip with every module precompiled to .pyc (cached in build/cache).
+
+    The npm package ships sources only, and compiling them on every page load costs seconds.
+    """
+    key = hashlib.sha256(COMPILE_STDLIB.read_bytes() + (PYODIDE_DIR / "python_stdlib.zip").read_bytes())
+    cached = CACHE / f"python_stdlib-{PYODIDE_VERSION}-{key.hexdigest()[:12]}.zip"
+    if cached.exists():
+        return cached
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError("node is needed to precompile the Python standard library: install nodejs")
+    partial = cached.with_suffix(".partial")
+    result = subprocess.run(
+        [node, str(COMPILE_STDLIB), str(PYODIDE_DIR), str(partial)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0 or not partial.exists():
+        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        raise BuildError(f"precompiling the standard library failed: {last}")
+    partial.replace(cached)
+    return cached
 
 
 def build(out: Path, salt: str = "") -> Built:
@@ -81,10 +119,11 @@ def build(out: Path, salt: str = "") -> Built:
     tables_dir = ROOT / "tables" / BOARD
     tables = _copy_tree(tables_dir, out / "tables" / BOARD) if tables_dir.is_dir() else []
     runtime = []
+    stdlib = compiled_stdlib()
     for name in PYODIDE_FILES:
         target = out / "pyodide" / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(PYODIDE_DIR / name, target)
+        shutil.copyfile(stdlib if name == "python_stdlib.zip" else PYODIDE_DIR / name, target)
         runtime.append(target)
 
     def rel(paths: list[Path]) -> list[str]:

@@ -14,6 +14,7 @@ import sys
 import threading
 from functools import partial
 from pathlib import Path
+from typing import ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,7 +45,11 @@ MIME_TYPES = {
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files with explicit MIME types, the CSP header and revalidation on every use."""
 
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES, "": "application/octet-stream"}
+    extensions_map: ClassVar[dict[str, str]] = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        **MIME_TYPES,
+        "": "application/octet-stream",
+    }
     quiet = True
 
     def end_headers(self) -> None:
@@ -55,7 +60,7 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-cache")
         super().end_headers()
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base class's name)
+    def log_message(self, format: str, *args: object) -> None:
         if not self.quiet:
             super().log_message(format, *args)
 

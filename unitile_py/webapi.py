@@ -53,7 +53,7 @@ class TablesLike(Protocol):
 
 
 @dataclass(frozen=True)
-class Game:
+class Replay:
     """A replayed game: the start, the moves (cells) and every position along the way."""
 
     start: Position
@@ -86,7 +86,7 @@ class Api:
         self.board = board
         self.tables: TablesLike | None = tables
         self._players: dict[tuple[int, int], Any] = {}
-        self._last: Game | None = None
+        self._last: Replay | None = None
 
     # ----- set-up -------------------------------------------------------------------------------
 
@@ -125,7 +125,7 @@ class Api:
             return tuple(sorted(position.slides()))
         return tuple(self.tables.legal(position))
 
-    def replay(self, game: dict[str, Any]) -> Game:
+    def replay(self, game: dict[str, Any]) -> Replay:
         """Check a plain game move by move; raises :class:`UnitileError` naming the first bad move."""
         start_text = game.get("start")
         start = Position.start(self.board) if start_text is None else parse_position(str(start_text))
@@ -142,15 +142,15 @@ class Api:
             and [self.board.name(c) for c in last.moves] == names[: len(last.moves)]
         ):
             return self._extend(last, names[len(last.moves) :])
-        return self._extend(Game(start, (), (start,)), names)
+        return self._extend(Replay(start, (), (start,)), names)
 
-    def _extend(self, game: Game, names: Sequence[str]) -> Game:
+    def _extend(self, game: Replay, names: Sequence[str]) -> Replay:
         moves, positions = list(game.moves), list(game.positions)
         for name in names:
             cell = self._legal_cell(positions[-1], str(name), len(moves) + 1)
             moves.append(cell)
             positions.append(positions[-1].play(cell))
-        out = Game(game.start, tuple(moves), tuple(positions))
+        out = Replay(game.start, tuple(moves), tuple(positions))
         self._last = out
         return out
 
@@ -188,7 +188,7 @@ class Api:
         return _plain_game(g.start, g.moves[:keep])
 
     @staticmethod
-    def _undo_to(g: Game, humans: Sequence[str]) -> int | None:
+    def _undo_to(g: Replay, humans: Sequence[str]) -> int | None:
         """The number of moves that undo keeps, or None when there is nothing to take back."""
         if not g.moves:
             return None
@@ -242,7 +242,10 @@ class Api:
         if end > 0:
             last = {"from": name(g.moves[end - 1]), "to": name(g.positions[end - 1].bubble)}
         result = "1-0" if g.position.winner() == RED else "0-1" if g.position.winner() == BLUE else "*"
-        record = Record(g.start, list(g.moves), dict(headers or {}), result)
+        record_headers = dict(headers or {})
+        if g.start != Position.start(self.board):
+            record_headers["Position"] = format_position(g.start)
+        record = Record(g.start, list(g.moves), record_headers, result)
         keep = self._undo_to(g, humans)
         out: dict[str, Any] = {
             "ply": end,
@@ -375,4 +378,4 @@ def handle(request: str) -> str:
         return json.dumps({"ok": False, "error": f"request is not JSON: {exc.msg}"})
 
 
-__all__ = ["API", "BOARD", "LEVELS", "Api", "Game", "TablesLike", "handle"]
+__all__ = ["API", "BOARD", "LEVELS", "Api", "Replay", "TablesLike", "handle"]
