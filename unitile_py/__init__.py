@@ -6,6 +6,7 @@ outside the standard library.
 
 from .board import Board
 from .errors import UnitileError
+from .game import Game
 from .index import Indexer
 from .notation import Record, format_position, format_record, parse_move, parse_position, parse_record
 from .position import BLUE, RED, Position
@@ -14,6 +15,7 @@ __all__ = [
     "BLUE",
     "RED",
     "Board",
+    "Game",
     "Indexer",
     "Position",
     "Record",

@@ -109,7 +109,7 @@ def parse_record(text: str) -> Record:
             m = _HEADER.match(line)
             if not m:
                 raise UnitileError(f'record line {lineno}: expected [Key "value"], got {line!r}')
-            headers[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            headers[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
         else:
             body.append(line)
     if "Position" in headers:
@@ -152,9 +152,13 @@ def parse_record(text: str) -> Record:
     return record
 
 
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def format_record(record: Record) -> str:
     """The text of a record (inverse of :func:`parse_record`)."""
-    lines = [f'[{key} "{value}"]' for key, value in record.headers.items()]
+    lines = [f'[{key} "{_escape(value)}"]' for key, value in record.headers.items()]
     words: list[str] = []
     position = record.start
     number = 1
