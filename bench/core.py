@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unitile_py import RED, Board, Indexer, Position, parse_position  # noqa: E402
-from unitile_py.index import tiles_of  # noqa: E402
+from unitile_py import RED, Board, Indexer, Position, parse_position
+from unitile_py.index import tiles_of
 
 
 def plain_rank(mask: int) -> int:
