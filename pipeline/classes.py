@@ -1,0 +1,285 @@
+"""Symmetry classes of positions: the unknowns of the value solve.
+
+r is invariant under the board symmetries, so the random walk lumped onto symmetry classes is again a
+Markov chain with the same hitting times. A class is named by its *representative*: the bubble on the
+smallest cell of its cell orbit (the orbit representative ``f``) and, among the images under the
+symmetries fixing ``f``, the colouring with the smallest colex rank.
+
+Classes are numbered orbit by orbit (``offsets[o] <= id < offsets[o + 1]``). Within an orbit they are
+sorted by a *locality key* -- the number of red tiles on each cell orbit, which is the same for every
+member of a class and changes by at most one in two places per slide -- and then by rank. Neighbouring
+classes therefore sit in a few narrow windows of the vectors, which keeps the solver's gathers in cache.
+
+>>> from unitile_py import Board
+>>> from pipeline.geometry import Geometry
+>>> g = Geometry.of(Board.get(3, 3))
+>>> ranks = [orbit_classes(g, o)[0] for o in range(g.n_orbits)]
+>>> [len(r) for r in ranks], sum(len(r) for r in ranks)
+([38, 38, 13], 89)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .bits import JIT, cells_of, connected, next_combination, permute, rank, slide, tiles_of, unrank
+from .geometry import Geometry
+
+#: Ranks per parallel chunk in the kernels that walk through all colourings.
+RANK_CHUNK = 1 << 16
+
+#: Layout of the per-class info byte: degree in bits 0-2, active (red not united) in bit 3,
+#: log2 of the class size (number of positions) in bits 4-6.
+DEG_MASK = 7
+ACTIVE_BIT = 8
+WEIGHT_SHIFT = 4
+
+
+@njit(parallel=True, **JIT)
+def _min_images(
+    f: int,
+    stab: np.ndarray,
+    colourings: int,
+    tiles: int,
+    red: int,
+    binom: np.ndarray,
+    rank_tab: np.ndarray,
+    pop8: np.ndarray,
+    perm_tab: np.ndarray,
+) -> np.ndarray:
+    """For every rank with the bubble on ``f``: the smallest rank among its images under ``stab``."""
+    out = np.empty(colourings, dtype=np.int64)
+    n_chunks = (colourings + RANK_CHUNK - 1) // RANK_CHUNK
+    for ch in prange(n_chunks):
+        lo = ch * RANK_CHUNK
+        hi = min(lo + RANK_CHUNK, colourings)
+        m = unrank(lo, tiles, red, binom)
+        for r in range(lo, hi):
+            cm = cells_of(m, f)
+            best = r
+            for k in range(1, stab.shape[0]):
+                r2 = rank(tiles_of(permute(cm, stab[k], perm_tab), f), rank_tab, pop8)
+                if r2 < best:
+                    best = r2
+            out[r] = best
+            m = next_combination(m)
+    return out
+
+
+@njit(parallel=True, **JIT)
+def _locality_keys(
+    ranks: np.ndarray,
+    f: int,
+    orbit_masks: np.ndarray,
+    radix: np.ndarray,
+    tiles: int,
+    red: int,
+    binom: np.ndarray,
+    pop8: np.ndarray,
+) -> np.ndarray:
+    """The locality key of each class: red counts per cell orbit, as one mixed-radix number."""
+    out = np.empty(ranks.shape[0], dtype=np.int64)
+    for i in prange(ranks.shape[0]):
+        cm = cells_of(unrank(ranks[i], tiles, red, binom), f)
+        key = 0
+        for o in range(orbit_masks.shape[0]):
+            m = cm & orbit_masks[o]
+            count = 0
+            while m:
+                count += pop8[m & 255]
+                m >>= 8
+            key = key * radix[o] + count
+        out[i] = key
+    return out
+
+
+def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndarray, np.ndarray]:
+    """The classes whose bubble lies on orbit ``o``: ``(ranks, rank_to_local)``.
+
+    ``ranks[i]`` is the representative rank of the orbit's class ``i`` (in class order) and
+    ``rank_to_local[rank]`` the local class of any colouring with the bubble on the representative.
+    ``order`` is ``"counts"`` (the locality key, then rank) or ``"rank"``.
+    """
+    f = int(geo.orbit_reps[o])
+    stab = geo.stab[o, : geo.n_stab[o]].copy()
+    if stab.shape[0] > 1:
+        min_img = _min_images(
+            f, stab, geo.colourings, geo.tiles, geo.red, geo.binom, geo.rank_tab, geo.pop8, geo.perm_tab
+        )
+    else:
+        min_img = np.arange(geo.colourings, dtype=np.int64)
+    ranks = np.flatnonzero(min_img == np.arange(geo.colourings))
+    if order == "counts":
+        radix = geo.orbit_size + 1
+        keys = _locality_keys(ranks, f, geo.orbit_masks, radix, geo.tiles, geo.red, geo.binom, geo.pop8)
+        ranks = ranks[np.argsort(keys, kind="stable")]
+    elif order != "rank":
+        raise ValueError(f"unknown class order {order!r}")
+    local = np.full(geo.colourings, -1, dtype=np.int32)
+    local[ranks] = np.arange(ranks.shape[0], dtype=np.int32)
+    return ranks, local[min_img]
+
+
+@njit(parallel=True, **JIT)
+def _class_graph(
+    cls_orbit: np.ndarray,
+    cls_rank: np.ndarray,
+    rank_to_local: np.ndarray,
+    offsets: np.ndarray,
+    reps: np.ndarray,
+    cell_orbit: np.ndarray,
+    to_rep: np.ndarray,
+    stab: np.ndarray,
+    n_stab: np.ndarray,
+    nbr_cells: np.ndarray,
+    deg: np.ndarray,
+    tiles: int,
+    red: int,
+    cols: int,
+    not_last: int,
+    not_first: int,
+    binom: np.ndarray,
+    rank_tab: np.ndarray,
+    pop8: np.ndarray,
+    perm_tab: np.ndarray,
+    n_sym: int,
+    nbr: np.ndarray,
+    info: np.ndarray,
+    swap: np.ndarray,
+) -> None:
+    full_tiles = (1 << tiles) - 1
+    for i in prange(cls_rank.shape[0]):
+        o = cls_orbit[i]
+        f = reps[o]
+        m = unrank(cls_rank[i], tiles, red, binom)
+        cm = cells_of(m, f)
+        swap[i] = offsets[o] + rank_to_local[o, rank(full_tiles & ~m, rank_tab, pop8)]
+        fixed = 0
+        for k in range(n_stab[o]):
+            if permute(cm, stab[o, k], perm_tab) == cm:
+                fixed += 1
+        weight_log = 0
+        w = n_sym // fixed
+        while w > 1:
+            w >>= 1
+            weight_log += 1
+        d = deg[f]
+        active = not connected(cm, cols, not_last, not_first)
+        info[i] = d | (ACTIVE_BIT if active else 0) | (weight_log << WEIGHT_SHIFT)
+        for k in range(4):
+            nbr[i, k] = -1
+        if not active:
+            continue
+        for k in range(d):
+            n = nbr_cells[f, k]
+            cm2 = slide(cm, f, n)
+            if connected(cm2, cols, not_last, not_first):
+                continue
+            o2 = cell_orbit[n]
+            f2 = reps[o2]
+            r2 = rank(tiles_of(permute(cm2, to_rep[n], perm_tab), f2), rank_tab, pop8)
+            nbr[i, k] = offsets[o2] + rank_to_local[o2, r2]
+
+
+def class_graph(
+    geo: Geometry,
+    cls_orbit: np.ndarray,
+    cls_rank: np.ndarray,
+    rank_to_local: np.ndarray,
+    offsets: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Neighbours, info bytes and colour-swap partners of a range of classes.
+
+    ``nbr[i, k]`` is the class after the k-th slide of class ``i``'s representative, or -1 where there
+    is no such slide or red is united after it (r = 0 there); the matrix row is empty for classes where
+    red is united (info's active bit clear).
+    """
+    n = cls_rank.shape[0]
+    nbr = np.empty((n, 4), dtype=np.int32)
+    info = np.empty(n, dtype=np.uint8)
+    swap = np.empty(n, dtype=np.int32)
+    _class_graph(
+        cls_orbit.astype(np.int64),
+        cls_rank.astype(np.int64),
+        rank_to_local,
+        offsets,
+        geo.orbit_reps,
+        geo.cell_orbit,
+        geo.to_rep,
+        geo.stab,
+        geo.n_stab,
+        geo.nbr_cells,
+        geo.deg,
+        geo.tiles,
+        geo.red,
+        geo.cols,
+        geo.not_last,
+        geo.not_first,
+        geo.binom,
+        geo.rank_tab,
+        geo.pop8,
+        geo.perm_tab,
+        geo.n_sym,
+        nbr,
+        info,
+        swap,
+    )
+    return nbr, info, swap
+
+
+@njit(parallel=True, **JIT)
+def _position_classes(
+    bubble: int,
+    lo: int,
+    hi: int,
+    rank_to_local: np.ndarray,
+    offsets: np.ndarray,
+    reps: np.ndarray,
+    cell_orbit: np.ndarray,
+    to_rep: np.ndarray,
+    tiles: int,
+    red: int,
+    binom: np.ndarray,
+    rank_tab: np.ndarray,
+    pop8: np.ndarray,
+    perm_tab: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    o = cell_orbit[bubble]
+    f = reps[o]
+    s = to_rep[bubble]
+    n_chunks = (hi - lo + RANK_CHUNK - 1) // RANK_CHUNK
+    for ch in prange(n_chunks):
+        a = lo + ch * RANK_CHUNK
+        b = min(a + RANK_CHUNK, hi)
+        m = unrank(a, tiles, red, binom)
+        for r in range(a, b):
+            cm = permute(cells_of(m, bubble), s, perm_tab)
+            out[r - lo] = offsets[o] + rank_to_local[o, rank(tiles_of(cm, f), rank_tab, pop8)]
+            m = next_combination(m)
+
+
+def position_classes(
+    geo: Geometry, bubble: int, lo: int, hi: int, rank_to_local: np.ndarray, offsets: np.ndarray
+) -> np.ndarray:
+    """The class of every position with the bubble on ``bubble`` and rank in ``lo..hi-1``."""
+    out = np.empty(hi - lo, dtype=np.int64)
+    _position_classes(
+        bubble,
+        lo,
+        hi,
+        rank_to_local,
+        offsets,
+        geo.orbit_reps,
+        geo.cell_orbit,
+        geo.to_rep,
+        geo.tiles,
+        geo.red,
+        geo.binom,
+        geo.rank_tab,
+        geo.pop8,
+        geo.perm_tab,
+        out,
+    )
+    return out

@@ -1,0 +1,127 @@
+"""``python -m pipeline build|verify|values``: user errors print one line and exit with status 2."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+
+from unitile_py.board import Board
+from unitile_py.errors import UnitileError
+from unitile_py.notation import parse_position
+
+from .executor import DaskExecutor, Executor, InProcessExecutor
+from .stages import Context, plan, run_build
+from .store import Store, default_path
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m pipeline", description="Unitile precompute pipeline")
+    sub = p.add_subparsers(dest="command", required=True)
+    for name, text in (
+        ("build", "run the stages not yet complete into a zarr store"),
+        ("verify", "check the stored values (rerun the verify stage)"),
+    ):
+        s = sub.add_parser(name, help=text)
+        s.add_argument("--board", default="5x5", help="ROWSxCOLS with an odd number of cells (default 5x5)")
+        s.add_argument("--store", help="zarr store path (default build/<board>.zarr)")
+        s.add_argument("--workers", type=int, help="local dask workers (default: one per core)")
+        s.add_argument("--scheduler", help="HOST:PORT of an existing dask.distributed scheduler")
+        s.add_argument("--threads", action="store_true", help="local workers are threads, not processes")
+        s.add_argument("--in-process", action="store_true", help="no dask: run every task in this process")
+        s.add_argument("--quiet", action="store_true", help="no progress bars")
+        if name == "build":
+            s.add_argument("--force", action="append", default=[], metavar="STAGE", help="rerun a stage")
+    v = sub.add_parser("values", help="print r, b and T of positions")
+    v.add_argument("position", help="position text such as 'BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r', or - for stdin")
+    v.add_argument("--store", help="zarr store path (default build/<board>.zarr)")
+    v.add_argument("--json", action="store_true", help='print {"r": .., "b": .., "T": ..}')
+    return p
+
+
+def _executor(args: argparse.Namespace) -> Executor:
+    if args.in_process:
+        return InProcessExecutor(show_progress=not args.quiet)
+    if args.workers is not None and args.workers < 1:
+        raise UnitileError(f"--workers {args.workers}: must be at least 1")
+    return DaskExecutor(
+        workers=args.workers,
+        scheduler=args.scheduler,
+        processes=not args.threads,
+        show_progress=not args.quiet,
+    )
+
+
+def _build(args: argparse.Namespace, verify_only: bool) -> int:
+    board = Board.parse(args.board)
+    path = args.store or default_path(board)
+    names = [s.name for s in plan()]
+    for f in getattr(args, "force", []):
+        if f not in names:
+            raise UnitileError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+    store = Store(path, board, create=not verify_only)
+    if verify_only:
+        store.require("positions")
+    executor = _executor(args)
+    try:
+        ctx = Context(board, store, executor, show_progress=not args.quiet)
+        if verify_only:
+            from .value_stages import VerifyStage
+
+            run_build(ctx, stages=[VerifyStage()], force=("verify",))
+        else:
+            run_build(ctx, force=tuple(args.force))
+    finally:
+        executor.close()
+    return 0
+
+
+def _values(args: argparse.Namespace) -> int:
+    from .values import Lookup
+
+    lookups: dict[tuple[Board, str], Lookup] = {}
+    lines = sys.stdin if args.position == "-" else [args.position]
+    status = 0
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            position = parse_position(text)
+            path = args.store or default_path(position.board)
+            key = (position.board, path)
+            if key not in lookups:
+                lookups[key] = Lookup(path, position.board)
+            r, b, t = lookups[key].values(position)
+        except UnitileError as exc:
+            if args.position != "-":
+                raise
+            print(json.dumps({"error": str(exc)}) if args.json else f"error: {exc}", flush=True)
+            status = 2
+            continue
+        if args.json:
+            print(json.dumps({"r": r, "b": b, "T": t}), flush=True)
+        else:
+            print(f"r {_num(r)}  b {_num(b)}  T {_num(t)}", flush=True)
+    return status
+
+
+def _num(v: float) -> str:
+    return repr(v) if math.isfinite(v) else str(v)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "values":
+            return _values(args)
+        return _build(args, verify_only=args.command == "verify")
+    except UnitileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: rerun the same command to resume", file=sys.stderr)
+        return 130

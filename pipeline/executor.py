@@ -1,0 +1,135 @@
+"""Executors: run a stage's independent tasks in this process or on a dask.distributed cluster.
+
+Both offer ``map(fn, items, desc)`` returning results in item order, with a progress bar. Tasks are
+plain top-level functions of picklable arguments that read their inputs from the zarr store and write
+their outputs there, so any executor gives the same results.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from tqdm import tqdm
+
+from unitile_py.errors import UnitileError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+BAR_FORMAT = "{desc:<10} {percentage:3.0f}%|{bar:24}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
+
+
+def progress(total: float, desc: str, enabled: bool = True, unit: str = "task") -> tqdm:
+    """A progress bar with elapsed time and ETA (silent when disabled or not a terminal)."""
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=unit,
+        disable=not enabled,
+        bar_format=BAR_FORMAT,
+        file=sys.stderr,
+        leave=True,
+        mininterval=0.5,
+        dynamic_ncols=True,
+    )
+
+
+class Executor(Protocol):
+    """Runs independent tasks."""
+
+    #: Parallel workers (used to size the numba threads of each task).
+    workers: int
+    show_progress: bool
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str) -> list[R]:
+        """``[fn(item) for item in items]``, possibly in parallel."""
+        ...
+
+    def close(self) -> None:
+        """Release workers."""
+        ...
+
+
+class InProcessExecutor:
+    """Runs tasks one after the other in this process (tests, debugging, tiny boards)."""
+
+    def __init__(self, show_progress: bool = False) -> None:
+        self.workers = 1
+        self.show_progress = show_progress
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str) -> list[R]:
+        """Run each task in turn."""
+        out = []
+        with progress(len(items), desc, self.show_progress) as bar:
+            for item in items:
+                out.append(fn(item))
+                bar.update(1)
+        return out
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class DaskExecutor:
+    """Runs tasks on dask.distributed: a LocalCluster of ``workers`` processes, or ``scheduler``.
+
+    Tasks lost with a worker are rerun by dask (up to ``retries`` more times on errors).
+    """
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        scheduler: str | None = None,
+        processes: bool = True,
+        show_progress: bool = True,
+        retries: int = 2,
+    ) -> None:
+        from dask.distributed import Client, LocalCluster
+
+        self.show_progress = show_progress
+        self.retries = retries
+        self.cluster = None
+        if scheduler is not None:
+            address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
+            try:
+                self.client = Client(address, timeout="10s")
+            except (OSError, TimeoutError) as exc:
+                raise UnitileError(f"scheduler {scheduler}: cannot connect ({exc})") from None
+            info = self.client.scheduler_info()
+            self.workers = max(1, len(info.get("workers", {})))
+        else:
+            n = workers or os.cpu_count() or 1
+            self.cluster = LocalCluster(
+                n_workers=n,
+                threads_per_worker=1,
+                processes=processes,
+                dashboard_address=":0",
+                silence_logs=40,
+            )
+            self.client = Client(self.cluster)
+            self.workers = n
+        link = self.client.dashboard_link
+        if link and show_progress:
+            print(f"dask dashboard: {link}", file=sys.stderr)
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str) -> list[R]:
+        """Submit every task, collect results in order as they finish."""
+        from dask.distributed import as_completed
+
+        futures = self.client.map(fn, list(items), pure=False, retries=self.retries)
+        index = {f.key: i for i, f in enumerate(futures)}
+        out: list[Any] = [None] * len(futures)
+        with progress(len(futures), desc, self.show_progress) as bar:
+            for fut in as_completed(futures):
+                out[index[fut.key]] = fut.result()
+                bar.update(1)
+        return out
+
+    def close(self) -> None:
+        """Close the client and any cluster it started."""
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

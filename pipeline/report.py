@@ -1,0 +1,107 @@
+"""The verification report: run the checks over every position, combine, print, judge."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unitile_py.position import Position
+
+from .stages import Context
+from .value_stages import VerifyError, VerifyTask, monte_carlo, verify_task
+from .verify import (
+    BLUE_ONLY,
+    BOTH,
+    DECIDING,
+    DROP_BAD,
+    EQUAL,
+    MAX_MEAN_DEV,
+    MEAN_BAD,
+    MIN_BEST_DROP,
+    MIN_GAP,
+    NEITHER,
+    RED_ONLY,
+    UNDECIDABLE,
+)
+
+UNIT = 2.0**-53
+
+
+def verify_values(ctx: Context, walks: int, seed: int) -> dict[str, Any]:
+    """Check every position; print the report; raise :class:`VerifyError` if a check fails."""
+    from .values import Lookup
+
+    store, board = ctx.store, ctx.board
+    solve = store.require("solve")
+    store.require("positions")
+    bound = float(solve["bound_T"])
+    mean_tol = 2.0 * bound + 16.0 * UNIT * float(solve["T_max"])
+    tasks = [
+        VerifyTask(store.path, str(board), b, bound, mean_tol, ctx.task_threads) for b in range(board.cells)
+    ]
+    results = ctx.executor.map(verify_task, tasks, "verify")
+    counts = [sum(c[i] for c, _ in results) for i in range(len(results[0][0]))]
+    max_dev = max(r[MAX_MEAN_DEV] for _, r in results)
+    min_drop = min(r[MIN_BEST_DROP] for _, r in results)
+    min_gap = min(r[MIN_GAP] for _, r in results)
+    r_start = Lookup(store.path, board).values(Position.start(board))[0]
+    mc = monte_carlo(board, r_start, walks, seed)
+    report: dict[str, Any] = {
+        "positions": board.positions,
+        "red_united_only": counts[RED_ONLY],
+        "blue_united_only": counts[BLUE_ONLY],
+        "both_united": counts[BOTH],
+        "neither_united": counts[NEITHER],
+        "iterations": solve["iterations"],
+        "residual": solve["sigma"],
+        "bound_T": bound,
+        "mean_identity_failures": counts[MEAN_BAD],
+        "max_mean_deviation": max_dev,
+        "mean_tolerance": mean_tol,
+        "no_drop_of_2_failures": counts[DROP_BAD],
+        "smallest_best_drop": min_drop,
+        "deciding_slides": counts[DECIDING] // 2,
+        "smallest_T_gap": min_gap,
+        "equal_T_slides": counts[EQUAL] // 2,
+        "undecidable_slides": counts[UNDECIDABLE] // 2,
+        "monte_carlo": mc,
+    }
+    failures = []
+    if counts[MEAN_BAD]:
+        failures.append(f"{counts[MEAN_BAD]} positions break mean T(P') = T - 2")
+    if counts[DROP_BAD]:
+        failures.append(f"{counts[DROP_BAD]} positions have no slide lowering T by 2")
+    if counts[UNDECIDABLE]:
+        failures.append(f"{counts[UNDECIDABLE] // 2} slides have |T difference| <= 2 * bound")
+    if abs(mc["z"]) > 3.0:
+        failures.append(f"Monte Carlo mean {mc['mean']:.4f} is {mc['z']:.1f} standard errors from r(start)")
+    if sum(counts[:4]) != board.positions:
+        failures.append("position counts do not add up")
+    report["ok"] = not failures
+    report["failures"] = failures
+    for line in format_report(report):
+        ctx.log(line)
+    if failures:
+        raise VerifyError("verify failed: " + "; ".join(failures))
+    return report
+
+
+def format_report(rep: dict[str, Any]) -> list[str]:
+    """The report as text lines."""
+    mc = rep["monte_carlo"]
+    return [
+        f"verify: {rep['positions']:,} positions: red united {rep['red_united_only']:,}, "
+        f"blue united {rep['blue_united_only']:,}, both {rep['both_united']:,}, "
+        f"neither {rep['neither_united']:,}",
+        f"  solve: {rep['iterations']} iterations, residual <= {rep['residual']:.2e}, "
+        f"|T error| <= {rep['bound_T']:.3e}",
+        f"  mean of T over slides = T - 2: max deviation {rep['max_mean_deviation']:.2e} "
+        f"(tolerance {rep['mean_tolerance']:.2e}), failures {rep['mean_identity_failures']}",
+        f"  some slide lowers T by >= 2: smallest best drop {rep['smallest_best_drop']:.15g}, "
+        f"failures {rep['no_drop_of_2_failures']}",
+        f"  slides between positions with neither united: {rep['deciding_slides']:,}; "
+        f"smallest non-zero |T gap| {rep['smallest_T_gap']:.3e}; equal T {rep['equal_T_slides']}; "
+        f"undecidable (gap <= 2 * bound) {rep['undecidable_slides']}",
+        f"  Monte Carlo from the start: {mc['walks']} walks, mean {mc['mean']:.3f} +- {mc['stderr']:.3f}, "
+        f"r(start) {mc['r_start']:.6f}, z = {mc['z']:+.2f}",
+        "  verify: " + ("OK" if rep["ok"] else "FAILED: " + "; ".join(rep["failures"])),
+    ]

@@ -1,0 +1,188 @@
+"""The zarr store of one board's build: arrays, stage records and solver checkpoints.
+
+Layout (all under one zarr group, default ``build/<board>.zarr``)::
+
+    zarr.json attrs: unitile = {format, board}, stages = {name: record}
+    classes/rank_to_local   (orbits, C) int32   one shard per orbit
+    classes/ranks_<o>       (classes of orbit o,) int32
+    graph/nbr, graph/info, graph/swap           per class, sharded by class range
+    solve/<slot>_x|s|p                          two checkpoint slots; attrs name the valid one
+    values/r, values/T_class                    per class
+    positions/T             (positions,) float64, one shard per bubble cell
+
+A stage's record is written (atomically: the local store writes via rename) only after all its arrays
+are written, and running a stage first clears the records of every later stage, so a store never looks
+more complete than it is. Every writer writes whole shards; no two tasks share one.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import zarr
+import zarr.codecs
+
+from unitile_py.board import Board
+from unitile_py.errors import UnitileError
+
+FORMAT = 1
+#: Classes per shard of the per-class arrays (and per graph task).
+CLASS_SHARD = 1 << 20
+
+
+def default_path(board: Board) -> str:
+    """``build/<board>.zarr``."""
+    return f"build/{board}.zarr"
+
+
+def compressor() -> zarr.codecs.ZstdCodec:
+    """The codec of every array."""
+    return zarr.codecs.ZstdCodec(level=1)
+
+
+def inner_chunk(shard: int, limit: int = 1 << 17) -> int:
+    """The largest divisor of ``shard`` that is at most ``limit`` (zarr chunks must divide shards).
+
+    >>> inner_chunk(2704156), inner_chunk(70)
+    (117572, 70)
+    """
+    best = 1
+    d = 1
+    while d * d <= shard:
+        if shard % d == 0:
+            for c in (d, shard // d):
+                if c <= limit:
+                    best = max(best, c)
+        d += 1
+    return best
+
+
+class Store:
+    """One build's zarr group. ``create`` makes it if missing; otherwise it must exist."""
+
+    def __init__(self, path: str, board: Board, create: bool = False) -> None:
+        self.path = path
+        self.board = board
+        exists = Path(path, "zarr.json").exists() if "://" not in path else True
+        if not exists and not create:
+            raise UnitileError(f"store {path}: not found (run: python -m pipeline build --board {board})")
+        try:
+            self.root = zarr.open_group(path, mode="a" if create else "r+")
+        except (FileNotFoundError, zarr.errors.GroupNotFoundError, ValueError) as exc:
+            raise UnitileError(f"store {path}: not a pipeline store ({exc})") from None
+        meta = self.root.attrs.get("unitile")
+        if meta is None:
+            if not create:
+                raise UnitileError(f"store {path}: not a pipeline store")
+            if len(list(self.root.keys())):
+                raise UnitileError(f"store {path}: exists and is not a pipeline store")
+            self.root.attrs["unitile"] = {"format": FORMAT, "board": str(board)}
+            self.root.attrs["stages"] = {}
+        else:
+            if meta.get("board") != str(board):
+                raise UnitileError(f"store {path}: holds board {meta.get('board')}, not {board}")
+            if meta.get("format") != FORMAT:
+                raise UnitileError(f"store {path}: format {meta.get('format')}, expected {FORMAT}")
+
+    @staticmethod
+    def board_of(path: str) -> Board:
+        """The board recorded in an existing store."""
+        try:
+            root = zarr.open_group(path, mode="r")
+            return Board.parse(root.attrs["unitile"]["board"])
+        except (FileNotFoundError, KeyError, TypeError, zarr.errors.GroupNotFoundError):
+            raise UnitileError(f"store {path}: not found or not a pipeline store") from None
+
+    # Stage records ------------------------------------------------------------------------------
+
+    def stages(self) -> dict[str, Any]:
+        """All stage records (a fresh read)."""
+        return dict(zarr.open_group(self.path, mode="r").attrs.get("stages", {}))
+
+    def record(self, name: str) -> dict[str, Any] | None:
+        """The record of a completed stage, or None."""
+        return self.stages().get(name)
+
+    def done(self, name: str) -> bool:
+        """True when the stage completed."""
+        return name in self.stages()
+
+    def mark_done(self, name: str, record: dict[str, Any]) -> None:
+        """Record a completed stage (its arrays must already be written)."""
+        stages = self.stages()
+        stages[name] = record
+        self.root.attrs["stages"] = stages
+
+    def clear(self, names: list[str]) -> None:
+        """Forget completed stages (before rerunning them or a stage they depend on)."""
+        stages = self.stages()
+        if any(n in stages for n in names):
+            self.root.attrs["stages"] = {k: v for k, v in stages.items() if k not in names}
+
+    def require(self, name: str) -> dict[str, Any]:
+        """The record of a stage that must be complete, or a one-line error."""
+        rec = self.record(name)
+        if rec is None:
+            raise UnitileError(
+                f"store {self.path}: stage {name!r} is not complete (run: python -m pipeline build "
+                f"--board {self.board} --store {self.path})"
+            )
+        return rec
+
+    # Arrays ---------------------------------------------------------------------------------------
+
+    def create(
+        self,
+        name: str,
+        shape: tuple[int, ...],
+        shard: tuple[int, ...],
+        dtype: Any,
+        fill: Any = 0,
+        chunks: tuple[int, ...] | None = None,
+    ) -> zarr.Array:
+        """(Re)create an array with shards of ``shard`` elements and inner chunks dividing them."""
+        if chunks is None:
+            chunks = (inner_chunk(shard[0]), *shard[1:])
+        return zarr.create_array(
+            store=self.path,
+            name=name,
+            shape=shape,
+            chunks=chunks,
+            shards=shard,
+            dtype=dtype,
+            compressors=compressor(),
+            fill_value=fill,
+            overwrite=True,
+        )
+
+    def array(self, name: str) -> zarr.Array:
+        """An existing array."""
+        return zarr.open_array(store=self.path, path=name, mode="r+")
+
+    def read(self, name: str) -> np.ndarray:
+        """A whole array as numpy."""
+        return np.asarray(self.array(name)[...])
+
+
+@cache
+def _cached_read(path: str, name: str, stamp: str) -> np.ndarray:
+    arr = zarr.open_array(store=path, path=name, mode="r")
+    out = np.asarray(arr[...])
+    out.setflags(write=False)
+    return out
+
+
+def cached_read(path: str, name: str, stamp: str) -> np.ndarray:
+    """A whole array, read once per process per ``stamp`` (the stage record that wrote it).
+
+    Dask tasks of one stage on one worker share it instead of reading it again.
+    """
+    return _cached_read(path, name, stamp)
+
+
+def clear_cache() -> None:
+    """Forget arrays read by :func:`cached_read`."""
+    _cached_read.cache_clear()

@@ -1,0 +1,290 @@
+"""The value stages: symmetry classes, class graph, the solve, T for every position, verification.
+
+Each parallel stage maps a top-level task function over picklable task descriptions; the task reads
+its inputs from the store and writes whole shards of its outputs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from unitile_py.board import Board
+from unitile_py.errors import UnitileError
+from unitile_py.position import Position
+
+from .classes import ACTIVE_BIT, class_graph, orbit_classes, position_classes
+from .geometry import Geometry
+from .stages import Context
+from .store import CLASS_SHARD, Store, cached_read
+
+UNIT = 2.0**-53
+
+
+def _stamp(store: Store, stage: str) -> str:
+    return str(store.require(stage)["finished"])
+
+
+# Classes ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassesTask:
+    """Enumerate the classes of one bubble orbit."""
+
+    path: str
+    board: str
+    orbit: int
+    order: str
+    threads: int
+
+
+def classes_task(task: ClassesTask) -> int:
+    """Write ``classes/ranks_<o>`` and row ``o`` of ``classes/rank_to_local``; return the class count."""
+    numba.set_num_threads(task.threads)
+    geo = Geometry.of(Board.parse(task.board))
+    ranks, local = orbit_classes(geo, task.orbit, task.order)
+    store = Store(task.path, geo.board)
+    arr = store.create(f"classes/ranks_{task.orbit}", (len(ranks),), (max(1, len(ranks)),), np.int32)
+    arr[...] = ranks.astype(np.int32)
+    store.array("classes/rank_to_local")[task.orbit, :] = local
+    return len(ranks)
+
+
+@dataclass(frozen=True)
+class ClassesStage:
+    """Symmetry classes: for each bubble orbit, the representatives in locality order."""
+
+    name: ClassVar[str] = "classes"
+    order: str = "counts"
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """Enumerate classes orbit by orbit (one task per orbit)."""
+        geo = Geometry.of(ctx.board)
+        c = geo.colourings
+        if geo.cells > 62 or c >= 2**31:
+            raise UnitileError(f"board {ctx.board}: too large for this pipeline")
+        ctx.store.create("classes/rank_to_local", (geo.n_orbits, c), (1, c), np.int32, chunks=(1, c))
+        tasks = [
+            ClassesTask(ctx.store.path, str(ctx.board), o, self.order, ctx.task_threads)
+            for o in range(geo.n_orbits)
+        ]
+        counts = ctx.executor.map(classes_task, tasks, "classes")
+        offsets = [0]
+        for n in counts:
+            offsets.append(offsets[-1] + int(n))
+        return {"classes": offsets[-1], "offsets": offsets, "order": self.order}
+
+
+def offsets_of(store: Store) -> np.ndarray:
+    """Class id offsets per bubble orbit."""
+    return np.array(store.require("classes")["offsets"], dtype=np.int64)
+
+
+# Graph --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GraphTask:
+    """Neighbours of one shard of classes."""
+
+    path: str
+    board: str
+    lo: int
+    hi: int
+    threads: int
+
+
+def graph_task(task: GraphTask) -> tuple[int, int]:
+    """Write one shard of ``graph/nbr``, ``graph/info``, ``graph/swap``; return (active, edges)."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    geo = Geometry.of(board)
+    store = Store(task.path, board)
+    stamp = _stamp(store, "classes")
+    offsets = offsets_of(store)
+    r2l = cached_read(task.path, "classes/rank_to_local", stamp)
+    orbits, ranks = [], []
+    for o in range(geo.n_orbits):
+        a, b = max(task.lo, offsets[o]), min(task.hi, offsets[o + 1])
+        if a < b:
+            arr = store.array(f"classes/ranks_{o}")
+            ranks.append(np.asarray(arr[a - offsets[o] : b - offsets[o]]))
+            orbits.append(np.full(b - a, o, dtype=np.int64))
+    nbr, info, swap = class_graph(geo, np.concatenate(orbits), np.concatenate(ranks), r2l, offsets)
+    store.array("graph/nbr")[task.lo : task.hi] = nbr
+    store.array("graph/info")[task.lo : task.hi] = info
+    store.array("graph/swap")[task.lo : task.hi] = swap
+    return int(np.count_nonzero(info & ACTIVE_BIT)), int(np.count_nonzero(nbr >= 0))
+
+
+@dataclass(frozen=True)
+class GraphStage:
+    """The lumped walk: each class's neighbour classes, degree, weight and colour-swap partner."""
+
+    name: ClassVar[str] = "graph"
+    shard: int = CLASS_SHARD
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """One task per shard of classes."""
+        n = int(ctx.store.require("classes")["classes"])
+        s = self.shard
+        ctx.store.create("graph/nbr", (n, 4), (s, 4), np.int32, chunks=(min(s, 1 << 16), 4))
+        ctx.store.create("graph/info", (n,), (s,), np.uint8)
+        ctx.store.create("graph/swap", (n,), (s,), np.int32)
+        tasks = [
+            GraphTask(ctx.store.path, str(ctx.board), lo, min(lo + s, n), ctx.task_threads)
+            for lo in range(0, n, s)
+        ]
+        results = ctx.executor.map(graph_task, tasks, "graph")
+        return {"active": sum(a for a, _ in results), "edges": sum(e for _, e in results)}
+
+
+# Solve --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SolveStage:
+    """r on every class by preconditioned CG in this process (numba threads), with checkpoints.
+
+    The solve is one tightly coupled iteration over vectors that fit in memory; it runs in the client
+    process, where numba's threads use every core without moving the vectors between processes.
+    """
+
+    name: ClassVar[str] = "solve"
+    tol: float = 1e-13
+    checkpoint_seconds: float = 15.0
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """Solve (resuming from a checkpoint of the same graph), then store r and T per class."""
+        from .solve_runner import run_solve
+
+        return run_solve(ctx, self.tol, self.checkpoint_seconds)
+
+
+# Positions ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PositionsTask:
+    """T for all positions with the bubble on one cell."""
+
+    path: str
+    board: str
+    bubble: int
+    threads: int
+
+
+def positions_task(task: PositionsTask) -> None:
+    """Write the shard ``positions/T[bubble * C : (bubble + 1) * C]``."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    geo = Geometry.of(board)
+    store = Store(task.path, board)
+    r2l = cached_read(task.path, "classes/rank_to_local", _stamp(store, "classes"))
+    t_class = cached_read(task.path, "values/T_class", _stamp(store, "solve"))
+    cls = position_classes(geo, task.bubble, 0, geo.colourings, r2l, offsets_of(store))
+    c = geo.colourings
+    store.array("positions/T")[task.bubble * c : (task.bubble + 1) * c] = t_class[cls]
+
+
+@dataclass(frozen=True)
+class PositionsStage:
+    """Broadcast T from classes to every position index (symmetric images get identical bits)."""
+
+    name: ClassVar[str] = "positions"
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """One task per bubble cell."""
+        c = ctx.board.colourings
+        ctx.store.create("positions/T", (ctx.board.positions,), (c,), np.float64)
+        tasks = [
+            PositionsTask(ctx.store.path, str(ctx.board), b, ctx.task_threads) for b in range(ctx.board.cells)
+        ]
+        ctx.executor.map(positions_task, tasks, "positions")
+        return {"positions": ctx.board.positions}
+
+
+# Verify -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VerifyTask:
+    """Check the identities for all positions with the bubble on one cell."""
+
+    path: str
+    board: str
+    bubble: int
+    bound: float
+    mean_tol: float
+    threads: int
+
+
+def verify_task(task: VerifyTask) -> tuple[list[int], list[float]]:
+    """Counts and extremes of one bubble cell (see :mod:`pipeline.verify`)."""
+    from .verify import verify_block
+
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    geo = Geometry.of(board)
+    store = Store(task.path, board)
+    arr = store.array("positions/T")
+    c = geo.colourings
+    cells = [task.bubble, *board.neighbours[task.bubble]]
+    blocks = np.stack([np.asarray(arr[b * c : (b + 1) * c]) for b in cells])
+    counts, reals = verify_block(
+        task.bubble,
+        blocks,
+        task.bound,
+        task.mean_tol,
+        geo.nbr_cells,
+        geo.deg,
+        geo.full,
+        geo.tiles,
+        geo.red,
+        geo.cols,
+        geo.not_last,
+        geo.not_first,
+        geo.binom,
+        geo.rank_tab,
+        geo.pop8,
+    )
+    return counts.tolist(), reals.tolist()
+
+
+class VerifyError(UnitileError):
+    """The values failed a check: the report says which."""
+
+
+@dataclass(frozen=True)
+class VerifyStage:
+    """Check every position's values; fails the build if any check fails."""
+
+    name: ClassVar[str] = "verify"
+    walks: int = 20000
+    seed: int = 2024
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """Run the checks and print the report."""
+        from .report import verify_values
+
+        report = verify_values(ctx, self.walks, self.seed)
+        return {"report": report}
+
+
+def monte_carlo(board: Board, r_start: float, walks: int, seed: int) -> dict[str, float]:
+    """Mean and standard error of the slides to unite red from the start, by simulation."""
+    from .verify import random_walks
+
+    geo = Geometry.of(board)
+    start = Position.start(board)
+    steps = random_walks(
+        start.red, start.bubble, walks, seed, geo.nbr_cells, geo.deg, geo.cols, geo.not_last, geo.not_first
+    ).astype(np.float64)
+    mean = float(steps.mean())
+    se = float(steps.std(ddof=1) / math.sqrt(walks))
+    return {"walks": walks, "mean": mean, "stderr": se, "r_start": r_start, "z": (mean - r_start) / se}

@@ -1,0 +1,61 @@
+"""Reading values back: T for every position, the error bound, and r, b, T of single positions.
+
+This is the interface the later stages and tools build on (keep it stable):
+
+* :func:`load_T` -- float64 T = r + b indexed by :mod:`unitile_py.index` position index;
+* :func:`load_bound` -- an absolute bound on the error of every entry of T;
+* :class:`Lookup` -- r, b and T of single positions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from unitile_py.board import Board
+from unitile_py.index import Indexer, tiles_of
+from unitile_py.position import Position
+
+from .geometry import Geometry
+from .store import Store
+
+
+def load_T(store_path: str, board: Board) -> np.ndarray:
+    """T for every position index of ``board`` (shape ``(board.positions,)``, float64)."""
+    store = Store(store_path, board)
+    store.require("positions")
+    return store.read("positions/T")
+
+
+def load_bound(store_path: str, board: Board) -> float:
+    """The absolute error bound on every entry of T (from the solve's rigorous residual bound)."""
+    return float(Store(store_path, board).require("solve")["bound_T"])
+
+
+class Lookup:
+    """r, b and T of positions from a store (reads the per-class arrays once)."""
+
+    def __init__(self, store_path: str, board: Board) -> None:
+        self.board = board
+        store = Store(store_path, board)
+        store.require("positions")
+        self.geo = Geometry.of(board)
+        self.offsets = np.array(store.require("classes")["offsets"], dtype=np.int64)
+        self.rank_to_local = store.read("classes/rank_to_local")
+        self.r = store.read("values/r")
+        self.t = store.array("positions/T")
+        self.indexer = Indexer.get(board)
+
+    def class_of(self, position: Position) -> int:
+        """The symmetry class of a position."""
+        geo, ix = self.geo, self.indexer
+        o = int(geo.cell_orbit[position.bubble])
+        f = int(geo.orbit_reps[o])
+        cells = ix.permute(position.red, int(geo.to_rep[position.bubble]))
+        return int(self.offsets[o] + self.rank_to_local[o, ix.rank(tiles_of(cells, f))])
+
+    def values(self, position: Position) -> tuple[float, float, float]:
+        """``(r, b, T)`` of a position; T is the stored entry, equal to r + b bit for bit."""
+        r = float(self.r[self.class_of(position)])
+        b = float(self.r[self.class_of(position.swap_colours())])
+        t = float(self.t[position.index()])
+        return r, b, t
