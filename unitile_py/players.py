@@ -1,0 +1,190 @@
+"""Computer players, levels 1 to 6, and the hint.
+
+* Level 1 slides at random among the legal slides.
+* Levels 2 to 5 search with Monte Carlo tree search (:mod:`unitile_py.mcts`): levels 2 and 3 play out
+  3 random games per move, level 4 plays 16 and level 5 plays 300. Levels 3 to 5 slide the tile their
+  search tried most; level 2 draws a slide with probability in proportion to how often its search
+  tried it. All four take a slide that unites their own colour whenever there is one.
+* Level 6 plays perfectly from the tables: the fastest win when it can win, otherwise the longest
+  loss, with ties among equally good slides broken at random.
+* :func:`hint` is the slide level 6 would choose for the side to move (the first of the equally good
+  slides, so the same position always gets the same hint).
+
+Every player is made from a level, a seed and the lookups (:class:`unitile_py.tables.Tables` or any
+object with its ``legal``, ``outcome`` and ``best`` methods). ``choose(position, rng=None)`` returns the
+cell of the tile to slide. Every random draw comes from ``rng``; without one, the player uses
+:func:`position_rng` of its seed and the position. A player's choice is therefore a pure function of
+its level, its seed and the position, and a game between two seeded players is reproducible move for
+move (the site's worker passes exactly that generator).
+
+>>> from unitile_py import Board, Position
+>>> class Toy:  # every slide legal, every position lost in 3 plies: enough to show the interface
+...     def legal(self, p): return tuple(sorted(p.slides()))
+...     def outcome(self, p): return ("loss", 3)
+...     def best(self, p): return self.legal(p)
+>>> start = Position.start(Board.get(5, 5))
+>>> player = make_player(1, seed=7, tables=Toy())
+>>> player.choose(start) == player.choose(start) == make_player(1, 7, Toy()).choose(start)
+True
+>>> player.choose(start) in start.slides()
+True
+>>> make_player(7, 1, Toy())
+Traceback (most recent call last):
+    ...
+unitile_py.errors.UnitileError: level 7: the computer levels are 1 to 6
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from .errors import UnitileError
+from .notation import format_position
+from .position import Position
+
+#: The computer levels, weakest first.
+LEVELS = (1, 2, 3, 4, 5, 6)
+#: Random games played out before each move by the search levels.
+PLAYOUTS = {2: 3, 3: 3, 4: 16, 5: 300}
+#: The level that plays perfectly.
+PERFECT = 6
+
+
+class Lookups(Protocol):
+    """What the players need from :class:`unitile_py.tables.Tables`."""
+
+    def legal(self, position: Position) -> tuple[int, ...]: ...
+
+    def outcome(self, position: Position) -> tuple[str, int]: ...
+
+    def best(self, position: Position) -> tuple[int, ...]: ...
+
+
+class Player(Protocol):
+    """A computer player: ``choose`` returns the cell of a legal slide for the side to move."""
+
+    level: int
+    seed: int
+
+    def choose(self, position: Position, rng: random.Random | None = None) -> int: ...
+
+
+def position_rng(seed: int, position: Position) -> random.Random:
+    """The generator a player with this seed uses in this position when it is given none.
+
+    >>> from unitile_py import Board, Position
+    >>> p = Position.start(Board.get(3, 3))
+    >>> position_rng(5, p).random() == position_rng(5, p).random() != position_rng(6, p).random()
+    True
+    """
+    return random.Random(f"{int(seed)}/{format_position(position)}")
+
+
+def playable_legal(position: Position, tables: Lookups) -> tuple[int, ...]:
+    """The legal slides of a position in which the game goes on; :class:`UnitileError` otherwise."""
+    if position.winner() is not None:
+        raise UnitileError(f"position {format_position(position)}: the game is over")
+    legal = tuple(tables.legal(position))
+    if not legal:
+        raise UnitileError(f"position {format_position(position)}: the tables list no legal slide")
+    return legal
+
+
+@dataclass(eq=False)
+class RandomPlayer:
+    """Level 1: a uniformly random legal slide."""
+
+    seed: int
+    tables: Lookups
+    level: int = 1
+
+    def choose(self, position: Position, rng: random.Random | None = None) -> int:
+        """A legal slide drawn uniformly at random."""
+        legal = playable_legal(position, self.tables)
+        rng = rng or position_rng(self.seed, position)
+        return legal[rng.randrange(len(legal))]
+
+
+def result_after(position: Position, cell: int, tables: Lookups) -> tuple[str, int]:
+    """The mover's result with perfect play after sliding ``cell``, counting that slide: ``("win", 1)``
+    for a slide that unites the mover's colour, ``("loss", 1)`` for one that unites the other colour."""
+    child = position.play(cell)
+    winner = child.winner()
+    if winner is not None:
+        return ("win" if winner == position.turn else "loss", 1)
+    theirs, plies = tables.outcome(child)
+    return ("loss" if theirs == "win" else "win", int(plies) + 1)
+
+
+def preference(result: tuple[str, int]) -> tuple[int, int]:
+    """Sort key for results from the mover's side (larger is better): a win beats a loss, a faster
+    win a slower one, a longer loss a shorter one.
+
+    >>> sorted([("loss", 3), ("win", 5), ("loss", 7), ("win", 1)], key=preference)
+    [('loss', 3), ('loss', 7), ('win', 5), ('win', 1)]
+    """
+    outcome, plies = result
+    return (1, -plies) if outcome == "win" else (0, plies)
+
+
+def optimal_slides(position: Position, tables: Lookups) -> tuple[int, ...]:
+    """The legal slides that are equally best for the mover: fastest win, else longest loss (sorted)."""
+    legal = playable_legal(position, tables)
+    scored = [(preference(result_after(position, cell, tables)), cell) for cell in legal]
+    top = max(score for score, _ in scored)
+    return tuple(cell for score, cell in scored if score == top)
+
+
+@dataclass(eq=False)
+class PerfectPlayer:
+    """Level 6, Unbeatable: one of the :func:`optimal_slides`, drawn at random."""
+
+    seed: int
+    tables: Lookups
+    level: int = PERFECT
+
+    def choose(self, position: Position, rng: random.Random | None = None) -> int:
+        """An optimal slide; ties are broken by ``rng``."""
+        best = optimal_slides(position, self.tables)
+        if len(best) == 1:
+            return best[0]
+        rng = rng or position_rng(self.seed, position)
+        return best[rng.randrange(len(best))]
+
+
+def hint(position: Position, tables: Lookups) -> int:
+    """The slide level 6 would choose for the side to move: the first (lowest cell) optimal slide."""
+    return optimal_slides(position, tables)[0]
+
+
+def make_player(level: int, seed: int, tables: Lookups) -> Player:
+    """The computer player of ``level`` (1 to 6) with its seed; :class:`UnitileError` for other levels."""
+    from .mcts import MctsPlayer
+
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise UnitileError(f"level {level}: the computer levels are 1 to 6")
+    if level == 1:
+        return RandomPlayer(int(seed), tables)
+    if level == PERFECT:
+        return PerfectPlayer(int(seed), tables)
+    return MctsPlayer(int(seed), tables, level=level, playouts=PLAYOUTS[level], proportional=level == 2)
+
+
+__all__ = [
+    "LEVELS",
+    "PERFECT",
+    "PLAYOUTS",
+    "Lookups",
+    "PerfectPlayer",
+    "Player",
+    "RandomPlayer",
+    "hint",
+    "make_player",
+    "optimal_slides",
+    "playable_legal",
+    "position_rng",
+    "preference",
+    "result_after",
+]
