@@ -100,6 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
     record = sub.add_parser("record", help="check a game record, print it normalised and draw the end")
     record.add_argument("file", help="record file, or - for standard input")
     record.set_defaults(func=cmd_record)
+    from . import match, terminal_play  # computer matches and terminal games (issue 5)
+
+    match.register(sub)
+    terminal_play.register(sub)
     return parser
 
 

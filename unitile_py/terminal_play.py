@@ -1,0 +1,139 @@
+"""The ``play`` subcommand: a game in the terminal between people and computer levels.
+
+``python -m unitile_py play --red human --blue 6`` draws the board before every move. A person types
+a move as the cell of the tile to slide (``c4``), ``hint`` for the slide level 6 would choose, or
+``quit``; anything else is explained and asked again. End of input leaves the game cleanly. The
+record is printed at the end. A computer side with ``--seed S`` plays exactly as in game 1 of
+``match --seed S``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from .board import Board
+from .errors import UnitileError
+from .match import game_seed, load_tables
+from .notation import Record, format_record, parse_position
+from .players import LEVELS, Lookups, Player, hint, make_player
+from .position import BLUE, RED, Position
+
+HUMAN = "human"
+NAMES = {RED: "red", BLUE: "blue"}
+
+
+def side_arg(text: str) -> str:
+    """``human`` or a computer level from the command line."""
+    value = text.strip().lower()
+    if value != HUMAN and value not in {str(level) for level in LEVELS}:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected human or a level 1 to 6")
+    return value
+
+
+def ask_human(
+    position: Position, tables: Lookups, read: Callable[[str], str], write: Callable[[str], None]
+) -> int | None:
+    """Ask until the person gives a legal slide; None when they quit or the input ends."""
+    board = position.board
+    legal = tables.legal(position)
+    names = " ".join(board.name(c) for c in legal)
+    while True:
+        try:
+            text = read(f"{NAMES[position.turn]} to move ({names}; hint; quit): ").strip().lower()
+        except EOFError:
+            write("")
+            return None
+        if text in ("quit", "exit"):
+            return None
+        if text == "hint":
+            write(f"hint: {board.name(hint(position, tables))}")
+            continue
+        if not text:
+            write(f"type the cell of a tile to slide, one of: {names}")
+            continue
+        try:
+            cell = board.cell(text)
+        except UnitileError as exc:
+            write(f"{exc}; the legal slides are {names}")
+            continue
+        if cell not in position.slides():
+            write(f"{text} is not next to the bubble; the legal slides are {names}")
+        elif cell not in legal:
+            write(f"{text} neither unites a colour nor lowers the total value; the legal slides are {names}")
+        else:
+            return cell
+
+
+def play_in_terminal(
+    sides: dict[str, str],
+    seed: int,
+    tables: Lookups,
+    start: Position,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> Record:
+    """Play one game; ``sides`` maps each colour to ``"human"`` or a level. The record of the game."""
+    from .cli import draw
+
+    players: dict[str, Player | None] = {
+        colour: None if side == HUMAN else make_player(int(side), game_seed(seed, 0, colour), tables)
+        for colour, side in sides.items()
+    }
+    headers = {"Board": str(start.board)}
+    if start != Position.start(start.board):
+        headers["Position"] = str(start)
+    for colour in (RED, BLUE):
+        player = players[colour]
+        label = HUMAN if player is None else f"level {player.level} seed {player.seed}"
+        headers["Red" if colour == RED else "Blue"] = label
+    record = Record(start, [], headers)
+    position = start
+    while position.winner() is None:
+        write(draw(position))
+        player = players[position.turn]
+        if player is None:
+            cell = ask_human(position, tables, read, write)
+            if cell is None:
+                write("game left unfinished")
+                break
+        else:
+            cell = player.choose(position)
+            write(f"{NAMES[position.turn]} (level {player.level}) slides {position.board.name(cell)}")
+        record.moves.append(cell)
+        position = position.play(cell)
+    winner = position.winner()
+    if winner is not None:
+        write(draw(position))
+        write(f"{NAMES[winner]} wins")
+        record.result = "1-0" if winner == RED else "0-1"
+    write(format_record(record).rstrip("\n"))
+    return record
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Run the ``play`` subcommand."""
+    start = parse_position(args.position) if args.position else Position.start(Board.parse(args.board))
+    if args.position and args.board != "5x5" and Board.parse(args.board) is not start.board:
+        raise UnitileError(f"--position is a {start.board} position, not {args.board}")
+    if start.winner() is not None:
+        raise UnitileError("--position: a colour is already united; the game is over")
+    tables = load_tables(str(start.board), args.tables)
+    play_in_terminal({RED: args.red, BLUE: args.blue}, args.seed, tables, start)
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add the ``play`` subcommand to the command line's subparsers."""
+    p = sub.add_parser("play", help="play a game in the terminal")
+    p.add_argument("--red", type=side_arg, default=HUMAN, help="human (default) or a level 1 to 6")
+    p.add_argument("--blue", type=side_arg, default="6", help="human or a level 1 to 6 (default 6)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the computer sides")
+    p.add_argument("--board", default="5x5", help="board size with tables (default 5x5)")
+    p.add_argument("--position", help="start from this position instead of the usual start")
+    p.add_argument("--tables", metavar="DIR", help="directory of the tables (default: the committed ones)")
+    p.set_defaults(func=cmd_play)
+
+
+__all__ = ["HUMAN", "ask_human", "play_in_terminal", "register"]
