@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import inspect
 import json
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -245,6 +244,8 @@ class Api:
         record_headers = dict(headers or {})
         if g.start != Position.start(self.board):
             record_headers["Position"] = format_position(g.start)
+        elif self.board is not Board.get(5, 5):
+            record_headers["Board"] = str(self.board)  # records default to 5x5
         record = Record(g.start, list(g.moves), record_headers, result)
         keep = self._undo_to(g, humans)
         out: dict[str, Any] = {
@@ -300,11 +301,15 @@ class Api:
             raise UnitileError("the computer players need the lookup tables, which are not loaded")
         return module
 
-    def hint(self, game: dict[str, Any]) -> str:
-        """The slide that level 6 would choose."""
+    def hint(self, game: dict[str, Any], seed: int | None = None) -> str:
+        """The slide that level 6 would choose: with ``seed``, exactly the slide that
+        :meth:`computer_move` at level 6 with that seed plays (it breaks ties between equally good
+        slides by the seed); without, the first of the equally good slides."""
         module = self._require_players()
         position = self._playable(game)
-        return self.board.name(module.hint(position, self.tables))
+        if seed is None:
+            return self.board.name(module.hint(position, self.tables))
+        return self.computer_move(game, 6, seed)
 
     def computer_move(self, game: dict[str, Any], level: int, seed: int) -> str:
         """The slide that computer ``level`` chooses; the same game, level and seed give the same slide."""
@@ -318,8 +323,7 @@ class Api:
             if len(self._players) > 16:
                 self._players.clear()
             player = self._players[key] = module.make_player(int(level), int(seed), self.tables)
-        rng = random.Random(f"{int(seed)}/{format_position(position)}")
-        cell = player.choose(position, rng)
+        cell = player.choose(position, module.position_rng(int(seed), position))
         if cell not in self.legal(position):
             raise UnitileError(f"level {level} chose {self.board.name(cell)}, which is not legal")
         return self.board.name(cell)

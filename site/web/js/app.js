@@ -65,7 +65,8 @@ const S = {
   settings: loadSettings(),
 };
 const timings = { start: performance.now(), calls: [] };
-window.unitile = { S, timings, call }; // for the browser tests and the benchmark
+// For the browser tests and the benchmark: the page state and how many worker requests are open.
+window.unitile = { S, timings, call, pendingCount: () => pending.size + (S.thinking ? 1 : 0) };
 
 function initialSeed() {
   const fromUrl = new URLSearchParams(location.search).get("seed");
@@ -93,8 +94,8 @@ const player = (colour) => S.settings[colour];
 const isComputer = (colour) => player(colour) !== "human";
 const humans = () => ["r", "b"].filter((c) => !isComputer(c));
 const live = () => S.view === null;
-const humanTurn = () =>
-  S.ready && S.state && !S.state.over && live() && !isComputer(S.state.turn) && !S.busy;
+const humansMove = () => S.ready && S.state && !S.state.over && live() && !isComputer(S.state.turn);
+const humanTurn = () => humansMove() && !S.busy;
 const playerName = (colour) =>
   isComputer(colour) ? `${COLOUR[colour]} (level ${player(colour)})` : COLOUR[colour];
 
@@ -172,7 +173,7 @@ function draw(st) {
   drawn = cells.slice();
 
   const legal = new Set(live() && !st.over ? st.legal : []);
-  const canAct = humanTurn();
+  const canAct = humansMove();
   const lastTo = st.last ? index(st.last.to) : -1;
   const uniting = new Set(st.uniting);
   const analysis = S.settings.analysis && st.analysis ? st.analysis : null;
@@ -529,7 +530,7 @@ async function hint() {
   if (!humanTurn() || !S.info.players) return;
   try {
     const gen = S.gen;
-    const move = await call("hint", { game: S.game });
+    const move = await call("hint", { game: S.game, seed: S.seed });
     if (gen !== S.gen) return;
     S.hint = move;
     draw(S.state);

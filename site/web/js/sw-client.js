@@ -25,6 +25,7 @@ export async function registerServiceWorker() {
     console.warn("service worker not registered:", error);
     return null;
   }
+  if (!registration) return null; // some embedders stub registration out
   navigator.serviceWorker.addEventListener("controllerchange", () => {
     if (updateRequested) location.reload();
   });
