@@ -14,7 +14,7 @@ import sys
 import threading
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,6 +52,10 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     }
     quiet = True
 
+    def setup(self) -> None:
+        super().setup()
+        self.wfile = _CountingWriter(self.wfile, self.server)  # type: ignore[assignment]
+
     def end_headers(self) -> None:
         self.send_header("Content-Security-Policy", CSP)
         self.send_header("X-Content-Type-Options", "nosniff")
@@ -65,10 +69,33 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+class _CountingWriter:
+    """A response stream that adds every byte written to its server's ``bytes_sent``."""
+
+    def __init__(self, raw: Any, server: Any) -> None:
+        self._raw = raw
+        self._server = server
+
+    def write(self, data: bytes) -> int:
+        written = self._raw.write(data)
+        with self._server.lock:
+            self._server.bytes_sent += len(data)
+        return written
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+
 class _QuietServer(http.server.ThreadingHTTPServer):
-    """A threaded server that does not print a traceback when a browser drops a connection."""
+    """A threaded server that counts the bytes it sends and does not print a traceback when a
+    browser drops a connection."""
 
     daemon_threads = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lock = threading.Lock()
+        self.bytes_sent = 0
 
     def handle_error(self, request: object, client_address: object) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError):
@@ -88,6 +115,11 @@ class SiteServer:
     def url(self) -> str:
         """The site's base URL, with a trailing slash."""
         return f"http://{self.host}:{self.port}/"
+
+    @property
+    def bytes_sent(self) -> int:
+        """Bytes sent so far (headers and bodies of every response)."""
+        return int(self.httpd.bytes_sent)
 
     def start(self) -> SiteServer:
         """Serve in a background thread."""
