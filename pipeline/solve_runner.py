@@ -48,7 +48,7 @@ def save_checkpoint(store: Store, state: SolverState, graph: str) -> None:
     slot = "b" if meta.get("slot") == "a" else "a"
     n = state.x.shape[0]
     for v, arr in (("x", state.x), ("s", state.s), ("p", state.p)):
-        store.create(f"solve/{slot}_{v}", (n,), (min(n, CLASS_SHARD),), np.float64)[...] = arr
+        store.create(f"solve/{slot}_{v}", (n,), (min(n, CLASS_SHARD),), np.float64, compress=False)[...] = arr
     group.attrs["checkpoint"] = {
         "slot": slot,
         "graph": graph,
@@ -96,7 +96,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
     r = result.x
     t_class = r + r[swap]
     for name, arr in (("values/r", r), ("values/T_class", t_class)):
-        store.create(name, (n,), (min(n, CLASS_SHARD),), np.float64)[...] = arr
+        store.create(name, (n,), (min(n, CLASS_SHARD),), np.float64, compress=False)[...] = arr
     rel_t = result.rel_bound * (1.0 + UNIT) + UNIT
     t_max = float(t_class.max())
     bound = rel_t * t_max * (1.0 + 4.0 * UNIT)

@@ -138,14 +138,19 @@ class Store:
         self,
         name: str,
         shape: tuple[int, ...],
-        shard: tuple[int, ...],
+        shard: tuple[int, ...] | None,
         dtype: Any,
         fill: Any = 0,
         chunks: tuple[int, ...] | None = None,
+        compress: bool = True,
     ) -> zarr.Array:
         """(Re)create an array with shards of ``shard`` elements and inner chunks dividing them."""
         if chunks is None:
-            chunks = (inner_chunk(shard[0]), *shard[1:])
+            inner = inner_chunk(shard[0])
+            # A shard made of tiny chunks is slow: without a good divisor, one chunk per shard.
+            chunks = (inner if inner >= min(shard[0], 1 << 12) else shard[0], *shard[1:])
+        if chunks == shard:
+            shard = None
         return zarr.create_array(
             store=self.path,
             name=name,
@@ -153,7 +158,7 @@ class Store:
             chunks=chunks,
             shards=shard,
             dtype=dtype,
-            compressors=compressor(),
+            compressors=compressor() if compress else None,
             fill_value=fill,
             overwrite=True,
         )

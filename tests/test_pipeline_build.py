@@ -1,0 +1,167 @@
+"""Build mechanics: stage records, resuming after an interruption or SIGKILL, solver checkpoints,
+thread-count independence, dask and in-process executors agreeing bit for bit, doctests."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+from pipeline.executor import DaskExecutor, InProcessExecutor
+from pipeline.solver import SolverState, solve
+from pipeline.stages import Context, run_build, value_stages
+from pipeline.store import Store
+from pipeline.values import load_T
+from unitile_py import Board
+from unitile_py.errors import UnitileError
+
+ROOT = Path(__file__).resolve().parent.parent
+B35 = Board.get(3, 5)
+
+
+def quiet_build(path: Path, board: Board, executor: object | None = None) -> dict:
+    store = Store(str(path), board, create=True)
+    ctx = Context(board, store, executor or InProcessExecutor(), log=lambda msg: None)
+    return run_build(ctx, stages=value_stages())
+
+
+@pytest.fixture(scope="module")
+def clean35(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("b") / "3x5.zarr"
+    quiet_build(path, B35)
+    return path
+
+
+def graph_of(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    store = Store(str(path), B35)
+    return store.read("graph/nbr"), store.read("graph/info")
+
+
+def test_resumed_solve_continues_bit_for_bit(clean35: Path) -> None:
+    nbr, info = graph_of(clean35)
+    full = solve(nbr, info, SolverState.start(len(info)))
+    saved: list[SolverState] = []
+
+    def keep(st: SolverState) -> None:
+        saved.append(
+            SolverState(
+                st.x.copy(), st.s.copy(), st.p.copy(), st.rz, st.iteration, st.restarts, [*st.history]
+            )
+        )
+
+    def stop_at_40(st: SolverState, smax: float) -> None:
+        if st.iteration == 40:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve(
+            nbr,
+            info,
+            SolverState.start(len(info)),
+            on_iteration=stop_at_40,
+            checkpoint=keep,
+            checkpoint_seconds=0,
+        )
+    assert saved and saved[-1].iteration == 39
+    resumed = solve(nbr, info, saved[-1])
+    assert resumed.iterations == full.iterations
+    assert np.array_equal(resumed.x, full.x)
+
+
+def test_solve_does_not_depend_on_thread_count(clean35: Path) -> None:
+    nbr, info = graph_of(clean35)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = solve(nbr, info, SolverState.start(len(info))).x
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, solve(nbr, info, SolverState.start(len(info))).x)
+
+
+def test_interrupted_build_is_not_complete_and_resumes(tmp_path: Path, clean35: Path) -> None:
+    path = tmp_path / "3x5.zarr"
+    stages = value_stages()
+
+    class Interrupting(InProcessExecutor):
+        def map(self, fn, items, desc):  # type: ignore[no-untyped-def]
+            if desc == "positions":
+                fn(items[0])
+                raise KeyboardInterrupt
+            return super().map(fn, items, desc)
+
+    store = Store(str(path), B35, create=True)
+    with pytest.raises(KeyboardInterrupt):
+        run_build(Context(B35, store, Interrupting(), log=lambda m: None), stages=stages)
+    assert store.done("solve") and not store.done("positions") and not store.done("verify")
+    with pytest.raises(UnitileError, match="not complete"):
+        load_T(str(path), B35)
+    records = quiet_build(path, B35)
+    assert set(records) == {s.name for s in stages}
+    assert np.array_equal(load_T(str(path), B35), load_T(str(clean35), B35))
+
+
+def test_sigkilled_build_resumes_to_the_same_result(tmp_path: Path, clean35: Path) -> None:
+    path = tmp_path / "k.zarr"
+    cmd = [
+        sys.executable,
+        "-m",
+        "pipeline",
+        "build",
+        "--board",
+        "3x5",
+        "--store",
+        str(path),
+        "--in-process",
+        "--quiet",
+    ]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline:
+            if (path / "graph").exists():
+                break
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    store = Store(str(path), B35) if (path / "zarr.json").exists() else None
+    assert store is None or not store.done("verify")
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert np.array_equal(load_T(str(path), B35), load_T(str(clean35), B35))
+
+
+def test_dask_local_cluster_gives_identical_values(tmp_path: Path) -> None:
+    board = Board.get(3, 3)
+    a, b = tmp_path / "a.zarr", tmp_path / "b.zarr"
+    quiet_build(a, board)
+    executor = DaskExecutor(workers=2, show_progress=False)
+    try:
+        quiet_build(b, board, executor)
+    finally:
+        executor.close()
+    assert np.array_equal(load_T(str(a), board), load_T(str(b), board))
+
+
+def test_store_rejects_another_board(clean35: Path) -> None:
+    with pytest.raises(UnitileError, match="holds board 3x5"):
+        Store(str(clean35), Board.get(3, 3))
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["pipeline.bits", "pipeline.geometry", "pipeline.classes", "pipeline.store"],
+)
+def test_pipeline_doctests(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
