@@ -17,12 +17,52 @@ async function fetchOk(path, kind) {
   return kind === "text" ? response.text() : new Uint8Array(await response.arrayBuffer());
 }
 
+// A memory snapshot of the interpreter with unitile_py imported makes later visits start in a
+// fraction of the time (Pyodide's experimental _makeSnapshot/_loadSnapshot). It is kept in its own
+// cache, named after the build, and any failure falls back to a normal start.
+const SNAPSHOT_PREFIX = "pyodide-snapshot-";
+const PRELOAD = "from unitile_py import webapi, tables, players, mcts";
+
+async function readSnapshot(name) {
+  try {
+    const hit = await (await caches.open(name)).match("snapshot");
+    return hit ? new Uint8Array(await hit.arrayBuffer()) : null;
+  } catch {
+    return null; // no Cache API here (an insecure origin): start normally
+  }
+}
+
+async function storeSnapshot(name, bytes) {
+  try {
+    for (const old of await caches.keys()) {
+      if (old.startsWith(SNAPSHOT_PREFIX) && old !== name) await caches.delete(old);
+    }
+    await (await caches.open(name)).put("snapshot", new Response(bytes));
+  } catch (error) {
+    console.warn("interpreter snapshot not stored:", error);
+  }
+}
+
+async function startPython(indexURL, snapshotName) {
+  const snapshot = await readSnapshot(snapshotName);
+  if (snapshot) {
+    try {
+      return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot }), restored: true };
+    } catch (error) {
+      console.warn("interpreter snapshot unusable, starting afresh:", error);
+      await caches.delete(snapshotName).catch(() => {});
+    }
+  }
+  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: true }), restored: false };
+}
+
 async function boot() {
   const started = performance.now();
   const info = await (await fetch(new URL("build.json", BASE))).json();
   post({ type: "progress", text: "Starting Python…" });
-  const [pyodide, sources, tables] = await Promise.all([
-    loadPyodide({ indexURL: new URL("pyodide/", BASE).href, packages: [] }),
+  const snapshotName = SNAPSHOT_PREFIX + info.version;
+  const [{ pyodide, restored }, sources, tables] = await Promise.all([
+    startPython(new URL("pyodide/", BASE).href, snapshotName),
     Promise.all(info.python.map((path) => fetchOk(path, "text"))),
     Promise.all(info.tables.map((path) => fetchOk(path, "bytes"))),
   ]);
@@ -32,33 +72,52 @@ async function boot() {
     pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
     pyodide.FS.writeFile(target, sources[i]);
   });
+  let snapshot = null;
+  if (!restored) {
+    pyodide.runPython(`
+import sys
+if ${JSON.stringify(HOME)} not in sys.path:
+    sys.path.insert(0, ${JSON.stringify(HOME)})
+try:
+    ${PRELOAD}
+except ImportError:
+    from unitile_py import webapi
+`);
+    try {
+      snapshot = pyodide.makeMemorySnapshot();
+    } catch (error) {
+      console.warn("no interpreter snapshot:", error);
+    }
+  }
   const tableDir = `${HOME}/tables-in-memory`;
   pyodide.FS.mkdirTree(tableDir);
   const tableNames = info.tables.map((path) => path.slice(path.lastIndexOf("/") + 1));
   tableNames.forEach((name, i) => pyodide.FS.writeFile(`${tableDir}/${name}`, tables[i]));
   post({ type: "progress", text: tables.length ? "Loading the tables…" : "Loading the game…" });
-  pyodide.globals.set("_table_names", pyodide.toPy(tableNames));
   pyodide.runPython(`
-import sys
-if ${JSON.stringify(HOME)} not in sys.path:
-    sys.path.insert(0, ${JSON.stringify(HOME)})
 from unitile_py import webapi
-if _table_names:
+_names = ${JSON.stringify(tableNames)}
+if _names:
     _files = {}
-    for _name in _table_names:
+    for _name in _names:
         with open(${JSON.stringify(tableDir)} + "/" + _name, "rb") as _f:
             _files[_name] = _f.read()
     webapi.API.load_tables(files=_files)
-    del _files
+    del _files, _f, _name
+del _names
 `);
   for (const name of tableNames) {
     pyodide.FS.unlink(`${tableDir}/${name}`);
   }
   const handle = pyodide.globals.get("webapi").handle;
   const finished = performance.now();
+  if (snapshot) {
+    // After the board is up: the page must not wait for 30 MB to be written.
+    setTimeout(() => storeSnapshot(snapshotName, snapshot), 0);
+  }
   return {
     handle,
-    timings: { python: pythonReady - started, total: finished - started },
+    timings: { python: pythonReady - started, total: finished - started, restored },
     version: info.version,
   };
 }
