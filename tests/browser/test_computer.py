@@ -1,0 +1,127 @@
+"""The computer levels in chromium: a game won by clicking, undo against the computer, the hint,
+computer against computer with pause, analysis and the thinking indicator. They need tables/5x5."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import ROOT, Site, wait_until
+
+pytestmark = pytest.mark.skipif(
+    not (ROOT / "tables" / "5x5" / "manifest.json").exists(), reason="tables/5x5 is not in the repository yet"
+)
+
+
+def setup(site: Site, red: str, blue: str, pace: str = "0", seed: int = 7) -> None:
+    """Open the page with a fixed seed and the given players (pace in milliseconds, 0 = instant)."""
+    site.open(f"?seed={seed}")
+    assert site.js("window.unitile.S.info.players"), "the build must have its computer players"
+    site.page.locator("#pace").select_option(pace)
+    site.set_player("r", red)
+    site.set_player("b", blue)
+
+
+def wait_turn_or_end(site: Site, colour: str) -> dict:
+    """Wait until the human ``colour`` is to move in the latest position, or the game is over."""
+
+    def ready() -> dict | None:
+        st = site.state()
+        if site.idle() and st and (st["over"] or st["turn"] == colour):
+            return st
+        return None
+
+    return wait_until(ready, f"{colour} to move or the end")
+
+
+def test_win_against_level_1_by_clicking_the_hints(site: Site) -> None:
+    setup(site, red="1", blue="human")
+    for _ in range(200):
+        st = wait_turn_or_end(site, "b")
+        if st["over"]:
+            break
+        site.page.locator("#btn-hint").click()
+        hinted = site.page.locator("#tiles .tile.hint")
+        wait_until(lambda h=hinted: h.count() == 1, "the hint")
+        ply = site.ply()
+        hinted.click()
+        wait_until(lambda p=ply: site.ply() > p, "the slide")
+    st = site.state()
+    assert st["over"] and st["winner"] == "b" and st["result"] == "0-1"
+    assert site.page.locator("#turn").inner_text() == "Blue wins"
+    assert site.page.locator("#tiles .tile.uniting").count() == 12
+    site.shot("10-blue-beats-level-1")
+
+
+def test_undo_against_the_computer_takes_back_the_reply_too(site: Site) -> None:
+    setup(site, red="1", blue="human")
+    undo = site.page.locator("#btn-undo")
+    wait_turn_or_end(site, "b")
+    assert site.ply() == 1 and undo.is_disabled()  # only the computer has moved
+    site.click(site.legal()[0])
+    wait_until(lambda: site.ply() == 3 and site.idle(), "the computer's reply")
+    moves = site.state()["moves"]
+    assert undo.is_enabled()
+    undo.click()
+    wait_turn_or_end(site, "b")
+    assert site.state()["moves"] == moves[:1]
+    assert undo.is_disabled()
+
+
+def test_hint_is_level_6s_move(site: Site) -> None:
+    setup(site, red="human", blue="human")
+    site.play(site.legal()[0])
+    site.page.keyboard.press("h")
+    hinted = site.page.locator("#tiles .tile.hint")
+    wait_until(lambda: hinted.count() == 1, "the hint")
+    hint = hinted.get_attribute("data-cell")
+    assert "hint" in hinted.get_attribute("aria-label")
+    site.shot("11-hint")
+    site.set_player("b", "6")
+    site.wait_ply(2)
+    assert site.state()["last"]["from"] == hint
+
+
+def test_computer_against_computer_with_pause(site: Site) -> None:
+    setup(site, red="2", blue="6", pace="150")
+    pause = site.page.locator("#btn-pause")
+    assert pause.is_visible()
+    wait_until(lambda: site.ply() >= 2, "the first computer moves")
+    pause.click()
+    site.wait_idle()
+    paused_at = site.ply()
+    assert pause.inner_text() == "Resume" and site.page.locator("#turn").inner_text() == "Paused"
+    assert site.state()["ply"] == paused_at and not site.state()["over"]
+    pause.click()
+    wait_until(lambda: site.state()["over"], "the end of the game", timeout=120)
+    st = site.state()
+    assert st["winner"] == "b" and st["plies"] > paused_at  # level 6 holds the winning side
+    assert pause.is_hidden()
+    site.shot("12-computer-vs-computer")
+
+
+def test_analysis_marks_every_legal_slide(site: Site) -> None:
+    setup(site, red="human", blue="human")
+    assert site.page.locator("#tiles .badge.win, #tiles .badge.loss").count() == 0  # off by default
+    site.set_option("opt-analysis", True)
+    wait_until(lambda: site.state().get("analysis"), "the analysis")
+    analysis = site.state()["analysis"]
+    assert set(analysis) == set(site.legal())
+    for move, result in analysis.items():
+        badge = site.tile(move).locator(".badge")
+        assert badge.inner_text() == f"{'W' if result['result'] == 'win' else 'L'}{result['plies']}"
+    # With perfect play Blue wins: every first move of Red loses.
+    assert {a["result"] for a in analysis.values()} == {"loss"}
+    site.shot("13-analysis")
+
+
+def test_page_stays_responsive_while_level_5_thinks(site: Site) -> None:
+    setup(site, red="human", blue="5", pace="0")
+    site.click(site.legal()[0])
+    wait_until(lambda: site.js("document.body.dataset.thinking") == "true", "the thinking indicator")
+    assert "thinking" in site.page.locator("#turn").inner_text()
+    site.shot("14-thinking")
+    site.page.locator("#btn-record").click()  # the page answers at once while the worker searches
+    assert site.page.locator("#dlg-record").is_visible()
+    site.page.locator("#btn-record-close").click()
+    wait_turn_or_end(site, "r")
+    assert site.ply() == 2
