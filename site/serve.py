@@ -9,7 +9,9 @@ thread instead of a process.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.server
+import socket
 import sys
 import threading
 from functools import partial
@@ -45,6 +47,7 @@ MIME_TYPES = {
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files with explicit MIME types, the CSP header and revalidation on every use."""
 
+    protocol_version = "HTTP/1.1"  # keep-alive: the page loads a few dozen files
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         **MIME_TYPES,
@@ -96,6 +99,25 @@ class _QuietServer(http.server.ThreadingHTTPServer):
         super().__init__(*args, **kwargs)
         self.lock = threading.Lock()
         self.bytes_sent = 0
+        self.connections: set[socket.socket] = set()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.lock:
+            self.connections.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self.lock:
+            self.connections.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        """Cut every open (keep-alive) connection, so a stopped server really answers nothing."""
+        with self.lock:
+            live = list(self.connections)
+        for conn in live:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, request: object, client_address: object) -> None:
         if not isinstance(sys.exc_info()[1], ConnectionError):
@@ -134,6 +156,7 @@ class SiteServer:
             self._thread.join()
             self._thread = None
         self.httpd.server_close()
+        self.httpd.close_connections()
 
     def __enter__(self) -> SiteServer:
         return self.start()

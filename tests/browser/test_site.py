@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 import shutil
+import urllib.request
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from .conftest import ROOT, Site, build_module, make_context, serve_module, wait_until
 
@@ -319,8 +322,11 @@ def test_offline_second_visit(browser: Any, site_dir: Path) -> None:
         s.open()
         wait_until(lambda: _controlled(s), "the service worker to cache the site")
         server.stop()
+        with pytest.raises(OSError):  # nothing answers on the port any more
+            urllib.request.urlopen(server.url, timeout=5)
         s.page.reload()
         s.wait_ready()
+        assert s.js("navigator.serviceWorker.controller !== null")
         s.set_player("r", "human")
         s.set_player("b", "human")
         s.play(s.legal()[0])
