@@ -200,6 +200,7 @@ def make_context(browser: Any, base: str, **options: Any) -> Site:
     context.set_default_timeout(TIMEOUT * 1000)
     page = context.new_page()
     site = Site(context, page, base)
+    site_errors(site)
 
     def abort(r: Any) -> None:
         site.foreign.append(r.request.url)
@@ -208,17 +209,39 @@ def make_context(browser: Any, base: str, **options: Any) -> Site:
     # Matched inside Playwright's driver, so the site's own requests never wait on Python.
     origin = f"{urlsplit(base).scheme}://{urlsplit(base).netloc}/"
     context.route(re.compile(f"^(?!{re.escape(origin)})"), abort)
-    page.on("pageerror", lambda e: site.errors.append(f"pageerror: {e}"))
-    page.on("console", lambda m: site.errors.append(f"console: {m.text}") if m.type == "error" else None)
     return site
 
 
-@pytest.fixture
-def site(browser: Any, server: Any) -> Iterator[Site]:
+def site_errors(site: Site) -> None:
+    """Collect the page's uncaught errors and console errors (a CSP violation is one) in ``errors``."""
+    site.page.on("pageerror", lambda e: site.errors.append(f"pageerror: {e}"))
+    site.page.on("console", lambda m: site.errors.append(f"console: {m.text}") if m.type == "error" else None)
+
+
+@pytest.fixture(scope="session")
+def shared(browser: Any, server: Any) -> Iterator[Site]:
+    """One context for the tests that need no service worker: after the first page, Pyodide starts
+    from the interpreter snapshot in this context's Cache Storage, so each test boots in well under
+    a second instead of cold."""
     s = make_context(browser, server.url, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        yield s
+    finally:
+        s.context.close()
+
+
+@pytest.fixture
+def site(shared: Site) -> Iterator[Site]:
+    """A new page in the shared context, with the settings cleared (each test sets what it needs)."""
+    page = shared.context.new_page()
+    s = Site(shared.context, page, shared.base, foreign=shared.foreign)
+    shared.foreign.clear()
+    site_errors(s)
+    page.goto(s.base + "about.html")
+    page.evaluate("localStorage.clear()")
     try:
         yield s
         assert s.foreign == [], f"requests to other hosts: {s.foreign}"
         assert s.errors == [], f"errors in the page: {s.errors}"
     finally:
-        s.context.close()
+        page.close()
