@@ -21,7 +21,7 @@ number of exact ties and the smallest gap ``|T(P) - T(P')|`` over the slides tha
 >>> p = Position.start(board)
 >>> byte = int(res.legal[p.index()])
 >>> [board.name(c) for k, c in enumerate(p.slides()) if byte >> k & 1]
-['a2', 'c2']
+['b3', 'b1']
 >>> res.ties, res.stuck
 (0, 0)
 """

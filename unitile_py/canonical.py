@@ -23,7 +23,7 @@ of ``G`` densely:
 (13, [8])
 >>> g = Frame.of(Board.get(3, 3), 4, swap=True)
 >>> g.count
-6
+8
 """
 
 from __future__ import annotations
