@@ -185,7 +185,7 @@ class Site:
 
     def shot(self, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), animations="disabled")
 
 
 def make_context(browser: Any, base: str, **options: Any) -> Site:
