@@ -128,7 +128,12 @@ ready.then(
     const info = JSON.parse(handle(JSON.stringify({ op: "info" }))).result;
     post({ type: "ready", info, timings, version });
   },
-  (error) => post({ type: "failed", error: String(error && error.message ? error.message : error) }),
+  (error) => {
+    // A Python error arrives as a whole traceback: the page shows its last line.
+    const text = String(error && error.message ? error.message : error).trim();
+    console.error(text);
+    post({ type: "failed", error: text.split("\n").pop() });
+  },
 );
 
 self.addEventListener("message", async (event) => {
