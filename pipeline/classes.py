@@ -5,7 +5,9 @@ Markov chain with the same hitting times. A class is named by its *representativ
 smallest cell of its cell orbit (the orbit representative ``f``) and, among the images under the
 symmetries fixing ``f``, the colouring with the smallest colex rank.
 
-Classes are numbered orbit by orbit (``offsets[o] <= id < offsets[o + 1]``). Within an orbit they are
+Classes are numbered orbit by orbit: orbit ``o`` holds ids ``starts[o] .. starts[o] + counts[o] - 1``,
+and the orbits come in an order chosen by the classes stage (one parity of the bubble cell first,
+see :mod:`pipeline.solver`). Within an orbit they are
 sorted by a *locality key* -- the number of red tiles on each cell orbit, which is the same for every
 member of a class and changes by at most one in two places per slide -- and then by rank. Neighbouring
 classes therefore sit in a few narrow windows of the vectors, which keeps the solver's gathers in cache.
@@ -126,7 +128,7 @@ def _class_graph(
     cls_orbit: np.ndarray,
     cls_rank: np.ndarray,
     rank_to_local: np.ndarray,
-    offsets: np.ndarray,
+    starts: np.ndarray,
     reps: np.ndarray,
     cell_orbit: np.ndarray,
     to_rep: np.ndarray,
@@ -154,7 +156,7 @@ def _class_graph(
         f = reps[o]
         m = unrank(cls_rank[i], tiles, red, binom)
         cm = cells_of(m, f)
-        swap[i] = offsets[o] + rank_to_local[o, rank(full_tiles & ~m, rank_tab, pop8)]
+        swap[i] = starts[o] + rank_to_local[o, rank(full_tiles & ~m, rank_tab, pop8)]
         fixed = 0
         for k in range(n_stab[o]):
             if permute(cm, stab[o, k], perm_tab) == cm:
@@ -179,7 +181,7 @@ def _class_graph(
             o2 = cell_orbit[n]
             f2 = reps[o2]
             r2 = rank(tiles_of(permute(cm2, to_rep[n], perm_tab), f2), rank_tab, pop8)
-            nbr[i, k] = offsets[o2] + rank_to_local[o2, r2]
+            nbr[i, k] = starts[o2] + rank_to_local[o2, r2]
 
 
 def class_graph(
@@ -187,7 +189,7 @@ def class_graph(
     cls_orbit: np.ndarray,
     cls_rank: np.ndarray,
     rank_to_local: np.ndarray,
-    offsets: np.ndarray,
+    starts: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Neighbours, info bytes and colour-swap partners of a range of classes.
 
@@ -203,7 +205,7 @@ def class_graph(
         cls_orbit.astype(np.int64),
         cls_rank.astype(np.int64),
         rank_to_local,
-        offsets,
+        starts,
         geo.orbit_reps,
         geo.cell_orbit,
         geo.to_rep,
@@ -234,7 +236,7 @@ def _position_classes(
     lo: int,
     hi: int,
     rank_to_local: np.ndarray,
-    offsets: np.ndarray,
+    starts: np.ndarray,
     reps: np.ndarray,
     cell_orbit: np.ndarray,
     to_rep: np.ndarray,
@@ -256,12 +258,12 @@ def _position_classes(
         m = unrank(a, tiles, red, binom)
         for r in range(a, b):
             cm = permute(cells_of(m, bubble), s, perm_tab)
-            out[r - lo] = offsets[o] + rank_to_local[o, rank(tiles_of(cm, f), rank_tab, pop8)]
+            out[r - lo] = starts[o] + rank_to_local[o, rank(tiles_of(cm, f), rank_tab, pop8)]
             m = next_combination(m)
 
 
 def position_classes(
-    geo: Geometry, bubble: int, lo: int, hi: int, rank_to_local: np.ndarray, offsets: np.ndarray
+    geo: Geometry, bubble: int, lo: int, hi: int, rank_to_local: np.ndarray, starts: np.ndarray
 ) -> np.ndarray:
     """The class of every position with the bubble on ``bubble`` and rank in ``lo..hi-1``."""
     out = np.empty(hi - lo, dtype=np.int64)
@@ -270,7 +272,7 @@ def position_classes(
         lo,
         hi,
         rank_to_local,
-        offsets,
+        starts,
         geo.orbit_reps,
         geo.cell_orbit,
         geo.to_rep,

@@ -16,7 +16,7 @@ import numpy as np
 import zarr
 
 from .executor import progress
-from .solver import SolverState, solve
+from .solver import SolverState, check_bipartite, solve
 from .stages import Context
 from .store import CLASS_SHARD, Store
 
@@ -46,9 +46,9 @@ def save_checkpoint(store: Store, state: SolverState, graph: str) -> None:
     group = zarr.open_group(store.path, path="solve", mode="a")
     meta = group.attrs.get("checkpoint") or {}
     slot = "b" if meta.get("slot") == "a" else "a"
-    n = state.x.shape[0]
+    m = state.x.shape[0]
     for v, arr in (("x", state.x), ("s", state.s), ("p", state.p)):
-        store.create(f"solve/{slot}_{v}", (n,), (min(n, CLASS_SHARD),), np.float64, compress=False)[...] = arr
+        store.create(f"solve/{slot}_{v}", (m,), (min(m, CLASS_SHARD),), np.float64, compress=False)[...] = arr
     group.attrs["checkpoint"] = {
         "slot": slot,
         "graph": graph,
@@ -67,11 +67,13 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
     info = store.read("graph/info")
     swap = store.read("graph/swap")
     n = info.shape[0]
+    split = int(store.require("classes")["split"])
+    check_bipartite(nbr, split)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    state = load_checkpoint(store, graph, n)
+    state = load_checkpoint(store, graph, split)
     resumed = state is not None
     if state is None:
-        state = SolverState.start(n)
+        state = SolverState.start(split)
     else:
         ctx.log(f"solve: resuming at iteration {state.iteration}")
     digits = -math.log10(tol)
@@ -87,6 +89,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         result = solve(
             nbr,
             info,
+            split,
             state,
             tol=tol,
             on_iteration=on_iteration,
@@ -114,6 +117,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "solve_seconds": result.seconds,
         "seconds_per_iteration": result.seconds_per_iteration,
         "resumed": resumed,
+        "solved_classes": split,
         "threads": numba.get_num_threads(),
         "cores": os.cpu_count(),
     }

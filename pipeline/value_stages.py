@@ -73,16 +73,32 @@ class ClassesStage:
             ClassesTask(ctx.store.path, str(ctx.board), o, self.order, ctx.task_threads)
             for o in range(geo.n_orbits)
         ]
-        counts = ctx.executor.map(classes_task, tasks, "classes")
-        offsets = [0]
-        for n in counts:
-            offsets.append(offsets[-1] + int(n))
-        return {"classes": offsets[-1], "offsets": offsets, "order": self.order}
+        counts = [int(n) for n in ctx.executor.map(classes_task, tasks, "classes")]
+        # The slide graph is bipartite by the parity of the bubble cell (every symmetry of an odd x odd
+        # board keeps it), and so is the class graph. The parity with fewer classes comes first: the
+        # solver works on that half (see pipeline.solver).
+        parity = [sum(geo.board.row_col(int(f))) % 2 for f in geo.orbit_reps]
+        size = [sum(n for n, p in zip(counts, parity, strict=True) if p == q) for q in (0, 1)]
+        first = 0 if size[0] < size[1] else 1
+        order = sorted(range(geo.n_orbits), key=lambda o: (parity[o] != first, o))
+        starts = [0] * geo.n_orbits
+        at = 0
+        for o in order:
+            starts[o] = at
+            at += counts[o]
+        return {
+            "classes": at,
+            "starts": starts,
+            "counts": counts,
+            "orbit_order": order,
+            "split": size[first],
+            "order": self.order,
+        }
 
 
-def offsets_of(store: Store) -> np.ndarray:
-    """Class id offsets per bubble orbit."""
-    return np.array(store.require("classes")["offsets"], dtype=np.int64)
+def starts_of(store: Store) -> np.ndarray:
+    """The first class id of each bubble orbit."""
+    return np.array(store.require("classes")["starts"], dtype=np.int64)
 
 
 # Graph --------------------------------------------------------------------------------------------
@@ -106,16 +122,17 @@ def graph_task(task: GraphTask) -> tuple[int, int]:
     geo = Geometry.of(board)
     store = Store(task.path, board)
     stamp = _stamp(store, "classes")
-    offsets = offsets_of(store)
+    rec = store.require("classes")
+    starts = starts_of(store)
     r2l = cached_read(task.path, "classes/rank_to_local", stamp)
     orbits, ranks = [], []
-    for o in range(geo.n_orbits):
-        a, b = max(task.lo, offsets[o]), min(task.hi, offsets[o + 1])
+    for o in rec["orbit_order"]:
+        a, b = max(task.lo, starts[o]), min(task.hi, starts[o] + rec["counts"][o])
         if a < b:
             arr = store.array(f"classes/ranks_{o}")
-            ranks.append(np.asarray(arr[a - offsets[o] : b - offsets[o]]))
+            ranks.append(np.asarray(arr[a - starts[o] : b - starts[o]]))
             orbits.append(np.full(b - a, o, dtype=np.int64))
-    nbr, info, swap = class_graph(geo, np.concatenate(orbits), np.concatenate(ranks), r2l, offsets)
+    nbr, info, swap = class_graph(geo, np.concatenate(orbits), np.concatenate(ranks), r2l, starts)
     store.array("graph/nbr")[task.lo : task.hi] = nbr
     store.array("graph/info")[task.lo : task.hi] = info
     store.array("graph/swap")[task.lo : task.hi] = swap
@@ -189,7 +206,7 @@ def positions_task(task: PositionsTask) -> None:
     store = Store(task.path, board)
     r2l = cached_read(task.path, "classes/rank_to_local", _stamp(store, "classes"))
     t_class = cached_read(task.path, "values/T_class", _stamp(store, "solve"))
-    cls = position_classes(geo, task.bubble, 0, geo.colourings, r2l, offsets_of(store))
+    cls = position_classes(geo, task.bubble, 0, geo.colourings, r2l, starts_of(store))
     c = geo.colourings
     store.array("positions/T")[task.bubble * c : (task.bubble + 1) * c] = t_class[cls]
 

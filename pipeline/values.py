@@ -39,7 +39,7 @@ class Lookup:
         store = Store(store_path, board)
         store.require("positions")
         self.geo = Geometry.of(board)
-        self.offsets = np.array(store.require("classes")["offsets"], dtype=np.int64)
+        self.starts = np.array(store.require("classes")["starts"], dtype=np.int64)
         self.rank_to_local = store.read("classes/rank_to_local")
         self.r = store.read("values/r")
         self.t = store.array("positions/T")
@@ -51,7 +51,7 @@ class Lookup:
         o = int(geo.cell_orbit[position.bubble])
         f = int(geo.orbit_reps[o])
         cells = ix.permute(position.red, int(geo.to_rep[position.bubble]))
-        return int(self.offsets[o] + self.rank_to_local[o, ix.rank(tiles_of(cells, f))])
+        return int(self.starts[o] + self.rank_to_local[o, ix.rank(tiles_of(cells, f))])
 
     def values(self, position: Position) -> tuple[float, float, float]:
         """``(r, b, T)`` of a position; T is the stored entry, equal to r + b bit for bit."""

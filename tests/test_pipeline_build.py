@@ -40,14 +40,14 @@ def clean35(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def graph_of(path: Path) -> tuple[np.ndarray, np.ndarray]:
+def graph_of(path: Path) -> tuple[np.ndarray, np.ndarray, int]:
     store = Store(str(path), B35)
-    return store.read("graph/nbr"), store.read("graph/info")
+    return store.read("graph/nbr"), store.read("graph/info"), int(store.require("classes")["split"])
 
 
 def test_resumed_solve_continues_bit_for_bit(clean35: Path) -> None:
-    nbr, info = graph_of(clean35)
-    full = solve(nbr, info, SolverState.start(len(info)))
+    nbr, info, split = graph_of(clean35)
+    full = solve(nbr, info, split, SolverState.start(split))
     saved: list[SolverState] = []
 
     def keep(st: SolverState) -> None:
@@ -65,26 +65,27 @@ def test_resumed_solve_continues_bit_for_bit(clean35: Path) -> None:
         solve(
             nbr,
             info,
-            SolverState.start(len(info)),
+            split,
+            SolverState.start(split),
             on_iteration=stop_at_40,
             checkpoint=keep,
             checkpoint_seconds=0,
         )
     assert saved and saved[-1].iteration == 39
-    resumed = solve(nbr, info, saved[-1])
+    resumed = solve(nbr, info, split, saved[-1])
     assert resumed.iterations == full.iterations
     assert np.array_equal(resumed.x, full.x)
 
 
 def test_solve_does_not_depend_on_thread_count(clean35: Path) -> None:
-    nbr, info = graph_of(clean35)
+    nbr, info, split = graph_of(clean35)
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = solve(nbr, info, SolverState.start(len(info))).x
+        one = solve(nbr, info, split, SolverState.start(split)).x
     finally:
         numba.set_num_threads(before)
-    assert np.array_equal(one, solve(nbr, info, SolverState.start(len(info))).x)
+    assert np.array_equal(one, solve(nbr, info, split, SolverState.start(split)).x)
 
 
 def test_interrupted_build_is_not_complete_and_resumes(tmp_path: Path, clean35: Path) -> None:

@@ -1,0 +1,136 @@
+"""Value solve benchmark: time per CG iteration next to the memory-bandwidth bound, and stage times.
+
+The bound is the bytes one iteration must move (every array it touches read or written once; the
+gathered neighbour values counted once, as if served from cache) divided by the copy bandwidth
+measured here with a two-thread numba copy (bytes read + bytes written per second).
+
+Usage: .venv/bin/python bench/values.py [--store build/5x5.zarr] [--iterations 30] [--solve]
+  --solve  also reruns the whole solve from scratch in this process and checks it against the store.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pipeline.solver import SolverState, solve, tables, to_even, to_odd_dot, update_p, update_xs
+from pipeline.store import Store
+from unitile_py import Board
+
+
+@njit(parallel=True, cache=True)
+def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    for i in prange(src.shape[0]):
+        dst[i] = src[i]
+
+
+def copy_bandwidth(n: int = 1 << 26, repeats: int = 5) -> float:
+    """Best bytes (read + written) per second of a parallel copy of ``n`` float64."""
+    src = np.ones(n)
+    dst = np.zeros(n)
+    _copy(src, dst)
+    best = np.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        _copy(src, dst)
+        best = min(best, time.perf_counter() - t0)
+    return 2 * 8 * n / best
+
+
+def bytes_per_iteration(n_o: int, n_e: int) -> dict[str, int]:
+    """Bytes each kernel of one iteration must move (see the module docstring)."""
+    return {
+        "to_even": n_e * (16 + 1 + 8) + n_o * 8,
+        "to_odd_dot": n_o * (16 + 1 + 8 + 8) + n_e * 8,
+        "update_xs": n_o * (1 + 16 + 16 + 8 + 8),
+        "update_p": n_o * (8 + 16),
+    }
+
+
+def main() -> None:
+    """Measure and print."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--board", default="5x5")
+    ap.add_argument("--store")
+    ap.add_argument("--iterations", type=int, default=30)
+    ap.add_argument("--solve", action="store_true")
+    args = ap.parse_args()
+    board = Board.parse(args.board)
+    path = args.store or f"build/{board}.zarr"
+    store = Store(path, board)
+    print(
+        f"machine: {os.cpu_count()} cores, numba threads {numba.get_num_threads()}, "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    bw = copy_bandwidth()
+    print(f"copy bandwidth (2-thread numba copy, read + write): {bw / 1e9:.1f} GB/s")
+
+    nbr, info = store.read("graph/nbr"), store.read("graph/info")
+    split = int(store.require("classes")["split"])
+    n_o, n_e = split, info.shape[0] - split
+    inv, omega = tables()
+    rng = np.random.default_rng(1)
+    x, s, p, q = (rng.random(n_o) for _ in range(4))
+    t = np.empty(n_e)
+    kernels = {
+        "to_even": lambda: to_even(nbr, info, inv, p, t, split),
+        "to_odd_dot": lambda: to_odd_dot(nbr, info, inv, omega, p, t, q, split),
+        "update_xs": lambda: update_xs(1e-9, info, omega, x, s, p, q),
+        "update_p": lambda: update_p(0.5, s, p),
+    }
+    for k in kernels.values():
+        k()
+    need = bytes_per_iteration(n_o, n_e)
+    print(f"classes: {n_o + n_e:,} ({n_o:,} solved, {n_e:,} eliminated)")
+    print(f"{'kernel':<12} {'ms':>8} {'MB':>8} {'bound ms':>9} {'ratio':>6}")
+    total_t = 0.0
+    for name, k in kernels.items():
+        t0 = time.perf_counter()
+        for _ in range(args.iterations):
+            k()
+        dt = (time.perf_counter() - t0) / args.iterations
+        total_t += dt
+        print(
+            f"{name:<12} {dt * 1e3:8.1f} {need[name] / 1e6:8.1f} {need[name] / bw * 1e3:9.1f} "
+            f"{dt / (need[name] / bw):6.2f}"
+        )
+    total_b = sum(need.values())
+    print(
+        f"{'iteration':<12} {total_t * 1e3:8.1f} {total_b / 1e6:8.1f} {total_b / bw * 1e3:9.1f} "
+        f"{total_t / (total_b / bw):6.2f}"
+    )
+
+    print("stages (from the store's records):")
+    for name, rec in store.stages().items():
+        extra = ""
+        if name == "solve":
+            extra = (
+                f"  ({rec['iterations']} iterations, {rec['seconds_per_iteration'] * 1e3:.0f} ms each, "
+                f"residual {rec['sigma']:.2e}, bound on T {rec['bound_T']:.2e})"
+            )
+        print(f"  {name:<10} {rec['seconds']:8.1f} s{extra}")
+
+    if args.solve:
+        t0 = time.perf_counter()
+        result = solve(nbr, info, split, SolverState.start(split))
+        dt = time.perf_counter() - t0
+        r = store.read("values/r")
+        rel = np.max(np.abs(result.x - r) / np.maximum(r, 1.0))
+        print(
+            f"solve from scratch: {dt:.1f} s, {result.iterations} iterations "
+            f"({result.seconds_per_iteration * 1e3:.0f} ms each), residual {result.sigma:.2e}, "
+            f"max relative difference from the store {rel:.1e}"
+        )
+
+
+if __name__ == "__main__":
+    main()
