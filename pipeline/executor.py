@@ -123,9 +123,20 @@ class DaskExecutor:
         index = {f.key: i for i, f in enumerate(futures)}
         out: list[Any] = [None] * len(futures)
         with progress(len(futures), desc, self.show_progress) as bar:
-            for fut in as_completed(futures):
-                out[index[fut.key]] = fut.result()
-                bar.update(1)
+            try:
+                for fut in as_completed(futures):
+                    out[index[fut.key]] = fut.result()
+                    bar.update(1)
+            except (ImportError, RuntimeError) as exc:
+                cause = exc if isinstance(exc, ImportError) else exc.__cause__
+                if not isinstance(cause, ImportError):
+                    raise
+                exc = cause
+                self.client.cancel(futures)
+                raise UnitileError(
+                    f"{desc}: the cluster cannot import the project ({exc}); start the scheduler and "
+                    "workers with the repository on PYTHONPATH"
+                ) from None
         return out
 
     def close(self) -> None:
