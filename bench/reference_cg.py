@@ -82,32 +82,41 @@ def neighbour_index(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def cg(nbr: np.ndarray, deg: np.ndarray, active: np.ndarray, tol: float) -> tuple[np.ndarray, int, float]:
-    """Jacobi-preconditioned CG; returns (r, iterations, seconds per iteration)."""
+    """Jacobi-preconditioned CG with preallocated buffers; returns (r, iterations, seconds per iteration).
+
+    Rows where red is united get degree 0 and no neighbours, so they stay 0.
+    """
     n = deg.shape[0]
-    d = np.where(active, deg, 1.0)
-    b = np.where(active, deg, 0.0)
-
-    def matvec(v: np.ndarray) -> np.ndarray:
-        ext = np.append(v, 0.0)
-        s = ext[nbr[0]] + ext[nbr[1]] + ext[nbr[2]] + ext[nbr[3]]
-        return np.where(active, deg * v - s, v)
-
+    d = np.where(active, deg, 0.0)
+    for k in range(4):
+        nbr[k][~active] = n
+    dinv = np.divide(1.0, d, out=np.zeros(n), where=d > 0)
     x = np.zeros(n)
-    r = b.copy()
-    z = r / d
-    p = z.copy()
-    rz = r @ z
-    bnorm = np.linalg.norm(b)
+    r = d.copy()  # b = deg on active rows
+    z = r * dinv
+    p = np.zeros(n + 1)  # p[n] = 0: the slot of missing neighbours
+    p[:n] = z
+    q = np.empty(n)
+    tmp = np.empty(n)
+    rz = float(r @ z)
+    bnorm = float(np.linalg.norm(r))
     it = 0
     t0 = time.perf_counter()
-    while np.linalg.norm(r) > tol * bnorm:
-        q = matvec(p)
-        alpha = rz / (p @ q)
-        x += alpha * p
-        r -= alpha * q
-        z = r / d
-        rz_new = r @ z
-        p = z + (rz_new / rz) * p
+    while float(np.linalg.norm(r)) > tol * bnorm:
+        pv = p[:n]
+        np.multiply(d, pv, out=q)
+        for k in range(4):
+            np.take(p, nbr[k], out=tmp)
+            q -= tmp
+        alpha = rz / float(pv @ q)
+        np.multiply(pv, alpha, out=tmp)
+        x += tmp
+        np.multiply(q, alpha, out=tmp)
+        r -= tmp
+        np.multiply(r, dinv, out=z)
+        rz_new = float(r @ z)
+        pv *= rz_new / rz
+        pv += z
         rz = rz_new
         it += 1
         if it % 25 == 0:
