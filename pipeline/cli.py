@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
         s.add_argument("--quiet", action="store_true", help="no progress bars")
         if name == "build":
             s.add_argument("--force", action="append", default=[], metavar="STAGE", help="rerun a stage")
+            s.add_argument("--tables", metavar="DIR", help="write the lookup tables here (default: tables/)")
     v = sub.add_parser("values", help="print r, b and T of positions")
     v.add_argument("position", help="position text such as 'BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r', or - for stdin")
     v.add_argument("--store", help="zarr store path (default build/<board>.zarr)")
@@ -66,11 +67,14 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
         store.require("positions")
     executor = _executor(args)
     try:
-        ctx = Context(board, store, executor, show_progress=not args.quiet)
+        tables = getattr(args, "tables", None)
+        ctx = Context(board, store, executor, show_progress=not args.quiet, tables=tables)
         if verify_only:
+            from .table_stages import verify_stages
             from .value_stages import VerifyStage
 
-            run_build(ctx, stages=[VerifyStage()], force=("verify",))
+            extra = verify_stages(store)
+            run_build(ctx, stages=[VerifyStage(), *extra], force=("verify", *(s.name for s in extra)))
         else:
             run_build(ctx, force=tuple(args.force))
     finally:

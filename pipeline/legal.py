@@ -49,11 +49,9 @@ CHUNK = 1 << 15
 
 
 @njit(parallel=True, **JIT)
-def _legal_piece(
+def _legal_bubble(
     bubble: int,
-    r_lo: int,
-    r_hi: int,
-    total: np.ndarray,
+    blocks: np.ndarray,
     nbr_cells: np.ndarray,
     deg: np.ndarray,
     tiles: int,
@@ -65,20 +63,21 @@ def _legal_piece(
     rank_tab: np.ndarray,
     pop8: np.ndarray,
     binom: np.ndarray,
-    colourings: int,
     out: np.ndarray,
     stats: np.ndarray,
     gaps: np.ndarray,
 ) -> None:
-    """Legal bytes of the positions ``bubble * colourings + r`` for ``r_lo <= r < r_hi``.
+    """Legal bytes of every position with the bubble on ``bubble`` (by rank).
 
-    ``stats[chunk] = (ties, stuck)``; ``gaps[chunk] = (smallest |dT|, smallest |dT| / max(T, T'))``.
+    ``blocks[0]`` is T of those positions by rank, ``blocks[1 + k]`` T of the positions with the bubble
+    on the k-th neighbour cell. ``stats[chunk] = (ties, stuck)``; ``gaps[chunk] = (smallest |dT|,
+    smallest |dT| / max(T, T'))``.
     """
-    n_chunks = (r_hi - r_lo + CHUNK - 1) // CHUNK
-    base = bubble * colourings
+    colourings = blocks.shape[1]
+    n_chunks = (colourings + CHUNK - 1) // CHUNK
     for ch in prange(n_chunks):
-        a = r_lo + ch * CHUNK
-        b = min(a + CHUNK, r_hi)
+        a = ch * CHUNK
+        b = min(a + CHUNK, colourings)
         ties = 0
         stuck = 0
         gap = np.inf
@@ -93,7 +92,7 @@ def _legal_piece(
             if connected(blue, cols, not_last, not_first):
                 flags |= BLUE_UNITED
             if flags == 0:
-                here = total[base + r]
+                here = blocks[0, r]
                 for k in range(deg[bubble]):
                     n = nbr_cells[bubble, k]
                     cm2 = slide(cm, bubble, n)
@@ -102,7 +101,7 @@ def _legal_piece(
                     if unites or connected(blue2, cols, not_last, not_first):
                         flags |= 1 << k
                         continue
-                    there = total[n * colourings + rank(tiles_of(cm2, n), rank_tab, pop8)]
+                    there = blocks[1 + k, rank(tiles_of(cm2, n), rank_tab, pop8)]
                     if there < here:
                         flags |= 1 << k
                     elif there == here:
@@ -112,7 +111,7 @@ def _legal_piece(
                     rel = min(rel, d / max(here, there))
                 if flags == 0:
                     stuck += 1
-            out[r - r_lo] = flags
+            out[r] = flags
             m = next_combination(m)
         stats[ch, 0] = ties
         stats[ch, 1] = stuck
@@ -134,54 +133,51 @@ class LegalResult:
     min_rel_gap: float
 
 
-def legal_range(board: Board, total: np.ndarray, lo: int, hi: int) -> LegalResult:
-    """Legal bytes of the positions with index ``lo <= i < hi``; ``total`` is T of every position."""
+def legal_of_bubble(board: Board, bubble: int, blocks: np.ndarray) -> LegalResult:
+    """Legal bytes of the positions with the bubble on ``bubble``, from T of that bubble cell and of
+    its neighbour cells (``blocks``, as in :func:`_legal_bubble`)."""
     geo = Geometry.of(board)
-    if total.shape != (board.positions,):
-        raise ValueError(f"T has shape {total.shape}, expected ({board.positions},)")
     c = board.colourings
-    out = np.empty(hi - lo, dtype=np.uint8)
-    ties = stuck = 0
-    gap = rel = np.inf
-    i = lo
-    while i < hi:
-        bubble, r = divmod(i, c)
-        r_hi = min(c, r + hi - i)
-        n_chunks = (r_hi - r + CHUNK - 1) // CHUNK
-        stats = np.zeros((n_chunks, 2), dtype=np.int64)
-        gaps = np.zeros((n_chunks, 2))
-        _legal_piece(
-            bubble,
-            r,
-            r_hi,
-            total,
-            geo.nbr_cells,
-            geo.deg,
-            geo.tiles,
-            geo.red,
-            geo.cols,
-            geo.full,
-            geo.not_last,
-            geo.not_first,
-            geo.rank_tab,
-            geo.pop8,
-            geo.binom,
-            c,
-            out[i - lo : i - lo + r_hi - r],
-            stats,
-            gaps,
-        )
-        ties += int(stats[:, 0].sum())
-        stuck += int(stats[:, 1].sum())
-        gap = min(gap, float(gaps[:, 0].min()))
-        rel = min(rel, float(gaps[:, 1].min()))
-        i += r_hi - r
-    return LegalResult(out, ties, stuck, gap, rel)
+    if blocks.shape != (1 + len(board.neighbours[bubble]), c):
+        raise ValueError(f"T blocks have shape {blocks.shape}")
+    out = np.empty(c, dtype=np.uint8)
+    n_chunks = (c + CHUNK - 1) // CHUNK
+    stats = np.zeros((n_chunks, 2), dtype=np.int64)
+    gaps = np.zeros((n_chunks, 2))
+    _legal_bubble(
+        bubble,
+        np.ascontiguousarray(blocks, dtype=np.float64),
+        geo.nbr_cells,
+        geo.deg,
+        geo.tiles,
+        geo.red,
+        geo.cols,
+        geo.full,
+        geo.not_last,
+        geo.not_first,
+        geo.rank_tab,
+        geo.pop8,
+        geo.binom,
+        out,
+        stats,
+        gaps,
+    )
+    return LegalResult(
+        out, int(stats[:, 0].sum()), int(stats[:, 1].sum()), float(gaps[:, 0].min()), float(gaps[:, 1].min())
+    )
+
+
+def t_blocks(board: Board, total: np.ndarray, bubble: int) -> np.ndarray:
+    """T of the bubble cell's positions and of its neighbour cells' (see :func:`legal_of_bubble`)."""
+    c = board.colourings
+    return np.stack([total[b * c : (b + 1) * c] for b in (bubble, *board.neighbours[bubble])])
 
 
 def legal_bytes(board: Board, total: np.ndarray) -> LegalResult:
-    """Legal bytes of every position of the board."""
-    return legal_range(board, total, 0, board.positions)
+    """Legal bytes of every position of the board; ``total`` is T of every position."""
+    if total.shape != (board.positions,):
+        raise ValueError(f"T has shape {total.shape}, expected ({board.positions},)")
+    return combine([legal_of_bubble(board, b, t_blocks(board, total, b)) for b in range(board.cells)])
 
 
 def combine(results: list[LegalResult]) -> LegalResult:

@@ -167,10 +167,8 @@ def retrograde(board: Board, total: np.ndarray, legal: np.ndarray) -> PerfectRes
 
 
 @njit(parallel=True, **JIT)
-def _best_piece(
+def _best_bubble(
     bubble: int,
-    r_lo: int,
-    r_hi: int,
     legal: np.ndarray,
     value: np.ndarray,
     nbr_cells: np.ndarray,
@@ -187,17 +185,21 @@ def _best_piece(
     out: np.ndarray,
     bad: np.ndarray,
 ) -> None:
-    """Best-slide masks (Red to move) of a piece; ``bad[chunk]`` counts values that disagree."""
-    n_chunks = (r_hi - r_lo + CHUNK - 1) // CHUNK
+    """Best-slide masks (Red to move) of the positions with the bubble on ``bubble``, by rank.
+
+    ``legal`` holds their legal bytes (by rank), ``value`` the values of every position; ``bad[chunk]``
+    counts positions whose value differs from the one their children give.
+    """
+    n_chunks = (colourings + CHUNK - 1) // CHUNK
     base = bubble * colourings
     for ch in prange(n_chunks):
-        a = r_lo + ch * CHUNK
-        b = min(a + CHUNK, r_hi)
+        a = ch * CHUNK
+        b = min(a + CHUNK, colourings)
         wrong = 0
         m = unrank(a, tiles, red, binom)
         for r in range(a, b):
             i = base + r
-            flags = legal[i]
+            flags = legal[r]
             mask = 0
             if not flags & UNITED:
                 cm = cells_of(m, bubble)
@@ -234,7 +236,7 @@ def _best_piece(
                     wrong += 1
             elif value[i] != 0:
                 wrong += 1
-            out[r - r_lo] = mask
+            out[r] = mask
             m = next_combination(m)
         bad[ch] = wrong
 
@@ -248,47 +250,41 @@ class BestResult:
     inconsistent: int
 
 
-def best_range(board: Board, legal: np.ndarray, value: np.ndarray, lo: int, hi: int) -> BestResult:
-    """Best-slide masks of positions ``lo <= i < hi`` (Red to move), re-deriving each value on the way.
+def best_of_bubble(board: Board, bubble: int, legal: np.ndarray, value: np.ndarray) -> BestResult:
+    """Best-slide masks (Red to move) of the positions with the bubble on ``bubble``, re-deriving each
+    value from its children on the way.
 
-    ``legal`` and ``value`` cover every position. With Blue to move the best slides of P are those of
-    swap(P) with Red to move (the colour swap moves no cell).
+    ``legal`` holds the legal bytes of those positions (by rank), ``value`` the values of every position.
+    With Blue to move the best slides of P are those of swap(P) with Red to move (the colour swap moves
+    no cell).
     """
     geo = Geometry.of(board)
     c = board.colourings
-    out = np.empty(hi - lo, dtype=np.uint8)
-    bad_total = 0
-    i = lo
-    while i < hi:
-        bubble, r = divmod(i, c)
-        r_hi = min(c, r + hi - i)
-        n_chunks = (r_hi - r + CHUNK - 1) // CHUNK
-        bad = np.zeros(n_chunks, dtype=np.int64)
-        _best_piece(
-            bubble,
-            r,
-            r_hi,
-            legal,
-            value,
-            geo.nbr_cells,
-            geo.tiles,
-            geo.red,
-            geo.cols,
-            geo.full,
-            geo.not_last,
-            geo.not_first,
-            geo.rank_tab,
-            geo.pop8,
-            geo.binom,
-            c,
-            out[i - lo : i - lo + r_hi - r],
-            bad,
-        )
-        bad_total += int(bad.sum())
-        i += r_hi - r
-    return BestResult(out, bad_total)
+    out = np.empty(c, dtype=np.uint8)
+    bad = np.zeros((c + CHUNK - 1) // CHUNK, dtype=np.int64)
+    _best_bubble(
+        bubble,
+        legal,
+        value,
+        geo.nbr_cells,
+        geo.tiles,
+        geo.red,
+        geo.cols,
+        geo.full,
+        geo.not_last,
+        geo.not_first,
+        geo.rank_tab,
+        geo.pop8,
+        geo.binom,
+        c,
+        out,
+        bad,
+    )
+    return BestResult(out, int(bad.sum()))
 
 
 def best_masks(board: Board, legal: np.ndarray, value: np.ndarray) -> BestResult:
     """Best-slide masks of every position (Red to move)."""
-    return best_range(board, legal, value, 0, board.positions)
+    c = board.colourings
+    parts = [best_of_bubble(board, b, legal[b * c : (b + 1) * c], value) for b in range(board.cells)]
+    return BestResult(np.concatenate([p.best for p in parts]), sum(p.inconsistent for p in parts))

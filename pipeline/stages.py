@@ -41,6 +41,8 @@ class Context:
     executor: Executor
     show_progress: bool = False
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr))
+    #: Where the ``tables`` stage writes (``--tables DIR``); None: see pipeline.table_stages.tables_dir.
+    tables: str | None = None
 
     @property
     def task_threads(self) -> int:

@@ -1,0 +1,406 @@
+"""The stages after the values: legal slides, perfect play, the compact tables and their checks.
+
+* ``legal`` -- one task per bubble cell: the legal byte of every position (:mod:`pipeline.legal`),
+  stored as ``moves/legal``; fails if two neighbouring positions have exactly equal T (the tables
+  assume a strict order) or if a position where no colour is united has no legal slide.
+* ``perfect`` -- retrograde analysis in increasing T in this process (``perfect/value``, int16 for Red
+  to move), then one task per bubble cell for the best slides (``perfect/best``), re-deriving every
+  value from its children on the way.
+* ``tables`` -- the files of ``tables/<board>/`` (or ``--tables DIR``), see :mod:`pipeline.compact`.
+* ``tables-verify`` -- the tablebase consistency pass over every position, every position decoded back
+  from the files, the files read by the game's own reader, and the checks from the rules.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from unitile_py.board import Board
+from unitile_py.errors import UnitileError
+from unitile_py.position import Position
+
+from .compact import Decoder, build_files, file_name, frame_cells, write_files
+from .legal import SLIDES, UNITED, LegalResult, combine, legal_of_bubble
+from .perfect import best_of_bubble, retrograde
+from .stages import Context
+from .store import Store, cached_read, default_path
+from .values import load_bound, load_T
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tables_dir(ctx: Context) -> Path:
+    """Where the ``tables`` stage writes: ``--tables DIR``; else the repository's ``tables/<board>`` when
+    the store is the default ``build/<board>.zarr``; else ``<store>.tables`` next to the store (so that a
+    build into a scratch store never touches the committed tables)."""
+    chosen = getattr(ctx, "tables", None)
+    if chosen:
+        return Path(chosen)
+    store = Path(ctx.store.path).resolve()
+    if store == (ROOT / default_path(ctx.board)).resolve():
+        return ROOT / "tables" / str(ctx.board)
+    return store.with_name(store.name.removesuffix(".zarr") + ".tables")
+
+
+def _stamp(store: Store, stage: str) -> str:
+    return str(store.require(stage)["finished"])
+
+
+# legal ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CellTask:
+    """Work on the positions with the bubble on one cell."""
+
+    path: str
+    board: str
+    bubble: int
+    threads: int
+    extra: str = ""
+
+
+def legal_task(task: CellTask) -> tuple[int, int, float, float]:
+    """Write the legal bytes of one bubble cell; return ``(ties, stuck, min gap, min relative gap)``."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    store = Store(task.path, board)
+    arr = store.array("positions/T")
+    c = board.colourings
+    blocks = np.stack(
+        [np.asarray(arr[b * c : (b + 1) * c]) for b in (task.bubble, *board.neighbours[task.bubble])]
+    )
+    res = legal_of_bubble(board, task.bubble, blocks)
+    store.array("moves/legal")[task.bubble * c : (task.bubble + 1) * c] = res.legal
+    return res.ties, res.stuck, res.min_gap, res.min_rel_gap
+
+
+@dataclass(frozen=True)
+class LegalStage:
+    """The legal slides of every position, from T."""
+
+    name: ClassVar[str] = "legal"
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """One task per bubble cell."""
+        board = ctx.board
+        ctx.store.require("positions")
+        ctx.store.create("moves/legal", (board.positions,), (board.colourings,), np.uint8)
+        tasks = [CellTask(ctx.store.path, str(board), b, ctx.task_threads) for b in range(board.cells)]
+        results = ctx.executor.map(legal_task, tasks, "legal")
+        res = combine([LegalResult(np.empty(0, np.uint8), t, s, g, r) for t, s, g, r in results])
+        bound = load_bound(ctx.store.path, board)
+        record = {
+            "equal_T_slides": res.ties,
+            "stuck_positions": res.stuck,
+            "smallest_T_gap": res.min_gap,
+            "smallest_relative_T_gap": res.min_rel_gap,
+            "bound_T": bound,
+            "gap_over_2_bound": res.min_gap / (2 * bound) if bound > 0 else None,
+        }
+        ctx.log(
+            f"legal: smallest |T gap| {res.min_gap:.3e} (bound on T errors {bound:.2e}), "
+            f"equal T {res.ties}, positions without a legal slide {res.stuck}"
+        )
+        if res.ties:
+            raise UnitileError(
+                f"legal: {res.ties // 2} slides join positions with equal T; the tables need none"
+            )
+        if res.stuck:
+            raise UnitileError(f"legal: {res.stuck} positions where no colour is united have no legal slide")
+        if bound > 0 and res.min_gap <= 2 * bound:
+            raise UnitileError(f"legal: smallest T gap {res.min_gap:.3e} is within twice the error bound")
+        return record
+
+
+# perfect ----------------------------------------------------------------------------------------------
+
+
+def best_task(task: CellTask) -> int:
+    """Write the best-slide masks of one bubble cell; return the positions whose value is inconsistent."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    store = Store(task.path, board)
+    c = board.colourings
+    legal = np.asarray(store.array("moves/legal")[task.bubble * c : (task.bubble + 1) * c])
+    value = cached_read(task.path, "perfect/value", task.extra)
+    res = best_of_bubble(board, task.bubble, legal, value)
+    store.array("perfect/best")[task.bubble * c : (task.bubble + 1) * c] = res.best
+    return res.inconsistent
+
+
+def start_result(board: Board, value: np.ndarray) -> dict[str, Any]:
+    """Perfect play from the start: the first player's result and the plies to the end."""
+    v = int(value[Position.start(board).index()])
+    return {"first_player": "win" if v > 0 else "loss", "plies": abs(v), "winner": "red" if v > 0 else "blue"}
+
+
+@dataclass(frozen=True)
+class PerfectStage:
+    """Win or loss and distance of every position (Red to move; Blue by the colour swap), best slides."""
+
+    name: ClassVar[str] = "perfect"
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """Retrograde in this process (one pass in increasing T), then the best slides per bubble cell."""
+        board, store = ctx.board, ctx.store
+        store.require("legal")
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        total = load_T(store.path, board)
+        legal = store.read("moves/legal")
+        res = retrograde(board, total, legal)
+        del total, legal
+        c = board.colourings
+        store.create("perfect/value", (board.positions,), (c,), np.int16)[...] = res.value
+        store.create("perfect/best", (board.positions,), (c,), np.uint8)
+        stamp = f"perfect/{time.time()}"
+        tasks = [CellTask(store.path, str(board), b, ctx.task_threads, stamp) for b in range(board.cells)]
+        inconsistent = sum(ctx.executor.map(best_task, tasks, "best"))
+        if inconsistent:
+            raise UnitileError(f"perfect: {inconsistent} values disagree with their children")
+        start = start_result(board, res.value)
+        ctx.log(
+            f"perfect: longest game {res.max_distance} plies; from the start the {start['winner']} side "
+            f"wins in {start['plies']} plies"
+        )
+        return {
+            "active_positions": res.active,
+            "red_to_move_wins": res.red_wins,
+            "max_distance": res.max_distance,
+            "start": start,
+        }
+
+
+# tables -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TablesStage:
+    """The compact files of ``tables/<board>/`` (``--tables DIR`` for another place)."""
+
+    name: ClassVar[str] = "tables"
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """Encode, write, and record sizes and hashes."""
+        board, store = ctx.board, ctx.store
+        perfect = store.require("perfect")
+        legal_rec = store.require("legal")
+        solve = store.require("solve")
+        legal = store.read("moves/legal")
+        best = store.read("perfect/best")
+        value = store.read("perfect/value")
+        active = (legal & UNITED) == 0
+        # Blue to move in P is Red to move in swap(P): the same count over all positions.
+        info = {
+            "counts": {
+                "positions": board.positions,
+                "red_united": int(np.count_nonzero(legal & 0x10)),
+                "blue_united": int(np.count_nonzero(legal & 0x20)),
+                "neither_united": int(np.count_nonzero(active)),
+                "wins_red_to_move": int(np.count_nonzero(value[active] > 0)),
+                "wins_blue_to_move": int(np.count_nonzero(value[_swap_all(board)][active] > 0)),
+            },
+            "perfect_play": {"start": perfect["start"], "longest": perfect["max_distance"]},
+            "solver": {
+                "iterations": solve.get("iterations"),
+                "residual": solve.get("sigma"),
+                "bound_T": solve.get("bound_T"),
+                "smallest_T_gap": legal_rec["smallest_T_gap"],
+                "smallest_relative_T_gap": legal_rec["smallest_relative_T_gap"],
+            },
+        }
+        files, manifest = build_files(board, legal, best, info)
+        out = tables_dir(ctx)
+        write_files(out, files)
+        data_bytes = sum(len(v) for k, v in files.items() if k != "manifest.json")
+        total = sum(len(v) for v in files.values())
+        ctx.log(
+            f"tables: {out}: {total:,} bytes ({8 * total / board.positions:.4f} bits per position, "
+            f"{8 * total / (2 * board.positions):.4f} per position and side to move)"
+        )
+        return {
+            "directory": str(out),
+            "bytes": total,
+            "data_bytes": data_bytes,
+            "bits_per_position": 8 * total / board.positions,
+            "files": manifest["files"],
+            "manifest_sha256": _sha(files["manifest.json"]),
+        }
+
+
+def _sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _swap_all(board: Board) -> np.ndarray:
+    """The index of the colour-swapped position, for every position."""
+    from .compact import colourings
+
+    c = board.colourings
+    out = np.empty(board.positions, dtype=np.int64)
+    for b in range(board.cells):
+        _, swap = colourings(board, b)
+        out[b * c : (b + 1) * c] = b * c + swap
+    return out
+
+
+# tables-verify ----------------------------------------------------------------------------------------
+
+
+def check_task(task: CellTask) -> tuple[int, int, int, int, int]:
+    """For one bubble cell: ``(values inconsistent with children, best masks differing, active positions
+    without a legal slide, legal bytes decoded wrongly from the files, best masks decoded wrongly)``."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    store = Store(task.path, board)
+    c = board.colourings
+    sl = slice(task.bubble * c, (task.bubble + 1) * c)
+    legal = np.asarray(store.array("moves/legal")[sl])
+    best = np.asarray(store.array("perfect/best")[sl])
+    value = cached_read(task.path, "perfect/value", str(store.require("perfect")["finished"]))
+    res = best_of_bubble(board, task.bubble, legal, value)
+    active = (legal & UNITED) == 0
+    stuck = int(np.count_nonzero(active & ((legal & SLIDES) == 0)))
+    folder = Path(task.extra)
+    files = {file_name(board, f): (folder / file_name(board, f)).read_bytes() for f in frame_cells(board)}
+    got_legal, got_best = Decoder(board, files).bubble(task.bubble)
+    want_legal = np.where(active, legal & SLIDES, 0)
+    want_best = np.where(active, best, 0)
+    return (
+        res.inconsistent,
+        int(np.count_nonzero(res.best != best)),
+        stuck,
+        int(np.count_nonzero(got_legal != want_legal)),
+        int(np.count_nonzero(got_best != want_best)),
+    )
+
+
+def reader_sample(board: Board, folder: Path, store: Store, samples: int, seed: int) -> dict[str, Any]:
+    """Load the files with :class:`unitile_py.tables.Tables` and compare seeded random positions."""
+    from unitile_py.tables import Tables
+
+    tables = Tables.load(board, folder)
+    legal = store.array("moves/legal")
+    best = store.array("perfect/best")
+    value = store.array("perfect/value")
+    rng = random.Random(seed)
+    bad = 0
+    for _ in range(samples):
+        i = rng.randrange(board.positions)
+        turn = rng.choice("rb")
+        p = Position.from_index(board, i, turn)
+        lb = int(legal[i])
+        want_legal = () if lb & UNITED else tuple(sorted(c for k, c in enumerate(p.slides()) if lb >> k & 1))
+        if tables.legal(p) != want_legal:
+            bad += 1
+            continue
+        if lb & UNITED:
+            bad += tables.best(p) != ()
+            continue
+        j = i if turn == "r" else p.swap_colours().index()
+        bm, v = int(best[j]), int(value[j])
+        want_best = tuple(sorted(c for k, c in enumerate(p.slides()) if bm >> k & 1))
+        bad += tables.best(p) != want_best
+        bad += tables.outcome(p) != ("win" if v > 0 else "loss", abs(v))
+    return {"samples": samples, "seed": seed, "mismatches": bad}
+
+
+def rules_checks(board: Board, folder: Path) -> dict[str, Any]:
+    """The checks from the rules text (5x5), through the game's reader: Blue, the second player, wins
+    from the start, and after Red's c4 exactly three tiles can slide, c3 (sliding it back) not among them.
+    Other boards only report who wins from the start."""
+    from unitile_py.tables import Tables
+
+    tables = Tables.load(board, folder)
+    start = Position.start(board)
+    outcome, plies = tables.outcome(start)
+    out: dict[str, Any] = {"start": {"red_to_move": outcome, "plies": plies, "blue_wins": outcome == "loss"}}
+    failures = []
+    if str(board) == "5x5":
+        if outcome != "loss":
+            failures.append("Blue, the second player, does not win from the start")
+        after = start.play(board.cell("c4"))
+        legal = [board.name(c) for c in tables.legal(after)]
+        out["after_c4"] = {"legal": legal, "c3_legal": "c3" in legal}
+        if len(legal) != 3 or "c3" in legal:
+            failures.append(f"after c4 the legal slides are {legal}, not three without c3")
+    out["failures"] = failures
+    return out
+
+
+@dataclass(frozen=True)
+class TablesVerifyStage:
+    """Check the perfect-play values, the files and the rules' examples over every position."""
+
+    name: ClassVar[str] = "tables-verify"
+    samples: int = 2000
+    seed: int = 4
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """One task per bubble cell, then the reader checks in this process."""
+        board, store = ctx.board, ctx.store
+        rec = store.require("tables")
+        folder = Path(rec["directory"])
+        tasks = [
+            CellTask(store.path, str(board), b, ctx.task_threads, str(folder)) for b in range(board.cells)
+        ]
+        results = ctx.executor.map(check_task, tasks, "check")
+        sums = [sum(r[i] for r in results) for i in range(5)]
+        report: dict[str, Any] = {
+            "values_inconsistent_with_children": sums[0],
+            "best_slides_differing": sums[1],
+            "active_positions_without_legal_slide": sums[2],
+            "legal_decoded_wrongly": sums[3],
+            "best_decoded_wrongly": sums[4],
+            "reader": reader_sample(board, folder, store, self.samples, self.seed),
+            "rules": rules_checks(board, folder),
+        }
+        failures = [k for k in list(report)[:5] if report[k]]
+        if report["reader"]["mismatches"]:
+            failures.append("reader mismatches")
+        failures += report["rules"]["failures"]
+        report["ok"] = not failures
+        for line in format_tables_report(report):
+            ctx.log(line)
+        if failures:
+            raise UnitileError("tables-verify failed: " + "; ".join(failures))
+        return {"report": report}
+
+
+def format_tables_report(rep: dict[str, Any]) -> list[str]:
+    """The report as text lines."""
+    rules = rep["rules"]
+    lines = [
+        "tables-verify: every position: values inconsistent with children "
+        f"{rep['values_inconsistent_with_children']}, best slides differing {rep['best_slides_differing']}, "
+        f"positions without a legal slide {rep['active_positions_without_legal_slide']}",
+        f"  decoded from the files: legal wrong {rep['legal_decoded_wrongly']}, best wrong "
+        f"{rep['best_decoded_wrongly']}; game reader on {rep['reader']['samples']} random positions: "
+        f"{rep['reader']['mismatches']} mismatches",
+        f"  from the start Red to move: {rules['start']['red_to_move']} in {rules['start']['plies']} plies "
+        f"(Blue wins: {rules['start']['blue_wins']})",
+    ]
+    if "after_c4" in rules:
+        lines.append(
+            f"  after c4: legal {' '.join(rules['after_c4']['legal'])}; "
+            f"c3 legal: {rules['after_c4']['c3_legal']}"
+        )
+    lines.append("  tables-verify: " + ("OK" if rep["ok"] else "FAILED"))
+    return lines
+
+
+def verify_stages(store: Store) -> list[Any]:
+    """The checks ``python -m pipeline verify`` reruns after the values' own (when the store has tables)."""
+    return [TablesVerifyStage()] if store.done("tables") else []
+
+
+STAGES = (LegalStage(), PerfectStage(), TablesStage(), TablesVerifyStage())

@@ -1,0 +1,496 @@
+"""The lookup tables: legal slides and perfect play for every position, read with the standard library.
+
+The files of ``tables/<board>/`` (format in docs/tables.md) hold one record per symmetry class of
+positions. :class:`Tables` answers from them:
+
+* :meth:`Tables.legal` -- the slides the value rule allows (a slide that unites a colour, or one that
+  lowers T = r + b);
+* :meth:`Tables.best` -- the slides perfect play may choose (the fastest win, else the longest loss);
+* :meth:`Tables.outcome` -- win or loss for the side to move and the plies to the end with perfect
+  play, found by following perfect-play slides to the end (and remembered).
+
+Every lookup is a few table reads: no numpy, so it runs the same under Pyodide.
+
+>>> from unitile_py import Board, Position
+>>> t = tables_for("3x3")
+>>> p = Position.start(Board.get(3, 3))
+>>> [p.board.name(c) for c in t.legal(p)], t.outcome(p), [p.board.name(c) for c in t.best(p)]
+(['b3', 'b1'], ('loss', 5), ['b3'])
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import zlib
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .board import Board
+from .canonical import Frame, orbit_rep
+from .errors import UnitileError
+from .position import RED, Position
+
+#: The format version this reader understands.
+FORMAT = 1
+MAGIC = b"UTBL"
+_HEADER = struct.Struct("<4sHBBIIHBB")
+KIND_ODD, KIND_EVEN = 0, 1
+#: Outcomes remembered by :meth:`Tables.outcome` before the memory is cleared.
+MEMO_LIMIT = 1 << 18
+#: Environment variable naming the directory that holds ``<board>/manifest.json`` for every board.
+ENV = "UNITILE_TABLES"
+
+_POP = [bin(i).count("1") for i in range(256)]
+
+
+def default_root() -> Path:
+    """The tables directory: ``$UNITILE_TABLES`` if set, else ``tables/`` next to this package."""
+    env = os.environ.get(ENV)
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "tables"
+
+
+def _board(board: Board | str) -> Board:
+    return board if isinstance(board, Board) else Board.parse(board)
+
+
+class _FrameFile:
+    """One ``<cell>.bin`` file: symbols and lazily inflated blocks of records."""
+
+    def __init__(self, name: str, data: bytes, board: Board) -> None:
+        if len(data) < _HEADER.size:
+            raise UnitileError(f"tables {board}: {name} is truncated")
+        magic, fmt, kind, cell, count, per_block, n_sym, width, _ = _HEADER.unpack_from(data, 0)
+        if magic != MAGIC:
+            raise UnitileError(f"tables {board}: {name} is not a tables file")
+        if fmt != FORMAT:
+            raise UnitileError(f"tables {board}: {name} has format {fmt}; this reader reads format {FORMAT}")
+        self.name = name
+        self.kind = kind
+        self.cell = cell
+        self.count = count
+        self.per_block = per_block
+        self.width = width
+        at = _HEADER.size
+        raw = data[at : at + 3 * n_sym]
+        self.symbols = [tuple(raw[3 * i : 3 * i + 3]) for i in range(n_sym)]
+        at += 3 * n_sym
+        n_blocks = (count + per_block - 1) // per_block
+        self.offsets = struct.unpack_from(f"<{n_blocks + 1}I", data, at)
+        self.base = at + 4 * (n_blocks + 1)
+        if self.base + self.offsets[-1] != len(data):
+            raise UnitileError(f"tables {board}: {name} is truncated or has extra bytes")
+        self.data = data
+        self.blocks: list[bytes | None] = [None] * n_blocks
+        self.board = board
+
+    def inflate(self, block: int) -> bytes:
+        """Decompress one block of records (then kept)."""
+        a, b = self.base + self.offsets[block], self.base + self.offsets[block + 1]
+        try:
+            raw = zlib.decompress(self.data[a:b])
+        except zlib.error:
+            raise UnitileError(f"tables {self.board}: {self.name} block {block} is corrupt") from None
+        n = min(self.per_block, self.count - block * self.per_block)
+        if len(raw) != n * self.width:
+            raise UnitileError(f"tables {self.board}: {self.name} block {block} has the wrong size")
+        self.blocks[block] = raw
+        return raw
+
+    def record(self, index: int) -> tuple[int, ...]:
+        """The symbol ``(a, b, c)`` of a record."""
+        block, at = divmod(index, self.per_block)
+        raw = self.blocks[block]
+        if raw is None:
+            raw = self.inflate(block)
+        if self.width == 1:
+            return self.symbols[raw[at]]
+        return self.symbols[raw[at] | raw[len(raw) // 2 + at] << 8]
+
+
+class _Locator:
+    """Everything needed to find the record of positions with the bubble on one cell."""
+
+    def __init__(self, board: Board, bubble: int, frame: Frame, file: _FrameFile) -> None:
+        rep, s = orbit_rep(board, bubble)
+        sym = board.symmetries[s]
+        self.file = file
+        self.even = file.kind == KIND_EVEN
+        self.red_count = board.red_count
+        # pack[chunk][byte]: the block patterns (8 bits per block) of those red cells after the symmetry.
+        where = {}
+        for j, cells in enumerate(frame.blocks):
+            for i, c in enumerate(cells):
+                where[c] = 8 * j + i
+        self.pack = []
+        for ch in range((board.cells + 7) // 8):
+            row = []
+            for byte in range(256):
+                v = 0
+                for bit in range(8):
+                    cell = 8 * ch + bit
+                    if byte >> bit & 1 and cell < board.cells and sym[cell] != rep:
+                        v |= 1 << where[sym[cell]]
+                row.append(v)
+            self.pack.append(row)
+        self.nb = len(frame.blocks)
+        self.frame = frame
+        self.steps = _steps(frame)
+        # Per element e: cells of canonical slide masks, the actual cell of each canonical slide, the
+        # canonical slide index of each actual neighbour cell, and whether colours are swapped.
+        canon = board.neighbours[rep]
+        self.cells_of: list[list[tuple[int, ...]]] = []
+        self.actual: list[tuple[int, ...]] = []
+        self.slot: list[dict[int, int]] = []
+        self.flip: list[bool] = list(frame.flips)
+        for e in range(frame.size):
+            perm = frame.perms[e]
+            slot = {n: canon.index(perm[sym[n]]) for n in board.neighbours[bubble]}
+            actual = [0] * len(canon)
+            for n, k in slot.items():
+                actual[k] = n
+            self.slot.append(slot)
+            self.actual.append(tuple(actual))
+            self.cells_of.append(
+                [tuple(sorted(actual[k] for k in range(len(canon)) if m >> k & 1)) for m in range(16)]
+            )
+
+    def locate(self, red: int) -> tuple[int, int]:
+        """``(record number, element)`` of the position with these red cells."""
+        pack = self.pack
+        packed = pack[0][red & 255]
+        red >>= 8
+        ch = 1
+        while red:
+            packed |= pack[ch][red & 255]
+            red >>= 8
+            ch += 1
+        act = self.frame.act
+        e = g = idx = 0
+        k = self.red_count
+        for j, step in enumerate(self.steps):
+            p = packed >> (8 * j) & 255
+            if e:
+                p = act[e][j][p]
+            h, ones, cum, g = step[g][p]
+            idx += cum[k]
+            k -= ones
+            if h:
+                e = self.frame.compose[h][e]
+        return idx, e
+
+
+@cache
+def _steps(frame: Frame) -> list[list[list[tuple[int, int, list[int], int]]]]:
+    """``steps[j][g][p] = (element, ones, cum by red count, next group)`` for :meth:`_Locator.locate`."""
+    out = []
+    for j in range(len(frame.blocks)):
+        per_group = []
+        for g in range(len(frame.can_pattern[j])):
+            row = []
+            cum = frame.cum[j][g]
+            for p in range(1 << frame.widths[j]):
+                best = frame.can_pattern[j][g][p]
+                row.append(
+                    (
+                        frame.can_element[j][g][p],
+                        _POP[best],
+                        [cum[k][best] for k in range(len(cum))],
+                        frame.can_next[j][g][p],
+                    )
+                )
+            per_group.append(row)
+        out.append(per_group)
+    return out
+
+
+def _absolute() -> list[list[int]]:
+    """``ab[legal][code]``: the slide bits of the code's subset of the legal slides."""
+    out = []
+    for legal in range(16):
+        ks = [k for k in range(4) if legal >> k & 1]
+        out.append([sum(1 << ks[j] for j in range(len(ks)) if code >> j & 1) for code in range(16)])
+    return out
+
+
+_ABSOLUTE = _absolute()
+
+
+class Tables:
+    """Legal slides and perfect play of one board, from the files of ``tables/<board>/``."""
+
+    def __init__(self, board: Board, manifest: dict[str, Any], files: Mapping[str, bytes]) -> None:
+        self.board = board
+        self.manifest = manifest
+        self._files: dict[int, _FrameFile] = {}
+        for entry in manifest["frames"]:
+            name = entry["file"]
+            ff = _FrameFile(name, files[name], board)
+            if ff.cell != entry["cell"] or ff.count != entry["records"]:
+                raise UnitileError(f"tables {board}: {name} does not match manifest.json")
+            self._files[ff.cell] = ff
+        self._loc: list[_Locator] = []
+        for b in range(board.cells):
+            rep, _ = orbit_rep(board, b)
+            ff = self._files.get(rep)
+            if ff is None:
+                raise UnitileError(f"tables {board}: manifest.json lists no file for cell {board.name(rep)}")
+            frame = Frame.of(board, rep, swap=ff.kind == KIND_EVEN)
+            if frame.count != ff.count:
+                raise UnitileError(
+                    f"tables {board}: {ff.name} has {ff.count} records, expected {frame.count}"
+                )
+            self._loc.append(_Locator(board, b, frame, ff))
+        self._full = board.full
+        self._cols = board.cols
+        self._not_last = sum(1 << c for c in range(board.cells) if c % board.cols != board.cols - 1)
+        self._not_first = sum(1 << c for c in range(board.cells) if c % board.cols != 0)
+        self._memo: dict[tuple[int, int], tuple[bool, int]] = {}
+
+    # Loading ---------------------------------------------------------------------------------------
+
+    @staticmethod
+    def load(board: Board | str, directory: str | os.PathLike[str] | None = None) -> Tables:
+        """The tables of a board from ``directory`` (holding ``manifest.json``, or ``<board>/manifest.json``).
+
+        The default is ``tables/<board>/`` of the repository (or under ``$UNITILE_TABLES``). Every file
+        is checked against the sha256 in the manifest; a missing, truncated or altered file raises
+        :class:`UnitileError` naming it.
+        """
+        b = _board(board)
+        root = Path(directory) if directory is not None else default_root()
+        folder = root if (root / "manifest.json").is_file() else root / str(b)
+        if not (folder / "manifest.json").is_file():
+            raise UnitileError(f"tables {b}: manifest.json is missing in {folder}")
+        files = {"manifest.json": (folder / "manifest.json").read_bytes()}
+        manifest = _manifest(b, files["manifest.json"])
+        for name in manifest["files"]:
+            path = folder / name
+            if not path.is_file():
+                raise UnitileError(f"tables {b}: {name} is missing in {folder}")
+            files[name] = path.read_bytes()
+        return Tables.from_files(b, files)
+
+    @staticmethod
+    def from_files(board: Board | str, files: Mapping[str, bytes]) -> Tables:
+        """The tables from file contents already in memory (``{"manifest.json": ..., "c3.bin": ...}``)."""
+        b = _board(board)
+        if "manifest.json" not in files:
+            raise UnitileError(f"tables {b}: manifest.json is missing")
+        manifest = _manifest(b, bytes(files["manifest.json"]))
+        data: dict[str, bytes] = {}
+        for name, info in manifest["files"].items():
+            if name not in files:
+                raise UnitileError(f"tables {b}: {name} is missing")
+            blob = bytes(files[name])
+            if len(blob) != info["bytes"]:
+                raise UnitileError(
+                    f"tables {b}: {name} has {len(blob)} bytes, manifest.json says {info['bytes']} "
+                    "(truncated?)"
+                )
+            if hashlib.sha256(blob).hexdigest() != info["sha256"]:
+                raise UnitileError(f"tables {b}: {name} is altered (its sha256 differs from manifest.json)")
+            data[name] = blob
+        return Tables(b, manifest, data)
+
+    # Internals -------------------------------------------------------------------------------------
+
+    def _united(self, cells: int) -> bool:
+        """Whether a non-empty set of cells is one orthogonal group."""
+        cols, nl, nf = self._cols, self._not_last, self._not_first
+        near = (cells << cols) | (cells >> cols) | ((cells & nl) << 1) | ((cells & nf) >> 1)
+        if cells & ~near:
+            return False  # a tile with no neighbour of its colour
+        group = cells & -cells
+        while True:
+            bigger = (
+                group | (group << cols) | (group >> cols) | ((group & nl) << 1) | ((group & nf) >> 1)
+            ) & cells
+            if bigger == group:
+                return group == cells
+            group = bigger
+
+    def _over(self, red: int, bubble: int) -> bool:
+        """Whether a colour is united."""
+        return self._united(red) or self._united(self._full & ~red & ~(1 << bubble))
+
+    def _legal_odd(self, red: int, bubble: int, skip: int = -1) -> list[int]:
+        """Legal slides (sorted cells) of an active position with the bubble on an odd cell.
+
+        Each slide leads to an even position, whose record says whether the slide back is legal; the
+        slide is legal exactly when the slide back is not. ``skip`` is a cell known not to be legal.
+        """
+        out = []
+        loc = self._loc
+        for n in self.board.neighbours[bubble]:
+            if n == skip:
+                continue
+            red2 = red ^ (1 << n) ^ (1 << bubble) if red >> n & 1 else red
+            lc = loc[n]
+            idx, e = lc.locate(red2)
+            if not lc.file.record(idx)[0] >> lc.slot[e][bubble] & 1:
+                out.append(n)
+        return out
+
+    def _best_red(self, red: int, bubble: int, legal: list[int] | None = None) -> tuple[int, ...]:
+        """Best slides of an active position with Red to move (sorted cells)."""
+        lc = self._loc[bubble]
+        idx, e = lc.locate(red)
+        rec = lc.file.record(idx)
+        if lc.even:
+            return lc.cells_of[e][rec[2] if lc.flip[e] else rec[1]]
+        if legal is None:
+            legal = self._legal_odd(red, bubble)
+        slot = lc.slot[e]
+        canon = 0
+        for n in legal:
+            canon |= 1 << slot[n]
+        return lc.cells_of[e][_ABSOLUTE[canon][rec[1]]]
+
+    def _first_best(self, red: int, bubble: int, skip: int) -> int:
+        """One best slide of an active position with Red to move (``skip``: a cell known not legal)."""
+        lc = self._loc[bubble]
+        idx, e = lc.locate(red)
+        rec = lc.file.record(idx)
+        if lc.even:
+            mask = rec[2] if lc.flip[e] else rec[1]
+            return lc.actual[e][(mask & -mask).bit_length() - 1]
+        code = rec[1]
+        want = (code & -code).bit_length() - 1  # the want-th legal slide in canonical order
+        seen = 0
+        loc = self._loc
+        for n in lc.actual[e]:
+            if n == skip:
+                continue
+            red2 = red ^ (1 << n) ^ (1 << bubble) if red >> n & 1 else red
+            lc2 = loc[n]
+            idx2, e2 = lc2.locate(red2)
+            if not lc2.file.record(idx2)[0] >> lc2.slot[e2][bubble] & 1:
+                if seen == want:
+                    return n
+                seen += 1
+        raise UnitileError(f"tables {self.board}: record {idx} of {lc.file.name} names no legal slide")
+
+    def _solve(self, red: int, bubble: int) -> tuple[bool, int]:
+        """``(win, plies)`` for Red to move in an active position, following best slides to the end."""
+        memo = self._memo
+        found = memo.get((red, bubble))
+        if found is not None:
+            return found
+        full = self._full
+        path = []
+        skip = -1
+        while True:
+            found = memo.get((red, bubble))
+            if found is not None:
+                last_wins, tail = not found[0], found[1]
+                # the position after path[-1] is `found` for its mover: the path's last mover is the other.
+                break
+            path.append((red, bubble))
+            n = self._first_best(red, bubble, skip)
+            blue = full & ~red & ~(1 << bubble)
+            if red >> n & 1:
+                red = red ^ (1 << n) ^ (1 << bubble)
+                if self._united(red):
+                    last_wins, tail = True, 0
+                    break
+            else:
+                blue = blue ^ (1 << n) ^ (1 << bubble)
+                if self._united(blue):
+                    last_wins, tail = False, 0
+                    break
+            # The other side moves next: swap the colours so that it is Red again.
+            red, skip, bubble = blue, bubble, n
+        if len(memo) + len(path) > MEMO_LIMIT:
+            memo.clear()
+        m = len(path)
+        for i, key in enumerate(path):
+            same = (m - 1 - i) % 2 == 0
+            memo[key] = (last_wins if same else not last_wins, m - i + tail)
+        return memo[path[0]] if path else found  # type: ignore[return-value]
+
+    def _active(self, position: Position) -> tuple[int, int]:
+        """``(red cells as seen by the side to move, bubble)``; checks the board and the game state."""
+        if position.board is not self.board:
+            raise UnitileError(f"tables {self.board}: position is on a {position.board} board")
+        red = position.red if position.turn == RED else position.blue
+        return red, position.bubble
+
+    # The API ----------------------------------------------------------------------------------------
+
+    def legal(self, position: Position) -> tuple[int, ...]:
+        """Cells of the legal slides, sorted: none once a colour is united."""
+        if position.board is not self.board:
+            raise UnitileError(f"tables {self.board}: position is on a {position.board} board")
+        red, bubble = position.red, position.bubble
+        lc = self._loc[bubble]
+        if lc.even:
+            idx, e = lc.locate(red)
+            return lc.cells_of[e][lc.file.record(idx)[0]]
+        if self._over(red, bubble):
+            return ()
+        return tuple(self._legal_odd(red, bubble))
+
+    def best(self, position: Position) -> tuple[int, ...]:
+        """Cells of the slides perfect play may choose (all ties), sorted: none once a colour is united."""
+        red, bubble = self._active(position)
+        if self._over(red, bubble):
+            return ()
+        return self._best_red(red, bubble)
+
+    def outcome(self, position: Position) -> tuple[str, int]:
+        """``("win"|"loss", plies)`` for the side to move with perfect play; the game must go on."""
+        red, bubble = self._active(position)
+        if self._over(red, bubble):
+            raise UnitileError(f"{position}: a colour is united, the game is over")
+        win, plies = self._solve(red, bubble)
+        return ("win" if win else "loss", plies)
+
+    def after(self, position: Position, cell: int) -> tuple[str, int]:
+        """The mover's result with perfect play after the slide from ``cell``, counting that slide."""
+        child = position.play(cell)
+        winner = child.winner()
+        if winner is not None:
+            return ("win" if winner == position.turn else "loss", 1)
+        theirs, plies = self.outcome(child)
+        return ("loss" if theirs == "win" else "win", plies + 1)
+
+    def moves(self, position: Position) -> dict[int, tuple[str, int]]:
+        """For each legal slide, the mover's result with perfect play after it (see :meth:`after`)."""
+        return {cell: self.after(position, cell) for cell in self.legal(position)}
+
+
+def _manifest(board: Board, raw: bytes) -> dict[str, Any]:
+    """The parsed, checked manifest."""
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise UnitileError(
+            f"tables {board}: manifest.json is not valid JSON (truncated or altered?)"
+        ) from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise UnitileError(f"tables {board}: manifest.json lacks the list of files")
+    if manifest.get("format") != FORMAT:
+        raise UnitileError(
+            f"tables {board}: manifest.json has format {manifest.get('format')}; this reader reads {FORMAT}"
+        )
+    if manifest.get("board") != str(board):
+        raise UnitileError(f"tables {board}: manifest.json is for board {manifest.get('board')}")
+    return manifest
+
+
+@cache
+def _tables_for(board: Board, root: str) -> Tables:
+    return Tables.load(board, root)
+
+
+def tables_for(board: Board | str) -> Tables:
+    """The default tables of a board, loaded once per process."""
+    return _tables_for(_board(board), str(default_root()))
+
+
+__all__ = ["ENV", "FORMAT", "Tables", "default_root", "tables_for"]
