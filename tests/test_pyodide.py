@@ -74,14 +74,17 @@ for (const name of fs.readdirSync(path.join(root, "unitile_py"))) {
     pyodide.FS.writeFile(`${home}/unitile_py/${name}`, fs.readFileSync(path.join(root, "unitile_py", name)));
   }
 }
-let tables = "None";
-if (tablesDir !== "-") {
-  pyodide.FS.mkdirTree(`${home}/tables`);
-  for (const name of fs.readdirSync(tablesDir)) {
-    pyodide.FS.writeFile(`${home}/tables/${name}`, fs.readFileSync(path.join(tablesDir, name)));
+// The repository's tables/ next to the package, where unitile_py.tables looks by default.
+const tablesRoot = path.join(root, "tables");
+for (const board of fs.existsSync(tablesRoot) ? fs.readdirSync(tablesRoot) : []) {
+  const dir = path.join(tablesRoot, board);
+  if (!fs.statSync(dir).isDirectory()) continue;
+  pyodide.FS.mkdirTree(`${home}/tables/${board}`);
+  for (const name of fs.readdirSync(dir)) {
+    pyodide.FS.writeFile(`${home}/tables/${board}/${name}`, fs.readFileSync(path.join(dir, name)));
   }
-  tables = JSON.stringify(`${home}/tables`);
 }
+const tables = tablesDir === "-" ? "None" : JSON.stringify(`${home}/tables/5x5`);
 pyodide.runPython(fs.readFileSync(games, "utf8"));
 const out = pyodide.runPython(`
 import doctest, importlib, json, pkgutil, sys
