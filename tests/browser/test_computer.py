@@ -3,9 +3,13 @@ computer against computer with pause, analysis and the thinking indicator. They 
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from .conftest import ROOT, Site, wait_until
+from .conftest import ROOT, Site, make_context, serve_module, wait_until
 
 pytestmark = pytest.mark.skipif(
     not (ROOT / "tables" / "5x5" / "manifest.json").exists(), reason="tables/5x5 is not in the repository yet"
@@ -125,3 +129,23 @@ def test_page_stays_responsive_while_level_5_thinks(site: Site) -> None:
     site.page.locator("#btn-record-close").click()
     wait_turn_or_end(site, "r")
     assert site.ply() == 2
+
+
+def test_a_damaged_table_file_is_reported(browser: Any, site_dir: Path, tmp_path: Path) -> None:
+    served = tmp_path / "site"
+    shutil.copytree(site_dir, served)
+    victim = next(p for p in sorted((served / "tables" / "5x5").iterdir()) if p.suffix == ".bin")
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    victim.write_bytes(bytes(data))
+    server = serve_module.SiteServer(served).start()
+    s = make_context(browser, server.url)
+    try:
+        s.page.goto(server.url)
+        wait_until(lambda: s.js("document.body.dataset.ready") == "failed", "the boot to fail")
+        text = s.page.locator("#loading-text").inner_text()
+        assert victim.name in text and "altered" in text and "\n" not in text
+        assert s.foreign == []
+    finally:
+        server.stop()
+        s.context.close()
