@@ -778,7 +778,7 @@ async function booted({ info, timings: workerTimings, version }) {
 }
 
 function bootFailed(error) {
-  $("loading-text").textContent = `Python could not start: ${error}`;
+  $("loading-text").textContent = `Unitile could not start: ${error}`;
   $("loading").classList.add("failed");
   document.body.dataset.ready = "failed";
 }

@@ -132,7 +132,7 @@ ready.then(
     // A Python error arrives as a whole traceback: the page shows its last line.
     const text = String(error && error.message ? error.message : error).trim();
     console.error(text);
-    post({ type: "failed", error: text.split("\n").pop() });
+    post({ type: "failed", error: text.split("\n").pop().replace(/^[\w.]*UnitileError: /, "") });
   },
 );
 
