@@ -176,7 +176,8 @@ def _class_graph(
         for k in range(d):
             n = nbr_cells[f, k]
             cm2 = slide(cm, f, n)
-            if connected(cm2, cols, not_last, not_first):
+            # Red can only become united when a red tile moves.
+            if cm >> n & 1 and connected(cm2, cols, not_last, not_first):
                 continue
             o2 = cell_orbit[n]
             f2 = reps[o2]

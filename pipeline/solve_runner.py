@@ -100,6 +100,11 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
     t_class = r + r[swap]
     for name, arr in (("values/r", r), ("values/T_class", t_class)):
         store.create(name, (n,), (min(n, CLASS_SHARD),), np.float64, compress=False)[...] = arr
+    # The checkpoints are of no use once r is stored.
+    solve_group = zarr.open_group(store.path, path="solve", mode="a")
+    for key in list(solve_group.array_keys()):
+        del solve_group[key]
+    solve_group.attrs["checkpoint"] = {}
     rel_t = result.rel_bound * (1.0 + UNIT) + UNIT
     t_max = float(t_class.max())
     bound = rel_t * t_max * (1.0 + 4.0 * UNIT)

@@ -81,8 +81,11 @@ def verify_block(
                 t2 = blocks[1 + k, rank(tiles_of(cm2, n), rank_tab, pop8)]
                 total += t2
                 best_drop = max(best_drop, t - t2)
-                blue2 = full & ~cm2 & ~(1 << n)
-                if connected(cm2, cols, not_last, not_first) or connected(blue2, cols, not_last, not_first):
+                # Only the colour of the moving tile can become united.
+                if cm >> n & 1:
+                    if connected(cm2, cols, not_last, not_first):
+                        continue
+                elif connected(full & ~cm2 & ~(1 << n), cols, not_last, not_first):
                     continue
                 counts[ch, DECIDING] += 1
                 gap = abs(t - t2)
@@ -140,11 +143,15 @@ def random_walks(
         cm = red_cells
         b = bubble
         steps = 0
-        while not connected(cm, cols, not_last, not_first):
+        united = connected(cm, cols, not_last, not_first)
+        while not united:
             state, z = _splitmix(state)
             n = nbr_cells[b, np.int64(z % np.uint64(deg[b]))]
+            moved_red = cm >> n & 1
             cm = slide(cm, b, n)
             b = n
             steps += 1
+            if moved_red:
+                united = connected(cm, cols, not_last, not_first)
         out[w] = steps
     return out
