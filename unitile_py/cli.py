@@ -77,9 +77,10 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 
 def cmd_slides(args: argparse.Namespace) -> int:
-    """List the tiles that can slide, by name in alphabetical order."""
-    position = parse_position(args.position)
-    print(" ".join(sorted(position.board.name(c) for c in position.slides())))
+    """List the tiles that can legally slide (value rule from the tables), by name in alphabetical order."""
+    from .analyze import legal_names
+
+    print(" ".join(legal_names(args.position)))
     return 0
 
 
@@ -94,16 +95,17 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("position", help='position text, such as "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r"')
     show.add_argument("moves", nargs="*", help="moves to play first, such as c4 d4")
     show.set_defaults(func=cmd_show)
-    slides = sub.add_parser("slides", help="list the tiles that can slide")
+    slides = sub.add_parser("slides", help="list the tiles that can legally slide (from the tables)")
     slides.add_argument("position", help="position text")
     slides.set_defaults(func=cmd_slides)
     record = sub.add_parser("record", help="check a game record, print it normalised and draw the end")
     record.add_argument("file", help="record file, or - for standard input")
     record.set_defaults(func=cmd_record)
-    from . import match, terminal_play  # computer matches and terminal games (issue 5)
+    from . import analyze, match, terminal_play  # computer matches and terminal games (issue 5)
 
     match.register(sub)
     terminal_play.register(sub)
+    analyze.register(sub)  # perfect-play analysis from the tables (issue 4)
     return parser
 
 
