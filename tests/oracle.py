@@ -63,3 +63,17 @@ def oracle(size: str) -> Oracle:
     board = Board.parse(size)
     r = exact_r(board) if board.positions <= 1000 else float_r(board)
     return Oracle(board, total_values(board, r))
+
+
+#: The lookups the players are tested against: the reference oracle and the committed tables.
+BACKENDS = ("oracle:3x3", "oracle:3x5", "tables:3x3", "tables:3x5", "tables:5x5")
+
+
+def lookups(name: str) -> Any:
+    """The lookups named ``oracle:SIZE`` (this module) or ``tables:SIZE`` (the committed tables)."""
+    kind, size = name.split(":")
+    if kind == "oracle":
+        return oracle(size)
+    from unitile_py.tables import tables_for
+
+    return tables_for(size)

@@ -107,39 +107,10 @@ class RandomPlayer:
         return legal[rng.randrange(len(legal))]
 
 
-def result_after(position: Position, cell: int, tables: Lookups) -> tuple[str, int]:
-    """The mover's result with perfect play after sliding ``cell``, counting that slide: ``("win", 1)``
-    for a slide that unites the mover's colour, ``("loss", 1)`` for one that unites the other colour."""
-    child = position.play(cell)
-    winner = child.winner()
-    if winner is not None:
-        return ("win" if winner == position.turn else "loss", 1)
-    theirs, plies = tables.outcome(child)
-    return ("loss" if theirs == "win" else "win", int(plies) + 1)
-
-
-def preference(result: tuple[str, int]) -> tuple[int, int]:
-    """Sort key for results from the mover's side (larger is better): a win beats a loss, a faster
-    win a slower one, a longer loss a shorter one.
-
-    >>> sorted([("loss", 3), ("win", 5), ("loss", 7), ("win", 1)], key=preference)
-    [('loss', 3), ('loss', 7), ('win', 5), ('win', 1)]
-    """
-    outcome, plies = result
-    return (1, -plies) if outcome == "win" else (0, plies)
-
-
-def optimal_slides(position: Position, tables: Lookups) -> tuple[int, ...]:
-    """The legal slides that are equally best for the mover: fastest win, else longest loss (sorted)."""
-    legal = playable_legal(position, tables)
-    scored = [(preference(result_after(position, cell, tables)), cell) for cell in legal]
-    top = max(score for score, _ in scored)
-    return tuple(cell for score, cell in scored if score == top)
-
-
 @dataclass(eq=False)
 class PerfectPlayer:
-    """Level 6, Unbeatable: one of the :func:`optimal_slides`, drawn at random."""
+    """Level 6, Unbeatable: one of the slides ``tables.best`` lists (fastest win, else longest loss),
+    drawn at random."""
 
     seed: int
     tables: Lookups
@@ -152,6 +123,16 @@ class PerfectPlayer:
             return best[0]
         rng = rng or position_rng(self.seed, position)
         return best[rng.randrange(len(best))]
+
+
+def optimal_slides(position: Position, tables: Lookups) -> tuple[int, ...]:
+    """The slides perfect play may choose, sorted; :class:`UnitileError` once the game is over."""
+    if position.winner() is not None:
+        raise UnitileError(f"position {format_position(position)}: the game is over")
+    best = tuple(sorted(tables.best(position)))
+    if not best:
+        raise UnitileError(f"position {format_position(position)}: the tables list no best slide")
+    return best
 
 
 def hint(position: Position, tables: Lookups) -> int:
@@ -185,6 +166,4 @@ __all__ = [
     "optimal_slides",
     "playable_legal",
     "position_rng",
-    "preference",
-    "result_after",
 ]
