@@ -61,7 +61,7 @@ def neighbour_index(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     masks_by_rank = np.empty_like(masks)
     masks_by_rank[rank_all(masks, tiles, red)] = masks
     del masks
-    nbr = np.full((4, n), n, dtype=np.int32)
+    nbr = np.full((4, n), n, dtype=np.intp)  # np.take converts any other index type on every call
     deg = np.zeros(n, dtype=np.float64)
     active = np.zeros(n, dtype=bool)
     for b in range(board.cells):

@@ -15,6 +15,7 @@ from unitile_py.notation import parse_position
 from .executor import DaskExecutor, Executor, InProcessExecutor
 from .stages import Context, plan, run_build
 from .store import Store, default_path
+from .value_stages import VerifyError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -126,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UnitileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except VerifyError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130

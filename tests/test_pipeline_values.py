@@ -4,6 +4,7 @@ direct solve (3x5), brute-force counts, symmetric images, the query command and 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -155,3 +156,18 @@ def test_user_errors_are_one_line(args: tuple[str, ...]) -> None:
     out = _cli(*args)
     assert out.returncode == 2
     assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_verify_fails_on_corrupted_values(store33: str, tmp_path: Path) -> None:
+    board = Board.get(3, 3)
+    path = tmp_path / "bad.zarr"
+    shutil.copytree(store33, path)
+    arr = Store(str(path), board).array("positions/T")
+    t = np.asarray(arr[...])
+    start = Position.start(board).index()
+    t[start] += 1e-6
+    arr[...] = t
+    out = _cli("verify", "--board", "3x3", "--store", str(path), "--in-process", "--quiet")
+    assert out.returncode == 1
+    assert "verify failed" in out.stderr and "break mean T(P') = T - 2" in out.stderr
+    assert not Store(str(path), board).done("verify")
