@@ -93,7 +93,7 @@ class MatchSummary:
             "blue_wins": self.blue_wins,
             "games": self.games,
             "mean_plies": self.mean_plies,
-            "seconds_per_move": dict(self.seconds_per_move),
+            "seconds_per_move": {"red": self.seconds_per_move[RED], "blue": self.seconds_per_move[BLUE]},
         }
 
     def text(self) -> str:
