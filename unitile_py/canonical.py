@@ -113,13 +113,15 @@ class Frame:
                 # Bit i of the image comes from the cell that the element moves onto cells[i].
                 sources = [pos[inverse[c]] for c in cells]
                 full = (1 << len(cells)) - 1
-                row = []
-                for p in range(1 << len(cells)):
-                    q = 0
-                    for i, src in enumerate(sources):
-                        q |= (p >> src & 1) << i
-                    row.append(q ^ full if flip else q)
-                per_block.append(row)
+                # single[b]: the image of a pattern with only bit b set.
+                single = [0] * len(cells)
+                for i, src in enumerate(sources):
+                    single[src] |= 1 << i
+                row = [0] * (1 << len(cells))
+                for p in range(1, 1 << len(cells)):
+                    low = p & -p
+                    row[p] = row[p ^ low] | single[low.bit_length() - 1]
+                per_block.append([q ^ full for q in row] if flip else row)
             out.append(per_block)
         return out
 

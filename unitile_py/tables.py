@@ -128,18 +128,23 @@ class _Locator:
                 where[c] = 8 * j + i
         self.pack = []
         for ch in range((board.cells + 7) // 8):
-            row = []
-            for byte in range(256):
-                v = 0
-                for bit in range(8):
-                    cell = 8 * ch + bit
-                    if byte >> bit & 1 and cell < board.cells and sym[cell] != rep:
-                        v |= 1 << where[sym[cell]]
-                row.append(v)
+            single = []
+            for bit in range(8):
+                cell = 8 * ch + bit
+                ok = cell < board.cells and sym[cell] != rep
+                single.append(1 << where[sym[cell]] if ok else 0)
+            row = [0] * 256
+            for byte in range(1, 256):
+                low = byte & -byte
+                row[byte] = row[byte ^ low] | single[low.bit_length() - 1]
             self.pack.append(row)
         self.nb = len(frame.blocks)
         self.frame = frame
         self.steps = _steps(frame)
+        self.act = frame.act
+        self.compose = frame.compose
+        if self.nb == 3 and len(self.pack) == 4:
+            self.locate = self._locate_3x4  # type: ignore[method-assign]
         # Per element e: cells of canonical slide masks, the actual cell of each canonical slide, the
         # canonical slide index of each actual neighbour cell, and whether colours are swapped.
         canon = board.neighbours[rep]
@@ -159,6 +164,30 @@ class _Locator:
                 [tuple(sorted(actual[k] for k in range(len(canon)) if m >> k & 1)) for m in range(16)]
             )
 
+    def _locate_3x4(self, red: int) -> tuple[int, int]:
+        """:meth:`locate` unrolled for three blocks and at most 32 cells (the 5x5 board)."""
+        p0, p1, p2, p3 = self.pack
+        packed = p0[red & 255] | p1[red >> 8 & 255] | p2[red >> 16 & 255] | p3[red >> 24]
+        s0, s1, s2 = self.steps
+        e, ones, cum, g = s0[0][packed & 255]
+        idx = cum[self.red_count]
+        k = self.red_count - ones
+        p = packed >> 8 & 255
+        if e:
+            p = self.act[e][1][p]
+        h, ones, cum, g = s1[g][p]
+        idx += cum[k]
+        k -= ones
+        if h:
+            e = self.compose[h][e]
+        p = packed >> 16
+        if e:
+            p = self.act[e][2][p]
+        h, ones, cum, g = s2[g][p]
+        if h:
+            e = self.compose[h][e]
+        return idx + cum[k], e
+
     def locate(self, red: int) -> tuple[int, int]:
         """``(record number, element)`` of the position with these red cells."""
         pack = self.pack
@@ -169,7 +198,7 @@ class _Locator:
             packed |= pack[ch][red & 255]
             red >>= 8
             ch += 1
-        act = self.frame.act
+        act = self.act
         e = g = idx = 0
         k = self.red_count
         for j, step in enumerate(self.steps):
@@ -180,7 +209,7 @@ class _Locator:
             idx += cum[k]
             k -= ones
             if h:
-                e = self.frame.compose[h][e]
+                e = self.compose[h][e]
         return idx, e
 
 

@@ -1,0 +1,82 @@
+"""Record numbers of unitile_py.canonical checked by brute force over whole symmetry classes."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from pipeline.compact import FrameArrays
+from unitile_py import Board
+from unitile_py.canonical import Frame, orbit_rep
+
+
+def images(frame: Frame, red: int) -> list[int]:
+    """Every image of a set of red cells under the frame's group."""
+    tiles = frame.board.full & ~(1 << frame.cell)
+    out = []
+    for perm, flip in zip(frame.perms, frame.flips, strict=True):
+        img = sum(1 << perm[c] for c in range(frame.board.cells) if red >> c & 1)
+        out.append(tiles & ~img if flip else img)
+    return out
+
+
+def key(frame: Frame, red: int) -> tuple[int, ...]:
+    return tuple(frame.patterns(red))
+
+
+@pytest.mark.parametrize("size", ["3x3", "3x5"])
+def test_record_numbers_are_dense_and_follow_the_canonical_key(size: str) -> None:
+    board = Board.parse(size)
+    for cell in sorted({orbit_rep(board, c)[0] for c in range(board.cells)}):
+        for swap in (False, True):
+            frame = Frame.of(board, cell, swap)
+            tiles = [c for c in range(board.cells) if c != cell]
+            numbers: dict[tuple[int, ...], int] = {}
+            for combo in itertools.combinations(tiles, board.red_count):
+                red = sum(1 << c for c in combo)
+                index, e = frame.index(frame.patterns(red))
+                canonical = min(key(frame, img) for img in images(frame, red))
+                assert key(frame, images(frame, red)[e]) == canonical
+                assert numbers.setdefault(canonical, index) == index
+            ordered = [numbers[k] for k in sorted(numbers)]
+            assert ordered == list(range(frame.count))
+
+
+def test_5x5_symmetric_images_share_their_record() -> None:
+    board = Board.get(5, 5)
+    rng = random.Random(55)
+    for cell in (0, 1, 2, 6, 7, 12):
+        for swap in (False, True):
+            frame = Frame.of(board, cell, swap)
+            tiles = [c for c in range(board.cells) if c != cell]
+            for _ in range(150):
+                red = sum(1 << c for c in rng.sample(tiles, board.red_count))
+                index, e = frame.index(frame.patterns(red))
+                assert 0 <= index < frame.count
+                found = {frame.index(frame.patterns(img))[0] for img in images(frame, red)}
+                assert found == {index}
+                assert key(frame, images(frame, red)[e]) == min(key(frame, i) for i in images(frame, red))
+
+
+def test_5x5_class_counts() -> None:
+    board = Board.get(5, 5)
+    counts = {(c, s): Frame.of(board, c, s).count for c in (0, 1, 2, 6, 7, 12) for s in (False, True)}
+    assert counts[(1, False)] == board.colourings  # no symmetry fixes b5
+    assert counts[(1, True)] == board.colourings // 2
+    assert counts[(12, False)] == 339106 and counts[(12, True)] == 169817
+
+
+def test_the_pipelines_vectorised_numbers_agree() -> None:
+    board = Board.get(5, 5)
+    rng = random.Random(7)
+    for cell, swap in ((12, True), (7, False), (0, True)):
+        frame = Frame.of(board, cell, swap)
+        tiles = [c for c in range(board.cells) if c != cell]
+        reds = [sum(1 << c for c in rng.sample(tiles, board.red_count)) for _ in range(300)]
+        idx, elem, _ = FrameArrays.of(frame).index(np.array(reds, dtype=np.int64))
+        assert [frame.index(frame.patterns(r)) for r in reds] == list(
+            zip(idx.tolist(), elem.tolist(), strict=True)
+        )
