@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import resource
 from typing import Any
 
 import numba
@@ -120,6 +121,9 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "T_max": t_max,
         "T_min": float(t_class.min()),
         "solve_seconds": result.seconds,
+        "solve_cpu_seconds": result.cpu_seconds,
+        "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+        "load_average": os.getloadavg()[0],
         "seconds_per_iteration": result.seconds_per_iteration,
         "resumed": resumed,
         "solved_classes": split,

@@ -252,6 +252,7 @@ class SolveResult:
     rel_bound: float
     seconds: float
     seconds_per_iteration: float
+    cpu_seconds: float
 
 
 def check_bipartite(nbr: np.ndarray, split: int) -> None:
@@ -295,6 +296,7 @@ def solve(
     q = np.empty(split)
     t = np.empty(info.shape[0] - split)
     t0 = time.perf_counter()
+    c0 = time.process_time()
     last_ckpt = t0
     iter_time = 0.0
     iters_here = 0
@@ -357,5 +359,6 @@ def solve(
         sigma=sigma,
         rel_bound=rel,
         seconds=time.perf_counter() - t0,
+        cpu_seconds=time.process_time() - c0,
         seconds_per_iteration=iter_time / max(iters_here, 1),
     )

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline.cli import main
 from pipeline.executor import InProcessExecutor
 from pipeline.stages import Context, run_build, value_stages
 from pipeline.store import Store
@@ -152,10 +153,10 @@ def test_values_command(store33: str) -> None:
         ("values", "BRB/R.B/RBR r", "--store", "/nonexistent/x.zarr"),
     ],
 )
-def test_user_errors_are_one_line(args: tuple[str, ...]) -> None:
-    out = _cli(*args)
-    assert out.returncode == 2
-    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
+def test_user_errors_are_one_line(args: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(list(args)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1, err
 
 
 def test_verify_fails_on_corrupted_values(store33: str, tmp_path: Path) -> None:
