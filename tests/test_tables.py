@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main as pipeline_main
+from pipeline.store import Store
 from tests.oracle import oracle
 from unitile_py import Board, Position, UnitileError
 from unitile_py.tables import ENV, Tables, tables_for
@@ -169,3 +170,17 @@ def test_rebuild_gives_the_committed_files_bit_for_bit(size: str, tmp_path: Path
     assert sorted(p.name for p in out.iterdir()) == committed
     for name in committed:
         assert (out / name).read_bytes() == (TABLES / size / name).read_bytes(), name
+    if size == "3x3":  # pipeline verify reruns the tables checks too
+        assert (
+            pipeline_main(
+                ["verify", "--board", size, "--store", str(tmp_path / "s.zarr"), "--in-process", "--quiet"]
+            )
+            == 0
+        )
+        report = Store(str(tmp_path / "s.zarr"), Board.get(3, 3)).require("tables-verify")["report"]
+        assert report["ok"] and report["legal_decoded_wrongly"] == 0
+
+
+def test_positions_of_another_board_are_refused() -> None:
+    with pytest.raises(UnitileError, match="position is on a 3x5 board"):
+        tables_for("3x3").legal(Position.start(Board.get(3, 5)))

@@ -87,6 +87,9 @@ class _FrameFile:
         self.data = data
         self.blocks: list[bytes | None] = [None] * n_blocks
         self.board = board
+        # Records per block is a power of two in files written by the pipeline: shifts instead of divmod.
+        self.shift = per_block.bit_length() - 1 if per_block & (per_block - 1) == 0 else -1
+        self.low = per_block - 1
 
     def inflate(self, block: int) -> bytes:
         """Decompress one block of records (then kept)."""
@@ -103,7 +106,10 @@ class _FrameFile:
 
     def record(self, index: int) -> tuple[int, ...]:
         """The symbol ``(a, b, c)`` of a record."""
-        block, at = divmod(index, self.per_block)
+        if self.shift >= 0:
+            block, at = index >> self.shift, index & self.low
+        else:
+            block, at = divmod(index, self.per_block)
         raw = self.blocks[block]
         if raw is None:
             raw = self.inflate(block)
@@ -442,10 +448,14 @@ class Tables:
             memo[key] = (last_wins if same else not last_wins, m - i + tail)
         return memo[path[0]] if path else found  # type: ignore[return-value]
 
+    def _check_board(self, position: Position) -> None:
+        board = position.board
+        if board is not self.board and (board.rows, board.cols) != (self.board.rows, self.board.cols):
+            raise UnitileError(f"tables {self.board}: position is on a {board} board")
+
     def _active(self, position: Position) -> tuple[int, int]:
-        """``(red cells as seen by the side to move, bubble)``; checks the board and the game state."""
-        if position.board is not self.board:
-            raise UnitileError(f"tables {self.board}: position is on a {position.board} board")
+        """``(red cells as seen by the side to move, bubble)``; checks the board."""
+        self._check_board(position)
         red = position.red if position.turn == RED else position.blue
         return red, position.bubble
 
@@ -453,8 +463,7 @@ class Tables:
 
     def legal(self, position: Position) -> tuple[int, ...]:
         """Cells of the legal slides, sorted: none once a colour is united."""
-        if position.board is not self.board:
-            raise UnitileError(f"tables {self.board}: position is on a {position.board} board")
+        self._check_board(position)
         red, bubble = position.red, position.bubble
         lc = self._loc[bubble]
         if lc.even:
