@@ -31,12 +31,12 @@ from typing import Protocol
 
 from .board import Board
 from .players import playable_legal, position_rng
-from .position import BLUE, RED, Position, is_connected, other
+from .position import BLUE, RED, Position, _shift_masks, is_connected, other
 
 #: UCB1 exploration constant (rewards are 0 or 1).
 EXPLORATION = 1.4
-#: Positions kept by a :class:`SlideCache` before it starts afresh (about 300 bytes each).
-CACHE_LIMIT = 200_000
+#: Positions kept by a :class:`SlideCache` before it starts afresh (about 260 bytes each in CPython).
+CACHE_LIMIT = 100_000
 
 #: One legal slide: ``(cell, red tiles after it, colour it unites or "")``.
 Slide = tuple[int, int, str]
@@ -77,16 +77,24 @@ class SlideCache:
         for cell in legal:
             if red >> cell & 1:
                 child_red = red ^ (1 << cell) ^ (1 << bubble)
-                united = RED if is_connected(board, child_red) else ""
+                united = RED if _united(board, child_red) else ""
             else:
                 child_red = red
-                united = BLUE if is_connected(board, full & ~red & ~(1 << cell)) else ""
+                united = BLUE if _united(board, full & ~red & ~(1 << cell)) else ""
             out.append((cell, child_red, united))
         entry = tuple(out)
         if len(self.entries) >= self.limit:
             self.entries.clear()
         self.entries[red << 7 | bubble] = entry
         return entry
+
+
+def _united(board: Board, cells: int) -> bool:
+    """Whether the cells form one group; quick when some cell has no neighbour in the set."""
+    not_last, not_first = _shift_masks(board)
+    cols = board.cols
+    near = (cells << cols) | (cells >> cols) | ((cells & not_last) << 1) | ((cells & not_first) >> 1)
+    return not cells & ~near and is_connected(board, cells)
 
 
 _CACHES: dict[int, tuple[LegalLookup, SlideCache]] = {}
@@ -164,8 +172,8 @@ class Search:
 
     def _select(self, node: _Node) -> int:
         visits = node.visits
-        untried = [i for i, n in enumerate(visits) if n == 0]
-        if untried:
+        if node.total < len(visits):  # untried slides come first, and only then does UCB1 choose
+            untried = [i for i, n in enumerate(visits) if n == 0]
             return untried[0] if len(untried) == 1 else untried[int(self.rng.random() * len(untried))]
         log_total = math.log(node.total)
         wins = node.wins
