@@ -126,17 +126,19 @@ class Site:
     foreign: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
-    def open(self, path: str = "", wait: bool = True) -> None:
+    def open(self, path: str = "", wait: bool = True, idle: bool = True) -> None:
         self.page.goto(self.base + path)
         if wait:
-            self.wait_ready()
+            self.wait_ready(idle)
 
-    def wait_ready(self) -> None:
-        wait_until(
-            lambda: self.js("document.body.dataset.ready") in ("1", "failed"), "the board to be playable"
-        )
-        assert self.js("document.body.dataset.ready") == "1", self.page.locator("#loading-text").inner_text()
-        self.wait_idle()
+    def wait_ready(self, idle: bool = True) -> None:
+        """Wait for the playable board (and, with ``idle``, for the page to settle: not when two
+        computer players keep it busy)."""
+        ready = "document.body && document.body.dataset.ready"
+        wait_until(lambda: self.js(ready) in ("1", "failed"), "the board to be playable")
+        assert self.js(ready) == "1", self.page.locator("#loading-text").inner_text()
+        if idle:
+            self.wait_idle()
 
     def js(self, expression: str) -> Any:
         return self.page.evaluate(expression)

@@ -3,6 +3,7 @@ computer against computer with pause, analysis and the thinking indicator. They 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,16 @@ pytestmark = pytest.mark.skipif(
 
 
 def setup(site: Site, red: str, blue: str, pace: str = "0", seed: int = 7) -> None:
-    """Open the page with a fixed seed and the given players (pace in milliseconds, 0 = instant)."""
-    site.open(f"?seed={seed}")
+    """Open the page with a fixed seed and the given players (pace in milliseconds, 0 = instant).
+
+    The settings go into localStorage before the page starts, so no computer moves under a
+    half-changed line-up."""
+    settings = {"r": red, "b": blue, "pace": pace, "marking": True, "confirm": False, "analysis": False}
+    site.js(f"localStorage.setItem('unitile.settings.v1', {json.dumps(json.dumps(settings))})")
+    site.open(f"?seed={seed}", idle=red == "human" or blue == "human")
     assert site.js("window.unitile.S.info.players"), "the build must have its computer players"
-    site.page.locator("#pace").select_option(pace)
-    site.set_player("r", red)
-    site.set_player("b", blue)
+    assert site.page.locator("#player-r").input_value() == red
+    assert site.page.locator("#player-b").input_value() == blue
 
 
 def wait_turn_or_end(site: Site, colour: str) -> dict:
