@@ -100,6 +100,7 @@ def test_computer_against_computer_with_pause(site: Site) -> None:
     paused_at = site.ply()
     assert pause.inner_text() == "Resume" and site.page.locator("#turn").inner_text() == "Paused"
     assert site.state()["ply"] == paused_at and not site.state()["over"]
+    assert site.page.locator("#tiles .tile.marked").count() == 0  # no dots while a computer is to move
     pause.click()
     wait_until(lambda: site.state()["over"], "the end of the game", timeout=120)
     st = site.state()

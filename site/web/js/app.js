@@ -177,7 +177,8 @@ function draw(st) {
   const lastTo = st.last ? index(st.last.to) : -1;
   const uniting = new Set(st.uniting);
   const analysis = S.settings.analysis && st.analysis ? st.analysis : null;
-  const marking = S.settings.marking;
+  // Dots are a help for the human to move; while a computer is to move they would only distract.
+  const marking = S.settings.marking && canAct;
   tileAt.forEach((tile, i) => {
     if (!tile) return;
     const name = names[i];
@@ -233,7 +234,7 @@ function drawStatus() {
   } else if (!live()) {
     turn.textContent = `Move ${st.ply} of ${st.plies}`;
   } else if (S.thinking) {
-    turn.textContent = `${playerName(st.turn)} is thinking…`;
+    turn.textContent = `${COLOUR[st.turn]} is thinking…`;
   } else if (S.paused && isComputer(st.turn)) {
     turn.textContent = "Paused";
   } else {
