@@ -43,8 +43,7 @@ async function storeSnapshot(name, bytes) {
   }
 }
 
-async function startPython(indexURL, snapshotName) {
-  const snapshot = await readSnapshot(snapshotName);
+async function startPython(indexURL, snapshotName, snapshot) {
   if (snapshot) {
     try {
       return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot }), restored: true };
@@ -61,10 +60,13 @@ async function boot() {
   const info = await (await fetch(new URL("build.json", BASE))).json();
   post({ type: "progress", text: "Starting Python…" });
   const snapshotName = SNAPSHOT_PREFIX + info.version;
-  const [{ pyodide, restored }, sources, tables] = await Promise.all([
-    startPython(new URL("pyodide/", BASE).href, snapshotName),
+  const saved = await readSnapshot(snapshotName);
+  const fetchTables = () => Promise.all(info.tables.map((path) => fetchOk(path, "bytes")));
+  // Without a snapshot the tables are needed: fetch them while Python starts.
+  let tablesFetch = saved ? null : fetchTables();
+  const [{ pyodide, restored }, sources] = await Promise.all([
+    startPython(new URL("pyodide/", BASE).href, snapshotName, saved),
     Promise.all(info.python.map((path) => fetchOk(path, "text"))),
-    Promise.all(info.tables.map((path) => fetchOk(path, "bytes"))),
   ]);
   const pythonReady = performance.now();
   info.python.forEach((path, i) => {
@@ -74,6 +76,14 @@ async function boot() {
   });
   let snapshot = null;
   if (!restored) {
+    // A fresh interpreter: import the game, load the tables, then keep a snapshot of all that.
+    const tables = await (tablesFetch || fetchTables());
+    tablesFetch = null;
+    post({ type: "progress", text: tables.length ? "Loading the tables…" : "Loading the game…" });
+    const tableDir = `${HOME}/tables-in-memory`;
+    pyodide.FS.mkdirTree(tableDir);
+    const tableNames = info.tables.map((path) => path.slice(path.lastIndexOf("/") + 1));
+    tableNames.forEach((name, i) => pyodide.FS.writeFile(`${tableDir}/${name}`, tables[i]));
     pyodide.runPython(`
 import sys
 if ${JSON.stringify(HOME)} not in sys.path:
@@ -82,20 +92,6 @@ try:
     ${PRELOAD}
 except ImportError:
     from unitile_py import webapi
-`);
-    try {
-      snapshot = pyodide.makeMemorySnapshot();
-    } catch (error) {
-      console.warn("no interpreter snapshot:", error);
-    }
-  }
-  const tableDir = `${HOME}/tables-in-memory`;
-  pyodide.FS.mkdirTree(tableDir);
-  const tableNames = info.tables.map((path) => path.slice(path.lastIndexOf("/") + 1));
-  tableNames.forEach((name, i) => pyodide.FS.writeFile(`${tableDir}/${name}`, tables[i]));
-  post({ type: "progress", text: tables.length ? "Loading the tables…" : "Loading the game…" });
-  pyodide.runPython(`
-from unitile_py import webapi
 _names = ${JSON.stringify(tableNames)}
 if _names:
     _files = {}
@@ -106,13 +102,19 @@ if _names:
     del _files, _f, _name
 del _names
 `);
-  for (const name of tableNames) {
-    pyodide.FS.unlink(`${tableDir}/${name}`);
+    for (const name of tableNames) {
+      pyodide.FS.unlink(`${tableDir}/${name}`);
+    }
+    try {
+      snapshot = pyodide.makeMemorySnapshot();
+    } catch (error) {
+      console.warn("no interpreter snapshot:", error);
+    }
   }
   const handle = pyodide.globals.get("webapi").handle;
   const finished = performance.now();
   if (snapshot) {
-    // After the board is up: the page must not wait for 30 MB to be written.
+    // After the board is up: the page must not wait for the snapshot to be written.
     setTimeout(() => storeSnapshot(snapshotName, snapshot), 0);
   }
   return {
