@@ -3,7 +3,8 @@
 No symmetry, no numba, one process: the yardstick the pipeline's solve is compared with. It builds
 the neighbour index of all positions with vectorised numpy, solves
 ``deg(P) r(P) - sum r(P') = deg(P)`` (neighbours where red is united contribute 0) to a relative
-residual of 1e-13, and, given a store, compares T = r + b with the store's T.
+residual of 1e-13, and, given a store, compares T = r + b with the store's T. Its timings go to
+``build/reference-<board>.json``, which ``bench/values.py`` prints next to the pipeline's.
 
 Usage: .venv/bin/python bench/reference_cg.py [--board 5x5] [--store build/5x5.zarr] [--tol 1e-13]
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
+import os
 import resource
 import sys
 import time
@@ -136,13 +139,26 @@ def main() -> None:
     nbr, deg, active = neighbour_index(board)
     t1 = time.perf_counter()
     print(f"reference {board}: {board.positions:,} unknowns, neighbour index {t1 - t0:.1f} s", flush=True)
+    c1 = time.process_time()
     r, iterations, per_it = cg(nbr, deg, active, args.tol)
     t2 = time.perf_counter()
+    cpu = time.process_time() - c1
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     print(
         f"reference CG: {iterations} iterations, {t2 - t1:.1f} s ({per_it:.3f} s per iteration), "
-        f"peak memory {peak:.2f} GiB"
+        f"CPU {cpu:.1f} s, peak memory {peak:.2f} GiB, load average {os.getloadavg()[0]:.1f}"
     )
+    result = {
+        "board": str(board),
+        "iterations": iterations,
+        "seconds": t2 - t1,
+        "seconds_per_iteration": per_it,
+        "cpu_seconds": cpu,
+        "peak_gib": peak,
+        "load_average": os.getloadavg()[0],
+    }
+    Path("build").mkdir(exist_ok=True)
+    Path(f"build/reference-{board}.json").write_text(json.dumps(result, indent=1) + "\n")
     if args.store:
         from pipeline.values import load_T
         from unitile_py.index import Indexer

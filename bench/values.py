@@ -11,6 +11,7 @@ Usage: .venv/bin/python bench/values.py [--store build/5x5.zarr] [--iterations 3
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -118,6 +119,34 @@ def main() -> None:
                 f"residual {rec['sigma']:.2e}, bound on T {rec['bound_T']:.2e})"
             )
         print(f"  {name:<10} {rec['seconds']:8.1f} s{extra}")
+
+    ref_path = Path(f"build/reference-{board}.json")
+    solve_rec = store.record("solve")
+    if ref_path.exists() and solve_rec:
+        ref = json.loads(ref_path.read_text())
+        print("side by side (value solve only):")
+        print(f"  {'':<22} {'iterations':>10} {'s/iteration':>12} {'total s':>8} {'CPU s':>8} {'load':>5}")
+        rows = [
+            (
+                "plain numpy reference",
+                ref["iterations"],
+                ref["seconds_per_iteration"],
+                ref["seconds"],
+                ref["cpu_seconds"],
+                ref["load_average"],
+            ),
+            (
+                "pipeline solve",
+                solve_rec["iterations"],
+                solve_rec["seconds_per_iteration"],
+                solve_rec["solve_seconds"],
+                solve_rec.get("solve_cpu_seconds", float("nan")),
+                solve_rec.get("load_average", float("nan")),
+            ),
+        ]
+        for name, its, per, total, cpu, load in rows:
+            print(f"  {name:<22} {its:>10} {per:>12.3f} {total:>8.1f} {cpu:>8.1f} {load:>5.1f}")
+        print(f"  speed-up {ref['seconds'] / solve_rec['solve_seconds']:.1f}x wall-clock")
 
     if args.solve:
         t0 = time.perf_counter()

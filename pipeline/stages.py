@@ -8,10 +8,11 @@ stage first clears the records of every later stage.
 Adding stages (issue 4 and later): define frozen dataclasses with a class attribute ``name`` and a
 method ``run(self, ctx: Context) -> dict``, and list them in a module-level tuple ``STAGES`` of a
 module named in :data:`EXTENSIONS` (``pipeline/table_stages.py`` is already listed). They run after
-the value stages, in the order given. Read values with :func:`pipeline.values.load_T` and
-:func:`pipeline.values.load_bound`; use ``ctx.store.create`` / ``ctx.store.array`` for arrays (shards
-aligned to tasks) and ``ctx.executor.map(task_fn, items, desc)`` for parallel work, where ``task_fn``
-is a top-level function of one picklable argument.
+the value stages, in the order given. An optional method ``summary(self, record) -> list[str]``
+gives lines to print when a rerun skips the completed stage. Read values with
+:func:`pipeline.values.load_T` and :func:`pipeline.values.load_bound`; use ``ctx.store.create`` /
+``ctx.store.array`` for arrays (shards aligned to tasks) and ``ctx.executor.map(task_fn, items, desc)``
+for parallel work, where ``task_fn`` is a top-level function of one picklable argument.
 """
 
 from __future__ import annotations
@@ -94,7 +95,12 @@ def run_build(ctx: Context, stages: list[Stage] | None = None, force: tuple[str,
     names = [s.name for s in stages]
     for i, stage in enumerate(stages):
         if ctx.store.done(stage.name) and stage.name not in force:
-            ctx.log(f"{stage.name}: done already ({ctx.store.record(stage.name).get('seconds', 0):.1f} s)")
+            record = ctx.store.record(stage.name) or {}
+            ctx.log(f"{stage.name}: done already ({record.get('seconds', 0):.1f} s)")
+            summary = getattr(stage, "summary", None)
+            if summary is not None:
+                for line in summary(record):
+                    ctx.log(line)
             continue
         ctx.store.clear(names[i:])
         t0 = time.perf_counter()

@@ -294,6 +294,12 @@ class VerifyStage:
         report = verify_values(ctx, self.walks, self.seed)
         return {"report": report}
 
+    def summary(self, record: dict[str, Any]) -> list[str]:
+        """The stored report, for a rerun that skips this stage."""
+        from .report import format_report
+
+        return format_report(record["report"])
+
 
 def monte_carlo(board: Board, r_start: float, walks: int, seed: int) -> dict[str, float]:
     """Mean and standard error of the slides to unite red from the start, by simulation."""
