@@ -336,6 +336,8 @@ class Tables:
 
     def _united(self, cells: int) -> bool:
         """Whether a non-empty set of cells is one orthogonal group."""
+        if cells & (cells - 1) == 0:
+            return cells != 0  # a single tile
         cols, nl, nf = self._cols, self._not_last, self._not_first
         near = (cells << cols) | (cells >> cols) | ((cells & nl) << 1) | ((cells & nf) >> 1)
         if cells & ~near:
