@@ -111,6 +111,15 @@ def move_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
         )
         ms = [c["ms"] for c in page.evaluate("window.unitile.timings.calls") if c["op"] == "computer_move"]
         out[f"level{level}"] = {"mean_ms": statistics.mean(ms), "max_ms": max(ms)}
+    page.evaluate("window.unitile.timings.calls.length = 0")
+    page.evaluate(
+        """async (games) => {
+          for (const game of games) await window.unitile.call('state', { game, analysis: true });
+        }""",
+        games,
+    )
+    ms = [c["ms"] for c in page.evaluate("window.unitile.timings.calls") if c["op"] == "state"]
+    out["analysis"] = {"mean_ms": statistics.mean(ms), "max_ms": max(ms)}
     context.close()
     return out
 
@@ -154,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
             m = moves[f"level{level}"]
             n = moves["positions"]
             print(f"level {level}: mean {m['mean_ms']:.1f} ms, max {m['max_ms']:.1f} ms over {n} positions")
+        a = moves["analysis"]
+        print(f"state with analysis: mean {a['mean_ms']:.1f} ms, max {a['max_ms']:.1f} ms")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n")
     return 0
