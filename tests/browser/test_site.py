@@ -215,6 +215,13 @@ def test_finished_game_is_announced_and_can_be_stepped_through(site: Site) -> No
     site.page.keyboard.press("ArrowRight")
     site.wait_ply(1)
     assert site.page.locator("#tiles .tile.uniting").count() == 12
+    # The finished game as a link: a fresh page opens on the end position.
+    link = site.js("location.href")
+    assert "m=c2" in link and "p=" in link
+    site.page.goto(site.base + "about.html")
+    site.page.goto(link)
+    site.wait_ready()
+    assert site.state()["winner"] == "r" and site.ply() == 1
 
 
 def test_keyboard_play(site: Site) -> None:

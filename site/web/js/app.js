@@ -328,7 +328,8 @@ async function refresh() {
   } else if (!live()) {
     setMessage("Use ← and → (or the buttons) to step through the game.");
   }
-  if (!S.playable && st.legal.length) {
+  if (!S.playable) {
+    // The first drawn state: the board takes input from here on (a finished game has no slides).
     S.playable = true;
     timings.playable = performance.now(); // milliseconds since the navigation started
     performance.mark("unitile-playable");
@@ -359,6 +360,7 @@ function remember(game, how) {
 
 function setGame(game, how) {
   stopThinking();
+  setMessage("");
   S.gen++;
   S.game = game;
   S.selected = null;
