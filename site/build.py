@@ -35,9 +35,9 @@ PYODIDE_FILES = (
 #: The version of the ``pyodide`` npm package the site is built and tested with.
 PYODIDE_VERSION = "314.0.7"
 BOARD = "5x5"
-#: The precompiled standard library is made once per Pyodide version and compile script.
+#: Precompiled Python (the standard library, unitile_py) is made once per input and kept here.
 CACHE = ROOT / "build" / "cache"
-COMPILE_STDLIB = ROOT / "site" / "compile_stdlib.mjs"
+COMPILE = ROOT / "site" / "compile_python.mjs"
 
 
 class BuildError(Exception):
@@ -80,29 +80,42 @@ def _check_pyodide() -> None:
             raise BuildError(f"{PYODIDE_DIR / name} is missing: run `npm ci`")
 
 
+def _run_compile(what: str, args: list[str]) -> None:
+    node = shutil.which("node")
+    if node is None:
+        raise BuildError(f"node is needed to precompile {what}: install nodejs")
+    result = subprocess.run([node, str(COMPILE), *args], capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        raise BuildError(f"precompiling {what} failed: {last[:300]}")
+
+
 def compiled_stdlib() -> Path:
     """Pyodide's python_stdlib.zip with every module precompiled to .pyc (cached in build/cache).
 
     The npm package ships sources only, and compiling them on every page load costs seconds.
     """
-    key = hashlib.sha256(COMPILE_STDLIB.read_bytes() + (PYODIDE_DIR / "python_stdlib.zip").read_bytes())
+    key = hashlib.sha256(COMPILE.read_bytes() + (PYODIDE_DIR / "python_stdlib.zip").read_bytes())
     cached = CACHE / f"python_stdlib-{PYODIDE_VERSION}-{key.hexdigest()[:12]}.zip"
-    if cached.exists():
-        return cached
-    node = shutil.which("node")
-    if node is None:
-        raise BuildError("node is needed to precompile the Python standard library: install nodejs")
-    partial = cached.with_suffix(".partial")
-    result = subprocess.run(
-        [node, str(COMPILE_STDLIB), str(PYODIDE_DIR), str(partial)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0 or not partial.exists():
-        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
-        raise BuildError(f"precompiling the standard library failed: {last}")
-    partial.replace(cached)
+    if not cached.exists():
+        partial = cached.with_suffix(".partial")
+        _run_compile("the Python standard library", ["stdlib", str(PYODIDE_DIR), str(partial)])
+        partial.replace(cached)
+    return cached
+
+
+def compiled_package(source: Path) -> Path:
+    """A folder with every ``source/*.py`` as a .pyc for Pyodide's Python (cached in build/cache)."""
+    key = hashlib.sha256(COMPILE.read_bytes() + PYODIDE_VERSION.encode())
+    for path in sorted(source.glob("*.py")):
+        key.update(path.name.encode() + b"\0" + path.read_bytes())
+    cached = CACHE / f"{source.name}-{key.hexdigest()[:12]}"
+    if not cached.is_dir():
+        stdlib = compiled_stdlib()
+        partial = cached.with_name(cached.name + ".partial")
+        shutil.rmtree(partial, ignore_errors=True)
+        _run_compile(source.name, ["package", str(PYODIDE_DIR), str(stdlib), str(source), str(partial)])
+        partial.replace(cached)
     return cached
 
 
@@ -115,7 +128,8 @@ def build(out: Path, salt: str = "") -> Built:
         shutil.rmtree(out)
     out.mkdir(parents=True)
     web = [p for p in _copy_tree(WEB, out) if p.name != "sw.js"]
-    python = _copy_tree(ROOT / "unitile_py", out / "py" / "unitile_py", "*.py")
+    # unitile_py as bytecode for Pyodide's Python 3.14: importing compiles nothing in the browser.
+    python = _copy_tree(compiled_package(ROOT / "unitile_py"), out / "py" / "unitile_py", "*.pyc")
     tables_dir = ROOT / "tables" / BOARD
     tables = _copy_tree(tables_dir, out / "tables" / BOARD) if tables_dir.is_dir() else []
     runtime = []

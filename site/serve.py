@@ -36,6 +36,7 @@ MIME_TYPES = {
     ".wasm": "application/wasm",
     ".zip": "application/zip",
     ".py": "text/x-python; charset=utf-8",
+    ".pyc": "application/octet-stream",
     ".svg": "image/svg+xml",
     ".png": "image/png",
     ".webmanifest": "application/manifest+json",

@@ -66,7 +66,7 @@ async function boot() {
   let tablesFetch = saved ? null : fetchTables();
   const [{ pyodide, restored }, sources] = await Promise.all([
     startPython(new URL("pyodide/", BASE).href, snapshotName, saved),
-    Promise.all(info.python.map((path) => fetchOk(path, "text"))),
+    Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
   ]);
   const pythonReady = performance.now();
   info.python.forEach((path, i) => {

@@ -1,0 +1,72 @@
+// Precompile Python for the browser with the very Pyodide that will run it (same magic number), so
+// page loads do not compile sources inside WebAssembly. Files become unchecked hash-based .pyc.
+//
+//   node site/compile_python.mjs stdlib PYODIDE_DIR OUT.zip
+//     python_stdlib.zip ships sources only; compiling its ~200 boot modules took ~3 s per start.
+//     Writes a copy of the zip with every module as .pyc; other files are copied unchanged.
+//   node site/compile_python.mjs package PYODIDE_DIR STDLIB.zip SRC_DIR OUT_DIR
+//     Every SRC_DIR/*.py as OUT_DIR/*.pyc (a sourceless package: Python imports the .pyc directly).
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [mode, pyodideDir, ...rest] = process.argv.slice(2);
+if (!["stdlib", "package"].includes(mode) || !pyodideDir || rest.length !== (mode === "stdlib" ? 1 : 3)) {
+  console.error("usage: compile_python.mjs stdlib PYODIDE_DIR OUT.zip");
+  console.error("       compile_python.mjs package PYODIDE_DIR STDLIB.zip SRC_DIR OUT_DIR");
+  process.exit(2);
+}
+const dir = path.resolve(pyodideDir);
+const { loadPyodide } = await import(pathToFileURL(path.join(dir, "pyodide.mjs")).href);
+const options = { indexURL: dir + path.sep };
+if (mode === "package") options.stdLibURL = path.resolve(rest[0]);
+const pyodide = await loadPyodide(options);
+
+const PYC = `
+import importlib.util, marshal
+
+def pyc(source: bytes, name: str) -> bytes:
+    code = compile(source, name, "exec", dont_inherit=True)
+    # PEP 552 header: magic, flags=1 (hash-based, not checked against a source), source hash.
+    header = importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little") + importlib.util.source_hash(source)
+    return header + marshal.dumps(code)
+`;
+pyodide.runPython(PYC);
+
+if (mode === "stdlib") {
+  const out = rest[0];
+  pyodide.FS.writeFile("/tmp/stdlib-in.zip", fs.readFileSync(path.join(dir, "python_stdlib.zip")));
+  const summary = pyodide.runPython(`
+import zipfile
+
+compiled = copied = 0
+with zipfile.ZipFile("/tmp/stdlib-in.zip") as src, zipfile.ZipFile(
+    "/tmp/stdlib-out.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9
+) as dst:
+    for info in src.infolist():
+        data = src.read(info)
+        if info.filename.endswith(".py"):
+            dst.writestr(zipfile.ZipInfo(info.filename + "c", info.date_time), pyc(data, info.filename), zipfile.ZIP_DEFLATED)
+            compiled += 1
+        else:
+            dst.writestr(info, data)
+            copied += 1
+f"{compiled} modules compiled, {copied} files copied"
+`);
+  fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+  fs.writeFileSync(out, pyodide.FS.readFile("/tmp/stdlib-out.zip"));
+  console.log(`compile_python: ${summary} -> ${out}`);
+} else {
+  const [, src, out] = rest;
+  fs.mkdirSync(out, { recursive: true });
+  let count = 0;
+  for (const name of fs.readdirSync(src).sort()) {
+    if (!name.endsWith(".py")) continue;
+    pyodide.globals.set("_source", pyodide.toPy(new Uint8Array(fs.readFileSync(path.join(src, name)))));
+    const bytes = pyodide.runPython(`pyc(bytes(_source), ${JSON.stringify(name)})`);
+    fs.writeFileSync(path.join(out, name + "c"), bytes.toJs());
+    bytes.destroy();
+    count += 1;
+  }
+  console.log(`compile_python: ${count} modules of ${src} -> ${out}`);
+}
