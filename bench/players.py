@@ -1,12 +1,14 @@
 """Speed and strength of the computer levels (CPython; the browser runs the same code).
 
     .venv/bin/python bench/players.py speed [--board 5x5] [--games 20]
+    .venv/bin/python bench/players.py pyodide [--board 5x5] [--games 8]
     .venv/bin/python bench/players.py strength [--board 5x5] [--games 200] [--jobs 2] [--out FILE.json]
 
 ``speed`` plays each level against itself from the start and times every move: *warm* games share
 one set of tables and search caches (as a match or a long browser session does), *cold* games start
 each game from freshly loaded tables with empty caches (the first game after the page loads). It
-prints the mean and the worst seconds per move, and the memory the search cache takes per position.
+prints the mean and the worst milliseconds per move, and the memory the search cache takes per
+position. ``pyodide`` runs the same measurement inside Pyodide under node (the site's interpreter).
 
 ``strength`` plays every level against every level, ``--games`` games with each colour assignment,
 and prints Markdown tables: Red's wins for every (Red, Blue) pair, and for every pair of levels the
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
-import tracemalloc
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -48,33 +52,79 @@ def self_play_times(level: int, games: int, board: str, cold: bool) -> list[floa
 
 
 def cache_bytes_per_entry(board: str) -> float:
-    """Bytes of memory per position remembered by the search cache (from tracemalloc)."""
-    tables = Tables.load(board)
-    player = make_player(5, 3, tables)
-    tracemalloc.start()
-    before = tracemalloc.get_traced_memory()[0]
-    position = Position.start(tables.board)
-    while position.winner() is None:
-        position = position.play(player.choose(position))
-    after = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
+    """Bytes of CPython memory per position the search cache remembers (objects and dict slot)."""
+    tables = tables_for(board)
     cache: SlideCache = shared_cache(tables)
-    return (after - before) / max(1, len(cache.entries))
+    entries = list(cache.entries.items())[:20_000]
+    if not entries:
+        return 0.0
+    total = sys.getsizeof(cache.entries) / len(cache.entries)
+    for key, slides in entries:
+        total += (
+            sys.getsizeof(key)
+            + sys.getsizeof(slides)
+            + sum(sys.getsizeof(s) + sys.getsizeof(s[1]) for s in slides)
+        ) / len(entries)
+    return total
 
 
 def speed(args: argparse.Namespace) -> None:
+    entries, per_entry = 0, 0.0
     print(f"Python {sys.version.split()[0]}, board {args.board}, {args.games} self-play games per level")
     print("| level | moves | warm mean ms | warm worst ms | cold mean ms | cold worst ms |")
     print("|---|---|---|---|---|---|")
     for level in LEVELS:
         warm = self_play_times(level, args.games, args.board, cold=False)
+        if level == 5:
+            entries = len(shared_cache(tables_for(args.board)).entries)
+            per_entry = cache_bytes_per_entry(args.board)
         cold = self_play_times(level, max(1, args.games // 4), args.board, cold=True)
         print(
             f"| {level} | {len(warm)} | {1e3 * sum(warm) / len(warm):.3f} | {1e3 * max(warm):.3f} "
             f"| {1e3 * sum(cold) / len(cold):.3f} | {1e3 * max(cold):.3f} |",
             flush=True,
         )
-    print(f"search cache: about {cache_bytes_per_entry(args.board):.0f} bytes per position")
+    print(f"search cache after the warm level 5 games: {entries} positions, about {per_entry:.0f} bytes each")
+
+
+#: Node script: boot Pyodide from node_modules, copy unitile_py and the tables in, run bench/players.py.
+NODE_RUNNER = r"""
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [pyodideDir, root, board, games] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: pyodideDir + path.sep });
+const home = "/home/pyodide";
+for (const dir of ["unitile_py", "bench", `tables/${board}`]) {
+  pyodide.FS.mkdirTree(`${home}/${dir}`);
+  for (const name of fs.readdirSync(path.join(root, dir))) {
+    const file = path.join(root, dir, name);
+    if (fs.statSync(file).isFile()) pyodide.FS.writeFile(`${home}/${dir}/${name}`, fs.readFileSync(file));
+  }
+}
+pyodide.runPython(`
+import sys
+sys.argv = ["bench/players.py", "speed", "--board", "${board}", "--games", "${games}"]
+sys.path.insert(0, "${home}")
+import runpy
+runpy.run_path("${home}/bench/players.py", run_name="__main__")
+`);
+"""
+
+
+def pyodide(args: argparse.Namespace) -> None:
+    """Run ``speed`` inside Pyodide (the site's interpreter) under node."""
+    root = Path(__file__).resolve().parent.parent
+    node = shutil.which("node")
+    pyodide_dir = root / "node_modules" / "pyodide"
+    if node is None or not (pyodide_dir / "pyodide.mjs").exists():
+        sys.exit("node and node_modules/pyodide are needed (npm ci)")
+    with tempfile.TemporaryDirectory() as tmp:
+        runner = Path(tmp) / "runner.mjs"
+        runner.write_text(NODE_RUNNER, encoding="utf-8")
+        cmd = [node, str(runner), str(pyodide_dir), str(root), args.board, str(args.games)]
+        sys.exit(subprocess.run(cmd, check=False).returncode)
 
 
 def one_pairing(job: tuple[int, int, int, int, str]) -> dict[str, object]:
@@ -141,6 +191,10 @@ def main() -> None:
     s.add_argument("--board", default="5x5")
     s.add_argument("--games", type=int, default=20)
     s.set_defaults(func=speed)
+    y = sub.add_parser("pyodide", help="speed under Pyodide (node), the interpreter the site runs")
+    y.add_argument("--board", default="5x5")
+    y.add_argument("--games", type=int, default=8)
+    y.set_defaults(func=pyodide)
     t = sub.add_parser("strength", help="every level against every level")
     t.add_argument("--board", default="5x5")
     t.add_argument("--games", type=int, default=200)
