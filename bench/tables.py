@@ -10,9 +10,11 @@ and best() (split by the parity of the bubble's cell: odd cells read their neigh
 outcome() with its memory cleared before every call (it follows best slides to the end; percentiles
 per call) and remembered (a second pass), and moves() (one outcome per legal slide, as the analysis).
 
---rebuild: builds the 5x5 tables again into a temporary directory and compares every file's sha256
-with tables/5x5/manifest.json. With --store it reruns the stages from ``legal`` on that store (the
-values are reused); without, it builds everything from scratch in a temporary store.
+--rebuild: builds the 5x5 tables again into a temporary directory (``--out DIR`` keeps them) and
+compares every file's sha256 with tables/5x5/manifest.json. With --store it reruns the stages from
+``legal`` on that store (the values are reused); without, it builds everything from scratch in a
+temporary store. The ``.bin`` files depend only on the legal and best slides; manifest.json also
+records the value solve's iterations, residual and bounds, so it changes when the solver does.
 """
 
 from __future__ import annotations
@@ -126,11 +128,11 @@ def lookups(board: Board, count: int, seed: int) -> None:
     print(f"    {'outcome() per ply followed':<42} {per_ply:8.2f} us")
 
 
-def rebuild(store: str | None) -> int:
-    """Rebuild 5x5 into a temporary directory and compare hashes with the committed manifest."""
+def rebuild(store: str | None, keep: str | None) -> int:
+    """Rebuild 5x5 into a temporary directory (or ``keep``) and compare hashes with the committed manifest."""
     committed = json.loads((ROOT / "tables" / "5x5" / "manifest.json").read_text())
     with tempfile.TemporaryDirectory(prefix="tables5x5-") as tmp:
-        out = Path(tmp) / "tables"
+        out = Path(keep) if keep else Path(tmp) / "tables"
         cmd = [sys.executable, "-m", "pipeline", "build", "--board", "5x5", "--tables", str(out), "--quiet"]
         if store:
             cmd += ["--store", store, "--force", "legal"]
@@ -163,9 +165,10 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--rebuild", action="store_true", help="rebuild the 5x5 tables and compare hashes")
     p.add_argument("--store", help="with --rebuild: reuse the values of this store")
+    p.add_argument("--out", help="with --rebuild: keep the rebuilt tables in this directory")
     args = p.parse_args()
     if args.rebuild:
-        return rebuild(args.store)
+        return rebuild(args.store, args.out)
     lookups(Board.parse(args.board), args.positions, args.seed)
     return 0
 
