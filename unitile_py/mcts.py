@@ -115,11 +115,9 @@ def shared_cache(tables: LegalLookup) -> SlideCache:
 class _Node:
     """A position in the search tree; statistics are per slide, from the view of the side to move."""
 
-    __slots__ = ("bubble", "children", "red", "slides", "total", "turn", "visits", "wins")
+    __slots__ = ("children", "slides", "total", "turn", "visits", "wins")
 
-    def __init__(self, red: int, bubble: int, turn: str, slides: tuple[Slide, ...]) -> None:
-        self.red = red
-        self.bubble = bubble
+    def __init__(self, turn: str, slides: tuple[Slide, ...]) -> None:
         self.turn = turn
         self.slides = slides
         self.children: list[_Node | None] = [None] * len(slides)
@@ -142,7 +140,7 @@ class Search:
         """
         board = position.board
         slides = self.cache.slides(board, position.red, position.bubble)
-        root = _Node(position.red, position.bubble, position.turn, slides)
+        root = _Node(position.turn, slides)
         for _ in range(playouts):
             self._iterate(board, root)
         return {slide[0]: (n, w) for slide, n, w in zip(root.slides, root.visits, root.wins, strict=True)}
@@ -159,7 +157,7 @@ class Search:
                 break
             child = node.children[i]
             if child is None:
-                child = _Node(child_red, cell, other(node.turn), self.cache.slides(board, child_red, cell))
+                child = _Node(other(node.turn), self.cache.slides(board, child_red, cell))
                 node.children[i] = child
                 winner = self._playout(board, child_red, cell, child.slides)
                 break
@@ -217,7 +215,7 @@ class MctsPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """The chosen slide's cell."""
         playable_legal(position, self.tables)
-        rng = rng or position_rng(self.seed, position)
+        rng = rng if rng is not None else position_rng(self.seed, position)
         cache = shared_cache(self.tables)
         slides = cache.slides(position.board, position.red, position.bubble)
         winning = [cell for cell, _, united in slides if united == position.turn]

@@ -103,7 +103,7 @@ class RandomPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """A legal slide drawn uniformly at random."""
         legal = playable_legal(position, self.tables)
-        rng = rng or position_rng(self.seed, position)
+        rng = rng if rng is not None else position_rng(self.seed, position)
         return legal[rng.randrange(len(legal))]
 
 
@@ -121,7 +121,7 @@ class PerfectPlayer:
         best = optimal_slides(position, self.tables)
         if len(best) == 1:
             return best[0]
-        rng = rng or position_rng(self.seed, position)
+        rng = rng if rng is not None else position_rng(self.seed, position)
         return best[rng.randrange(len(best))]
 
 
