@@ -4,7 +4,9 @@ The bound is the bytes one iteration must move (every array it touches read or w
 gathered neighbour values counted once, as if served from cache) divided by the copy bandwidth
 measured here with a two-thread numba copy (bytes read + bytes written per second).
 
-Usage: .venv/bin/python bench/values.py [--store build/5x5.zarr] [--iterations 30] [--solve]
+Usage: .venv/bin/python bench/values.py [--store build/5x5.zarr] [--iterations 30] [--build] [--solve]
+  --build  first runs the value stages into a fresh build/bench-<board>.zarr (LocalCluster, as
+           `python -m pipeline build` does) and reports on that store.
   --solve  also reruns the whole solve from scratch in this process and checks it against the store.
 """
 
@@ -57,6 +59,32 @@ def bytes_per_iteration(n_o: int, n_e: int) -> dict[str, int]:
     }
 
 
+def fresh_build(board: Board) -> str:
+    """Run the value stages into a new store with the default engine; print stage times and memory."""
+    import resource
+    import shutil
+
+    from pipeline.executor import DaskExecutor
+    from pipeline.stages import Context, run_build, value_stages
+
+    path = f"build/bench-{board}.zarr"
+    shutil.rmtree(path, ignore_errors=True)
+    store = Store(path, board, create=True)
+    executor = DaskExecutor(show_progress=False)
+    t0 = time.perf_counter()
+    try:
+        run_build(Context(board, store, executor, log=lambda m: print(m, flush=True)), stages=value_stages())
+    finally:
+        executor.close()
+    client = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    worker = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 2**20
+    print(
+        f"fresh build of the value stages: {time.perf_counter() - t0:.1f} s, peak memory: "
+        f"this process {client:.2f} GiB, largest worker process {worker:.2f} GiB"
+    )
+    return path
+
+
 def main() -> None:
     """Measure and print."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -64,9 +92,16 @@ def main() -> None:
     ap.add_argument("--store")
     ap.add_argument("--iterations", type=int, default=30)
     ap.add_argument("--solve", action="store_true")
+    ap.add_argument(
+        "--build",
+        action="store_true",
+        help="first run the value stages into a fresh build/bench-<board>.zarr on a LocalCluster",
+    )
     args = ap.parse_args()
     board = Board.parse(args.board)
     path = args.store or f"build/{board}.zarr"
+    if args.build:
+        path = fresh_build(board)
     store = Store(path, board)
     print(
         f"machine: {os.cpu_count()} cores, numba threads {numba.get_num_threads()}, "
