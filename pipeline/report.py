@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from unitile_py.board import Board
+from unitile_py.index import Indexer
 from unitile_py.position import Position
 
 from .stages import Context
@@ -45,6 +49,7 @@ def verify_values(ctx: Context, walks: int, seed: int) -> dict[str, Any]:
     min_gap = min(r[MIN_GAP] for _, r in results)
     r_start = Lookup(store.path, board).values(Position.start(board))[0]
     mc = monte_carlo(board, r_start, walks, seed)
+    images = symmetric_images(store.path, board, samples=walks, seed=seed)
     report: dict[str, Any] = {
         "positions": board.positions,
         "red_united_only": counts[RED_ONLY],
@@ -64,6 +69,7 @@ def verify_values(ctx: Context, walks: int, seed: int) -> dict[str, Any]:
         "equal_T_slides": counts[EQUAL] // 2,
         "undecidable_slides": counts[UNDECIDABLE] // 2,
         "monte_carlo": mc,
+        "symmetric_images": images,
     }
     failures = []
     if counts[MEAN_BAD]:
@@ -74,6 +80,8 @@ def verify_values(ctx: Context, walks: int, seed: int) -> dict[str, Any]:
         failures.append(f"{counts[UNDECIDABLE] // 2} slides have |T difference| <= 2 * bound")
     if abs(mc["z"]) > 3.0:
         failures.append(f"Monte Carlo mean {mc['mean']:.4f} is {mc['z']:.1f} standard errors from r(start)")
+    if images["mismatches"]:
+        failures.append(f"{images['mismatches']} symmetric or colour-swapped images have different T bits")
     if sum(counts[:4]) != board.positions:
         failures.append("position counts do not add up")
     report["ok"] = not failures
@@ -85,9 +93,31 @@ def verify_values(ctx: Context, walks: int, seed: int) -> dict[str, Any]:
     return report
 
 
+def symmetric_images(path: str, board: Board, samples: int, seed: int) -> dict[str, int]:
+    """Compare the T bits of sampled positions with those of all their symmetric and swapped images."""
+    from .values import load_T
+
+    t = load_T(path, board)
+    ix = Indexer.get(board)
+    rng = np.random.default_rng(seed)
+    picks = rng.choice(board.positions, size=min(samples, board.positions), replace=False)
+    mismatches = 0
+    images = 0
+    for i in picks.tolist():
+        red, bubble = ix.decode(i)
+        blue = board.full & ~red & ~(1 << bubble)
+        for sym, perm in enumerate(board.symmetries):
+            for cells in (red, blue):
+                j = ix.index(ix.permute(cells, sym), perm[bubble])
+                images += 1
+                mismatches += int(t[j] != t[i])
+    return {"positions": len(picks), "images": images, "mismatches": mismatches}
+
+
 def format_report(rep: dict[str, Any]) -> list[str]:
     """The report as text lines."""
     mc = rep["monte_carlo"]
+    images = rep.get("symmetric_images", {"positions": 0, "mismatches": 0})
     return [
         f"verify: {rep['positions']:,} positions: red united {rep['red_united_only']:,}, "
         f"blue united {rep['blue_united_only']:,}, both {rep['both_united']:,}, "
@@ -103,5 +133,7 @@ def format_report(rep: dict[str, Any]) -> list[str]:
         f"undecidable (gap <= 2 * bound) {rep['undecidable_slides']}",
         f"  Monte Carlo from the start: {mc['walks']} walks, mean {mc['mean']:.3f} +- {mc['stderr']:.3f}, "
         f"r(start) {mc['r_start']:.6f}, z = {mc['z']:+.2f}",
+        f"  all symmetric and colour-swapped images of {images['positions']:,} sampled positions: "
+        f"{images['mismatches']} with different T bits",
         "  verify: " + ("OK" if rep["ok"] else "FAILED: " + "; ".join(rep["failures"])),
     ]
