@@ -1,0 +1,281 @@
+"""The build on a real dask.distributed cluster: a ``dask scheduler`` and two ``dask worker`` processes on
+127.0.0.1, driven through ``python -m pipeline build --scheduler``.
+
+Every store built on the cluster must equal an in-process build bit for bit (every array, the table
+files and the stage records without their timings), also when a worker is SIGKILLed mid-stage (and a
+replacement joins) and when the client itself is SIGKILLed mid-build and rerun. Each process is started
+in its own session and its whole process group is killed at the end, also when a test fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import zarr
+
+pytestmark = pytest.mark.cluster
+
+ROOT = Path(__file__).resolve().parent.parent
+DASK = str(Path(sys.executable).with_name("dask"))
+BOARD = "3x5"
+#: Record keys that hold times, machine load or the place of the output, not results.
+VOLATILE = {
+    "seconds",
+    "finished",
+    "solve_seconds",
+    "solve_cpu_seconds",
+    "seconds_per_iteration",
+    "peak_rss_gib",
+    "load_average",
+    "resumed",
+    "directory",
+}
+DEADLINE = 120.0
+
+
+def wait_for(condition: Callable[[], Any], what: str, timeout: float = DEADLINE) -> Any:
+    """Poll ``condition`` until it returns something truthy; fail after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.005)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+class Processes:
+    """Processes started by a test, each in its own session; :meth:`stop_all` kills their groups."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.started: list[subprocess.Popen[bytes]] = []
+
+    def start(self, name: str, cmd: list[str]) -> subprocess.Popen[bytes]:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        with open(self.logs / f"{name}.log", "wb") as log:
+            proc = subprocess.Popen(
+                cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        self.started.append(proc)
+        return proc
+
+    @staticmethod
+    def kill(proc: subprocess.Popen[bytes]) -> None:
+        """SIGKILL the process and everything in its group (a nanny and its worker)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+    def stop_all(self) -> None:
+        for proc in self.started:
+            self.kill(proc)
+
+
+class Cluster:
+    """A scheduler and named workers, plus a client in the test process to watch the scheduler."""
+
+    def __init__(self, procs: Processes, tmp: Path) -> None:
+        from dask.distributed import Client
+
+        self.procs = procs
+        self.file = tmp / "scheduler.json"
+        procs.start(
+            "scheduler",
+            [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+             "--scheduler-file", str(self.file)],
+        )  # fmt: skip
+        wait_for(lambda: self.file.exists() and self.file.stat().st_size > 0, "the scheduler file")
+        self.address: str = wait_for(self._address, "the scheduler address")
+        self.workers: dict[str, subprocess.Popen[bytes]] = {}
+        self.client = Client(self.address, timeout="30s")
+
+    def _address(self) -> str | None:
+        try:
+            return json.loads(self.file.read_text())["address"]
+        except (json.JSONDecodeError, KeyError):
+            return None
+
+    def start_worker(self, name: str) -> None:
+        self.workers[name] = self.procs.start(
+            name,
+            [DASK, "worker", "--scheduler-file", str(self.file), "--host", "127.0.0.1", "--nworkers", "1",
+             "--nthreads", "1", "--no-dashboard", "--name", name],
+        )  # fmt: skip
+
+    def wait_workers(self, n: int) -> None:
+        self.client.wait_for_workers(n, timeout=DEADLINE)
+
+    def worker_address(self, name: str) -> str | None:
+        for address, info in self.client.scheduler_info(n_workers=-1)["workers"].items():
+            if info.get("name") == name:
+                return address
+        return None
+
+    def processing(self, address: str) -> tuple[str, ...]:
+        """Keys of the tasks the scheduler has assigned to one worker."""
+        return tuple(str(k) for k in self.client.processing(workers=[address]).get(address, ()))
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    tmp = tmp_path_factory.mktemp("cluster")
+    procs = Processes(tmp)
+    c: Cluster | None = None
+    try:
+        c = Cluster(procs, tmp)
+        c.start_worker("w1")
+        c.start_worker("w2")
+        c.wait_workers(2)
+        yield c
+    finally:
+        if c is not None:
+            c.client.close()
+        procs.stop_all()
+
+
+def build_cmd(store: Path, scheduler: str | None) -> list[str]:
+    engine = ["--scheduler", scheduler.removeprefix("tcp://")] if scheduler else ["--in-process"]
+    return [
+        sys.executable,
+        "-m",
+        "pipeline",
+        "build",
+        "--board",
+        BOARD,
+        "--store",
+        str(store),
+        "--quiet",
+        *engine,
+    ]
+
+
+def run_build(store: Path, scheduler: str | None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        build_cmd(store, scheduler), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def local(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reference: the same build with every task in one process."""
+    store = tmp_path_factory.mktemp("local") / f"{BOARD}.zarr"
+    run_build(store, None)
+    return store
+
+
+def arrays(store: Path) -> dict[str, np.ndarray]:
+    out: dict[str, np.ndarray] = {}
+
+    def walk(group: zarr.Group, prefix: str) -> None:
+        for name, member in group.members():
+            if isinstance(member, zarr.Group):
+                walk(member, f"{prefix}{name}/")
+            else:
+                out[f"{prefix}{name}"] = np.asarray(member[...])
+
+    walk(zarr.open_group(str(store), mode="r"), "")
+    return out
+
+
+def without_timings(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: without_timings(v) for k, v in value.items() if k not in VOLATILE}
+    if isinstance(value, list):
+        return [without_timings(v) for v in value]
+    return value
+
+
+def assert_identical(store: Path, reference: Path) -> None:
+    """Every array bit for bit, every table file byte for byte, the records without their timings."""
+    got, want = arrays(store), arrays(reference)
+    assert sorted(got) == sorted(want)
+    assert len(want) > 10
+    for name, a in want.items():
+        b = got[name]
+        assert (b.dtype, b.shape) == (a.dtype, a.shape), name
+        assert b.tobytes() == a.tobytes(), f"{name} differs"
+    tables = {p.name: p.read_bytes() for p in store.with_suffix(".tables").iterdir()}
+    assert tables == {p.name: p.read_bytes() for p in reference.with_suffix(".tables").iterdir()}
+    records = zarr.open_group(str(store), mode="r").attrs["stages"]
+    expected = zarr.open_group(str(reference), mode="r").attrs["stages"]
+    assert without_timings(dict(records)) == without_timings(dict(expected))
+
+
+def stage_records(store: Path) -> dict[str, Any]:
+    """The stage records as the build left them on disk (empty while the group does not exist yet)."""
+    try:
+        return json.loads((store / "zarr.json").read_text())["attributes"].get("stages", {})
+    except (FileNotFoundError, json.JSONDecodeError, KeyError):
+        return {}
+
+
+def test_cluster_build_equals_local_build(cluster: Cluster, local: Path, tmp_path: Path) -> None:
+    store = tmp_path / f"{BOARD}.zarr"
+    run_build(store, cluster.address)
+    assert_identical(store, local)
+
+
+def test_worker_killed_mid_stage(cluster: Cluster, local: Path, tmp_path: Path) -> None:
+    cluster.wait_workers(2)
+    victim_name = next(iter(cluster.workers))
+    victim = cluster.worker_address(victim_name)
+    assert victim is not None
+    store = tmp_path / f"{BOARD}.zarr"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    build = subprocess.Popen(
+        build_cmd(store, cluster.address), cwd=ROOT, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        keys = wait_for(
+            lambda: cluster.processing(victim) or build.poll() is not None, "a task on the victim"
+        )
+        assert build.poll() is None, "the build ended before the victim got a task"
+        stage_then = set(stage_records(store))
+        Processes.kill(cluster.workers.pop(victim_name))
+        cluster.start_worker(f"{victim_name}-replacement")
+        _out, err = build.communicate(timeout=300)
+    finally:
+        Processes.kill(build)
+    assert build.returncode == 0, err
+    # The victim held a task of a stage that had no record yet: the kill was mid-stage.
+    task = keys[0].split("-", 1)[0]
+    assert task.endswith("_task"), keys
+    assert task.removesuffix("_task") not in stage_then, (task, stage_then)
+    assert cluster.worker_address(victim_name) is None
+    assert_identical(store, local)
+
+
+def test_client_killed_mid_build_resumes(cluster: Cluster, local: Path, tmp_path: Path) -> None:
+    cluster.wait_workers(2)
+    store = tmp_path / f"{BOARD}.zarr"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    build = subprocess.Popen(
+        build_cmd(store, cluster.address), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: stage_records(store) or build.poll() is not None, "a stage record")
+        Processes.kill(build)
+    finally:
+        Processes.kill(build)
+    done = set(stage_records(store))
+    assert "classes" in done and "tables-verify" not in done, done
+    out = run_build(store, cluster.address)
+    assert "classes: done already" in out.stderr
+    assert_identical(store, local)
