@@ -14,7 +14,7 @@ from unitile_py.notation import parse_position
 
 from .executor import DaskExecutor, Executor, InProcessExecutor
 from .stages import Context, plan, run_build
-from .store import Store, default_path
+from .store import Store, default_path, is_url
 from .value_stages import VerifyError
 
 
@@ -27,7 +27,9 @@ def _parser() -> argparse.ArgumentParser:
     ):
         s = sub.add_parser(name, help=text)
         s.add_argument("--board", default="5x5", help="ROWSxCOLS with an odd number of cells (default 5x5)")
-        s.add_argument("--store", help="zarr store path (default build/<board>.zarr)")
+        s.add_argument(
+            "--store", help="zarr store path or fsspec URL shared by all workers (default build/<board>.zarr)"
+        )
         s.add_argument("--workers", type=int, help="local dask workers (default: one per core)")
         s.add_argument("--scheduler", help="HOST:PORT of an existing dask.distributed scheduler")
         s.add_argument("--threads", action="store_true", help="local workers are threads, not processes")
@@ -63,12 +65,12 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
     for f in getattr(args, "force", []):
         if f not in names:
             raise UnitileError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+    tables = getattr(args, "tables", None) or _url_tables_dir(path, verify_only)
     store = Store(path, board, create=not verify_only)
     if verify_only:
         store.require("positions")
     executor = _executor(args)
     try:
-        tables = getattr(args, "tables", None)
         ctx = Context(board, store, executor, show_progress=not args.quiet, tables=tables)
         if verify_only:
             from .table_stages import verify_stages
@@ -81,6 +83,19 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
     finally:
         executor.close()
     return 0
+
+
+def _url_tables_dir(path: str, verify_only: bool) -> str | None:
+    """Where the tables go for a store URL without ``--tables``: next to a ``file://`` store; other URLs
+    need ``--tables DIR`` (a directory the client writes and every worker reads)."""
+    if not is_url(path) or verify_only:
+        return None
+    if path.startswith("file://"):
+        local = path.removeprefix("file://").removesuffix("/")
+        return local.removesuffix(".zarr") + ".tables"
+    raise UnitileError(
+        f"store {path}: give --tables DIR, a directory the client writes and every worker reads"
+    )
 
 
 def _values(args: argparse.Namespace) -> int:

@@ -21,6 +21,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import fsspec.config
 import numpy as np
 import zarr
 import zarr.codecs
@@ -29,8 +30,23 @@ from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 
 FORMAT = 1
+
+# A store may also be any fsspec URL that the client and every worker can reach (``file:///shared/x.zarr``
+# on a shared file system, ``s3://bucket/x.zarr``, ``gs://...``; see docs/cluster.md). fsspec's local file
+# system does not create parent directories by default; zarr's own local store does, so make ``file://``
+# URLs behave the same (in every process that imports this module: the client and the workers' tasks).
+fsspec.config.conf.setdefault("file", {}).setdefault("auto_mkdir", True)
 #: Classes per shard of the per-class arrays (and per graph task).
 CLASS_SHARD = 1 << 20
+
+
+def is_url(path: str) -> bool:
+    """True for an fsspec URL (``file://``, ``s3://`` ...), False for a plain path.
+
+    >>> is_url("file:///shared/3x5.zarr"), is_url("build/3x5.zarr")
+    (True, False)
+    """
+    return "://" in path
 
 
 def default_path(board: Board) -> str:
@@ -66,7 +82,7 @@ class Store:
     def __init__(self, path: str, board: Board, create: bool = False) -> None:
         self.path = path
         self.board = board
-        exists = Path(path, "zarr.json").exists() if "://" not in path else True
+        exists = Path(path, "zarr.json").exists() if not is_url(path) else True
         if not exists and not create:
             raise UnitileError(f"store {path}: not found (run: python -m pipeline build --board {board})")
         try:

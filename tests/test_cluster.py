@@ -145,7 +145,9 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         procs.stop_all()
 
 
-def build_cmd(store: Path, scheduler: str | None) -> list[str]:
+def build_cmd(store: Path, scheduler: str | None, url: bool = False) -> list[str]:
+    """The build command; ``url`` names the store by its ``file://`` URL (through fsspec)."""
+    where = store.as_uri() if url else str(store)
     engine = ["--scheduler", scheduler.removeprefix("tcp://")] if scheduler else ["--in-process"]
     return [
         sys.executable,
@@ -155,16 +157,16 @@ def build_cmd(store: Path, scheduler: str | None) -> list[str]:
         "--board",
         BOARD,
         "--store",
-        str(store),
+        where,
         "--quiet",
         *engine,
     ]
 
 
-def run_build(store: Path, scheduler: str | None) -> subprocess.CompletedProcess[str]:
+def run_build(store: Path, scheduler: str | None, url: bool = False) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run(
-        build_cmd(store, scheduler), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+        build_cmd(store, scheduler, url), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert out.returncode == 0, out.stderr
     return out
@@ -224,9 +226,13 @@ def stage_records(store: Path) -> dict[str, Any]:
         return {}
 
 
-def test_cluster_build_equals_local_build(cluster: Cluster, local: Path, tmp_path: Path) -> None:
-    store = tmp_path / f"{BOARD}.zarr"
-    run_build(store, cluster.address)
+def test_cluster_build_into_a_file_url_equals_local_build(
+    cluster: Cluster, local: Path, tmp_path: Path
+) -> None:
+    """The store named by a ``file://`` URL goes through fsspec in the client and in every worker."""
+    store = tmp_path / "shared" / f"{BOARD}.zarr"
+    out = run_build(store, cluster.address, url=True)
+    assert f"tables: {store.with_suffix('.tables')}:" in out.stderr
     assert_identical(store, local)
 
 
