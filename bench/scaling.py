@@ -1,0 +1,204 @@
+"""How the build's cost grows with the board and the workers: a real ``dask scheduler`` and N
+``dask worker`` processes on 127.0.0.1, ``python -m pipeline build --scheduler`` into a fresh store.
+
+    .venv/bin/python bench/scaling.py [--boards 3x5,3x7] [--workers 1,2] [--memory-limit 2GiB]
+                                      [--existing build/5x5.zarr] [--out build/scaling.json]
+
+For each board and worker count it reports the wall time of the build, each stage's seconds (from the
+stage records), the peak resident memory of the client (which runs the solve and the perfect-play
+retrograde) and of each worker (their own ``ru_maxrss``), the machine's load average before and after,
+and the cost per position. ``--existing`` adds the stage seconds already recorded in finished stores
+(no rebuild: 5x5 takes about 15 minutes on 2 cores). The numbers are only as quiet as the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from unitile_py.board import Board  # noqa: E402
+
+DASK = str(Path(sys.executable).with_name("dask"))
+MIB = 2**20
+
+
+def _peak_rss_kib() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+class LocalDaskCluster:
+    """``dask scheduler`` + ``workers`` ``dask worker`` processes, each in its own process group."""
+
+    def __init__(self, tmp: Path, workers: int, memory_limit: str | None) -> None:
+        from dask.distributed import Client
+
+        self.procs: list[subprocess.Popen[bytes]] = []
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        file = tmp / "scheduler.json"
+        self._start([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                     "--scheduler-file", str(file)], env, tmp / "scheduler.log")  # fmt: skip
+        end = time.monotonic() + 60
+        while not (file.exists() and file.stat().st_size > 0):
+            if time.monotonic() > end:
+                raise RuntimeError("the scheduler did not start")
+            time.sleep(0.01)
+        self.address = json.loads(file.read_text())["address"]
+        extra = ["--memory-limit", memory_limit] if memory_limit else []
+        for i in range(workers):
+            self._start([DASK, "worker", "--scheduler-file", str(file), "--host", "127.0.0.1",
+                         "--nworkers", "1", "--nthreads", "1", "--no-dashboard", "--name", f"w{i}", *extra],
+                        env, tmp / f"w{i}.log")  # fmt: skip
+        self.client = Client(self.address, timeout="30s")
+        self.client.wait_for_workers(workers, timeout=120)
+
+    def _start(self, cmd: list[str], env: dict[str, str], log: Path) -> None:
+        with open(log, "wb") as out:
+            self.procs.append(
+                subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            )
+
+    def worker_peaks_mib(self) -> list[float]:
+        """Each worker process's own peak resident memory."""
+        peaks = self.client.run(_peak_rss_kib)
+        return sorted(round(v / 1024, 1) for v in peaks.values())
+
+    def close(self) -> None:
+        self.client.close()
+        for p in self.procs:
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+                p.wait(timeout=20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+
+
+def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path) -> dict[str, Any]:
+    """One fresh build of ``board`` on a new cluster of ``workers`` workers."""
+    tmp = Path(tempfile.mkdtemp(prefix=f"scaling-{board}-{workers}w-", dir=scratch))
+    store = tmp / f"{board}.zarr"
+    cluster = LocalDaskCluster(tmp, workers, memory_limit)
+    try:
+        cmd = [sys.executable, "-m", "pipeline", "build", "--board", str(board), "--store", str(store),
+               "--scheduler", cluster.address.removeprefix("tcp://"), "--quiet"]  # fmt: skip
+        load_before = os.getloadavg()[0]
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err = proc.stderr.read().decode() if proc.stderr else ""
+        if proc.returncode != 0:
+            raise RuntimeError(f"build failed ({proc.returncode}): {err[-2000:]}")
+        worker_peaks = cluster.worker_peaks_mib()
+    finally:
+        cluster.close()
+    import zarr
+
+    stages = dict(zarr.open_group(str(store), mode="r").attrs["stages"])
+    shutil.rmtree(tmp, ignore_errors=True)
+    return {
+        "board": str(board),
+        "positions": board.positions,
+        "classes": stages["classes"]["classes"],
+        "solved_classes": stages["solve"]["solved_classes"],
+        "iterations": stages["solve"]["iterations"],
+        "workers": workers,
+        "memory_limit": memory_limit,
+        "wall_seconds": round(wall, 2),
+        "stage_seconds": {k: v["seconds"] for k, v in stages.items()},
+        "client_peak_mib": round(usage.ru_maxrss / 1024, 1),
+        "client_cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+        "worker_peak_mib": worker_peaks,
+        "us_per_position": round(wall / board.positions * 1e6, 3),
+        "load_before": round(load_before, 2),
+        "load_after": round(os.getloadavg()[0], 2),
+    }
+
+
+def existing(path: str) -> dict[str, Any] | None:
+    """The stage seconds recorded in a finished store (no rebuild)."""
+    import zarr
+
+    try:
+        root = zarr.open_group(path, mode="r")
+    except (FileNotFoundError, zarr.errors.GroupNotFoundError):
+        return None
+    board = Board.parse(root.attrs["unitile"]["board"])
+    stages = dict(root.attrs.get("stages", {}))
+    total = sum(v["seconds"] for v in stages.values())
+    solve = stages.get("solve", {})
+    return {
+        "board": str(board),
+        "positions": board.positions,
+        "store": path,
+        "stages": list(stages),
+        "stage_seconds": {k: v["seconds"] for k, v in stages.items()},
+        "sum_of_stage_seconds": round(total, 1),
+        "us_per_position": round(total / board.positions * 1e6, 3),
+        "solved_classes": solve.get("solved_classes"),
+        "iterations": solve.get("iterations"),
+        "seconds_per_iteration": solve.get("seconds_per_iteration"),
+        "client_peak_gib_at_solve": solve.get("peak_rss_gib"),
+    }
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The runs side by side."""
+    head = (f"{'board':>5} {'positions':>11} {'wkr':>3} {'wall s':>8} {'solve s':>8} {'us/pos':>8} "
+            f"{'client MiB':>10} {'worker MiB':>16} {'load':>9}")  # fmt: skip
+    lines = [head]
+    for r in rows:
+        lines.append(
+            f"{r['board']:>5} {r['positions']:>11,} {r['workers']:>3} {r['wall_seconds']:>8.1f} "
+            f"{r['stage_seconds']['solve']:>8.2f} {r['us_per_position']:>8.2f} {r['client_peak_mib']:>10.0f} "
+            f"{'/'.join(f'{m:.0f}' for m in r['worker_peak_mib']):>16} "
+            f"{r['load_before']:>4.1f}-{r['load_after']:<4.1f}"
+        )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--boards", default="3x5,3x7")
+    p.add_argument("--workers", default="1,2", help="worker counts, comma separated")
+    p.add_argument("--memory-limit", help="each worker's --memory-limit (for example 2GiB)")
+    p.add_argument("--existing", action="append", default=[], help="a finished store to report (no rebuild)")
+    p.add_argument("--scratch", default=str(ROOT / "build"), help="where the fresh stores go (removed after)")
+    p.add_argument("--out", help="write the results as JSON here")
+    args = p.parse_args()
+    Path(args.scratch).mkdir(parents=True, exist_ok=True)
+    rows = []
+    for b in args.boards.split(","):
+        for n in (int(w) for w in args.workers.split(",")):
+            row = run_one(Board.parse(b), n, args.memory_limit, Path(args.scratch))
+            print(json.dumps(row), file=sys.stderr, flush=True)
+            rows.append(row)
+    print(table(rows))
+    recorded = [e for e in (existing(path) for path in args.existing) if e is not None]
+    for e in recorded:
+        print(f"{e['board']} (recorded in {e['store']}): {e['sum_of_stage_seconds']} s over stages "
+              f"{', '.join(f'{k} {v:.0f}' for k, v in e['stage_seconds'].items())}; "
+              f"{e['us_per_position']} us/position")  # fmt: skip
+    if args.out:
+        Path(args.out).write_text(
+            json.dumps({"runs": rows, "recorded": recorded, "cores": os.cpu_count()}, indent=1)
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
