@@ -156,6 +156,38 @@ def existing(path: str) -> dict[str, Any] | None:
     }
 
 
+def halo(path: str, parts: int) -> dict[str, Any]:
+    """The network traffic of one CG iteration if the classes of a finished store were split over
+    ``parts`` workers in contiguous blocks of each half (the order the classes stage stores them in).
+
+    Each iteration computes the E half from the O half and then the O half from the E half; a worker
+    owning rows ``lo..hi`` of a half needs the values of their neighbours, and those outside its own
+    block of the other half come over the network, each distinct value once.
+    """
+    import numpy as np
+    import zarr
+
+    root = zarr.open_group(path, mode="r")
+    split = int(root.attrs["stages"]["classes"]["split"])
+    nbr = np.asarray(root["graph/nbr"][...])
+    n = nbr.shape[0]
+    remote = 0
+    for lo, hi, olo, ohi in ((split, n, 0, split), (0, split, split, n)):
+        rows = np.linspace(lo, hi, parts + 1).astype(np.int64)
+        own = np.linspace(olo, ohi, parts + 1).astype(np.int64)
+        for j in range(parts):
+            need = np.unique(nbr[rows[j] : rows[j + 1]].ravel())
+            need = need[need >= 0]
+            remote += int(np.count_nonzero((need < own[j]) | (need >= own[j + 1])))
+    return {
+        "parts": parts,
+        "classes": n,
+        "remote_values_per_iteration": remote,
+        "bytes_per_iteration": remote * 8,
+        "fraction_of_all_classes": round(remote / n, 4),
+    }
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     """The runs side by side."""
     head = (f"{'board':>5} {'positions':>11} {'wkr':>3} {'wall s':>8} {'solve s':>8} {'us/pos':>8} "
@@ -178,11 +210,18 @@ def main() -> int:
     p.add_argument("--memory-limit", help="each worker's --memory-limit (for example 2GiB)")
     p.add_argument("--existing", action="append", default=[], help="a finished store to report (no rebuild)")
     p.add_argument("--scratch", default=str(ROOT / "build"), help="where the fresh stores go (removed after)")
+    p.add_argument(
+        "--halo", metavar="STORE", help="only report the traffic per CG iteration split over workers"
+    )
     p.add_argument("--out", help="write the results as JSON here")
     args = p.parse_args()
+    if args.halo:
+        for parts in (2, 4, 8, 16, 64):
+            print(json.dumps(halo(args.halo, parts)))
+        return 0
     Path(args.scratch).mkdir(parents=True, exist_ok=True)
     rows = []
-    for b in args.boards.split(","):
+    for b in [b for b in args.boards.split(",") if b]:
         for n in (int(w) for w in args.workers.split(",")):
             row = run_one(Board.parse(b), n, args.memory_limit, Path(args.scratch))
             print(json.dumps(row), file=sys.stderr, flush=True)
