@@ -29,6 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import numpy as np  # noqa: E402
+
 from unitile_py.board import Board  # noqa: E402
 
 DASK = str(Path(sys.executable).with_name("dask"))
@@ -164,7 +166,6 @@ def halo(path: str, parts: int) -> dict[str, Any]:
     owning rows ``lo..hi`` of a half needs the values of their neighbours, and those outside its own
     block of the other half come over the network, each distinct value once.
     """
-    import numpy as np
     import zarr
 
     root = zarr.open_group(path, mode="r")
@@ -185,6 +186,85 @@ def halo(path: str, parts: int) -> dict[str, Any]:
         "remote_values_per_iteration": remote,
         "bytes_per_iteration": remote * 8,
         "fraction_of_all_classes": round(remote / n, 4),
+    }
+
+
+def _region_keys(path: str) -> np.ndarray:
+    """Per class: the number of red tiles in the board's central region (the cells at Chebyshev distance
+    at most 1 from the centre cell, or the middle row's cells for a 3-row board). The region is a union of
+    cell orbits, so the key is the same for every position of a class, and a slide changes it by at most 1.
+    """
+    import zarr
+    from numba import njit
+
+    from pipeline.bits import cells_of, unrank
+    from pipeline.geometry import Geometry
+
+    @njit(cache=False)
+    def keys_of(
+        ranks: np.ndarray, bubble: int, tiles: int, red: int, binom: np.ndarray, region: int
+    ) -> np.ndarray:
+        out = np.empty(len(ranks), dtype=np.int64)
+        for i in range(len(ranks)):
+            m = cells_of(unrank(ranks[i], tiles, red, binom), bubble) & region
+            n = 0
+            while m:
+                m &= m - 1
+                n += 1
+            out[i] = n
+        return out
+
+    root = zarr.open_group(path, mode="r")
+    board = Board.parse(root.attrs["unitile"]["board"])
+    rec = root.attrs["stages"]["classes"]
+    geo = Geometry.of(board)
+    cr, cc = board.rows // 2, board.cols // 2
+    region = 0
+    for c in range(board.cells):
+        row, col = board.row_col(c)
+        if abs(row - cr) <= (0 if board.rows == 3 else 1) and abs(col - cc) <= (
+            board.cols // 2 if board.rows == 3 else 1
+        ):
+            region |= 1 << c
+    keys = np.empty(int(rec["classes"]), dtype=np.int64)
+    for o in range(geo.n_orbits):
+        ranks = np.asarray(root[f"classes/ranks_{o}"][...]).astype(np.int64)
+        lo = int(rec["starts"][o])
+        keys[lo : lo + len(ranks)] = keys_of(
+            ranks, int(geo.orbit_reps[o]), geo.tiles, geo.red, geo.binom, region
+        )
+    return keys
+
+
+def halo_by_key(path: str, parts: int) -> dict[str, Any]:
+    """Like :func:`halo`, but worker w owns the classes whose region key falls in its range of key values
+    (ranges chosen to balance the number of classes); a slide changes the key by at most 1, so only the
+    boundary key values of neighbouring ranges travel."""
+    import zarr
+
+    root = zarr.open_group(path, mode="r")
+    nbr = np.asarray(root["graph/nbr"][...])
+    keys = _region_keys(path)
+    counts = np.bincount(keys)
+    cum = np.cumsum(counts) / counts.sum()
+    cut = np.searchsorted(cum, np.arange(1, parts) / parts)
+    owner_of_key = np.searchsorted(cut, np.arange(len(counts)), side="left")
+    owner = owner_of_key[keys]
+    src = np.repeat(owner, 4)
+    dst = nbr.ravel()
+    ok = dst >= 0
+    src, dst = src[ok], dst[ok]
+    remote = owner[dst] != src
+    pairs = np.unique(src[remote] * len(owner) + dst[remote])
+    sizes = np.bincount(owner, minlength=parts)
+    return {
+        "parts": parts,
+        "partition": "region key",
+        "key_values": len(counts),
+        "classes": len(owner),
+        "remote_values_per_iteration": len(pairs),
+        "fraction_of_all_classes": round(len(pairs) / len(owner), 4),
+        "largest_part_over_mean": round(float(sizes.max() / sizes.mean()), 3),
     }
 
 
@@ -218,6 +298,8 @@ def main() -> int:
     if args.halo:
         for parts in (2, 4, 8, 16, 64):
             print(json.dumps(halo(args.halo, parts)))
+        for parts in (2, 4, 8):
+            print(json.dumps(halo_by_key(args.halo, parts)))
         return 0
     Path(args.scratch).mkdir(parents=True, exist_ok=True)
     rows = []
