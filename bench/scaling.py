@@ -9,6 +9,11 @@ stage records), the peak resident memory of the client (which runs the solve and
 retrograde) and of each worker (their own ``ru_maxrss``), the machine's load average before and after,
 and the cost per position. ``--existing`` adds the stage seconds already recorded in finished stores
 (no rebuild: 5x5 takes about 15 minutes on 2 cores). The numbers are only as quiet as the machine.
+
+    .venv/bin/python bench/scaling.py --halo build/5x5.zarr
+
+reports instead how many values one CG iteration would send between workers if the classes of a
+finished store were split over 2-64 workers: in contiguous blocks, and by ranges of a locality key.
 """
 
 from __future__ import annotations
