@@ -70,6 +70,61 @@ def _slide_result(
 
 
 @njit(**JIT)
+def _best_slides(
+    cm: int,
+    bubble: int,
+    flags: int,
+    nbr_cells: np.ndarray,
+    value: np.ndarray,
+    tiles: int,
+    cols: int,
+    full: int,
+    not_last: int,
+    not_first: int,
+    rank_tab: np.ndarray,
+    pop8: np.ndarray,
+    colourings: int,
+) -> tuple[int, int, int]:
+    """Perfect play over the legal slides (bits of ``flags``) of the position ``(cm, bubble)``.
+
+    Returns the value of the best slide for Red to move (0 if none is known), the mask of the slides
+    that reach it, and the number of legal slides whose child has no value yet.
+    """
+    best = 0
+    best_score = -2 * WIN
+    mask = 0
+    not_ready = 0
+    for k in range(4):
+        if not flags >> k & 1:
+            continue
+        res = _slide_result(
+            cm,
+            bubble,
+            nbr_cells[bubble, k],
+            value,
+            tiles,
+            cols,
+            full,
+            not_last,
+            not_first,
+            rank_tab,
+            pop8,
+            colourings,
+        )
+        if res == 0:
+            not_ready += 1
+            continue
+        s = _score(res)
+        if s > best_score:
+            best_score = s
+            best = res
+            mask = 1 << k
+        elif s == best_score:
+            mask |= 1 << k
+    return best, mask, not_ready
+
+
+@njit(**JIT)
 def _retrograde(
     order: np.ndarray,
     legal: np.ndarray,
@@ -95,32 +150,22 @@ def _retrograde(
             continue
         bubble = i // colourings
         cm = cells_of(unrank(i - bubble * colourings, tiles, red, binom), bubble)
-        best = 0
-        best_score = -2 * WIN
-        for k in range(4):
-            if not flags >> k & 1:
-                continue
-            res = _slide_result(
-                cm,
-                bubble,
-                nbr_cells[bubble, k],
-                value,
-                tiles,
-                cols,
-                full,
-                not_last,
-                not_first,
-                rank_tab,
-                pop8,
-                colourings,
-            )
-            if res == 0:
-                missing += 1
-                continue
-            s = _score(res)
-            if s > best_score:
-                best_score = s
-                best = res
+        best, _, not_ready = _best_slides(
+            cm,
+            bubble,
+            flags,
+            nbr_cells,
+            value,
+            tiles,
+            cols,
+            full,
+            not_last,
+            not_first,
+            rank_tab,
+            pop8,
+            colourings,
+        )
+        missing += not_ready
         value[i] = best
     return missing
 
@@ -203,35 +248,22 @@ def _best_bubble(
             mask = 0
             if not flags & UNITED:
                 cm = cells_of(m, bubble)
-                best_score = -2 * WIN
-                best = 0
-                for k in range(4):
-                    if not flags >> k & 1:
-                        continue
-                    res = _slide_result(
-                        cm,
-                        bubble,
-                        nbr_cells[bubble, k],
-                        value,
-                        tiles,
-                        cols,
-                        full,
-                        not_last,
-                        not_first,
-                        rank_tab,
-                        pop8,
-                        colourings,
-                    )
-                    if res == 0:
-                        wrong += 1
-                        continue
-                    s = _score(res)
-                    if s > best_score:
-                        best_score = s
-                        best = res
-                        mask = 1 << k
-                    elif s == best_score:
-                        mask |= 1 << k
+                best, mask, not_ready = _best_slides(
+                    cm,
+                    bubble,
+                    flags,
+                    nbr_cells,
+                    value,
+                    tiles,
+                    cols,
+                    full,
+                    not_last,
+                    not_first,
+                    rank_tab,
+                    pop8,
+                    colourings,
+                )
+                wrong += not_ready
                 if best != value[i]:
                     wrong += 1
             elif value[i] != 0:
