@@ -7,9 +7,9 @@ The format is specified in docs/tables.md; in short:
   *record* per class, numbered by :class:`unitile_py.canonical.Frame`.
 * Slides join a cell of even parity (row + column even) to one of odd parity. An *even* record (bubble
   on an even cell) holds the legal slides of its position and the perfect-play slides for both sides to
-  move. An *odd* record holds only the perfect-play slides for Red to move, as a subset of the legal
-  slides; the legal slides of an odd position follow from its even neighbours' records (each slide
-  between two positions where no colour is united is legal in exactly one direction).
+  move. An *odd* record holds only the perfect-play slides for Red to move; the legal slides of an odd
+  position follow from its even neighbours' records (each slide between two positions where no colour
+  is united is legal in exactly one direction).
 * Records are symbols (most frequent first), stored in blocks of :data:`RECORDS_PER_BLOCK` records,
   each block compressed on its own with zlib.
 
@@ -37,7 +37,7 @@ from .bits import JIT, cells_of, connected, next_combination, rank, unrank
 from .geometry import Geometry
 from .legal import CHUNK, SLIDES, UNITED
 
-FORMAT = 1
+FORMAT = 2
 MAGIC = b"UTBL"
 RECORDS_PER_BLOCK = 1 << 16
 ZLIB_LEVEL = 9
@@ -59,32 +59,6 @@ def frame_cells(board: Board) -> list[int]:
 def file_name(board: Board, cell: int) -> str:
     """The file of a frame: ``<cell name>.bin``."""
     return f"{board.name(cell)}.bin"
-
-
-def relative_table() -> np.ndarray:
-    """``rel[legal, best]``: the best slides as a subset of the legal ones (bit j: j-th legal slide)."""
-    out = np.zeros((16, 16), dtype=np.int64)
-    for legal in range(16):
-        for best in range(16):
-            code = 0
-            j = 0
-            for k in range(4):
-                if legal >> k & 1:
-                    if best >> k & 1:
-                        code |= 1 << j
-                    j += 1
-            out[legal, best] = code
-    return out
-
-
-def absolute_table() -> np.ndarray:
-    """``ab[legal, code]``: inverse of :func:`relative_table` (the best slides as slide bits)."""
-    out = np.zeros((16, 16), dtype=np.int64)
-    for legal in range(16):
-        ks = [k for k in range(4) if legal >> k & 1]
-        for code in range(16):
-            out[legal, code] = sum(1 << ks[j] for j in range(len(ks)) if code >> j & 1)
-    return out
 
 
 # Canonical record numbers, vectorised -----------------------------------------------------------
@@ -203,12 +177,19 @@ class FrameRecords:
     kind: int
     #: symbol of each record (index into ``symbols``).
     records: np.ndarray
-    #: (a, b, c) per symbol: even (legal, best red, best blue), odd (0, best code, 0).
+    #: (a, b, c) per symbol: even (legal, best red, best blue), odd (0, best red, 0); best sets with ENDS.
     symbols: list[tuple[int, int, int]]
 
 
-def frame_records(board: Board, cell: int, legal: np.ndarray, best: np.ndarray) -> FrameRecords:
-    """Records of the frame of ``cell`` from the legal bytes and best masks (Red to move) of all positions."""
+#: Bit of a best-slide set: the best slides end the game (they unite a colour; value +1 or -1).
+ENDS = 1 << 4
+
+
+def frame_records(
+    board: Board, cell: int, legal: np.ndarray, best: np.ndarray, value: np.ndarray
+) -> FrameRecords:
+    """Records of the frame of ``cell`` from the legal bytes, best masks and values (Red to move) of all
+    positions."""
     c = board.colourings
     even = is_even(board, cell)
     frame = Frame.of(board, cell, swap=even)
@@ -222,13 +203,14 @@ def frame_records(board: Board, cell: int, legal: np.ndarray, best: np.ndarray) 
     lb = legal[base + reps].astype(np.int64)
     active = (lb & UNITED) == 0
     nib = lb & SLIDES
-    best_red = best[base + reps].astype(np.int64)
+    best_red = best_set(best, value, base + reps)
     if even:
-        best_blue = best[base + swap[reps]].astype(np.int64)
-        sym = np.where(active, nib | (best_red << 4) | (best_blue << 8), 0)
+        best_blue = best_set(best, value, base + swap[reps])
+        sym = np.where(active, nib | (best_red << 4) | (best_blue << 9), 0)
     else:
-        # Where a colour is united the record is never read: give it the commonest code.
-        sym = np.where(active, relative_table()[nib, best_red], 1)
+        # Where a colour is united the record is never read: give it the commonest symbol.
+        commonest = int(np.argmax(np.bincount(best_red[active], minlength=32))) if active.any() else 0
+        sym = np.where(active, best_red, commonest)
     values, inverse, counts = np.unique(sym, return_inverse=True, return_counts=True)
     order = np.lexsort((values, -counts))
     ranks = np.empty(len(order), dtype=np.int64)
@@ -236,10 +218,16 @@ def frame_records(board: Board, cell: int, legal: np.ndarray, best: np.ndarray) 
     records = np.empty(frame.count, dtype=np.int64)
     records[idx[reps]] = ranks[inverse.ravel()]
     if even:
-        symbols = [(int(v) & 15, int(v) >> 4 & 15, int(v) >> 8 & 15) for v in values[order]]
+        symbols = [(int(v) & 15, int(v) >> 4 & 31, int(v) >> 9 & 31) for v in values[order]]
     else:
         symbols = [(0, int(v), 0) for v in values[order]]
     return FrameRecords(cell, KIND_EVEN if even else KIND_ODD, records, symbols)
+
+
+def best_set(best: np.ndarray, value: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The stored best-slide set of the positions ``at`` (Red to move): slide bits, and :data:`ENDS`
+    when perfect play ends the game with the next slide."""
+    return best[at].astype(np.int64) | np.where(np.abs(value[at]) == 1, ENDS, 0)
 
 
 def encode(fr: FrameRecords, per_block: int = RECORDS_PER_BLOCK) -> bytes:
@@ -273,7 +261,7 @@ def records_digest(fr: FrameRecords) -> str:
 
 
 def build_files(
-    board: Board, legal: np.ndarray, best: np.ndarray, info: dict[str, Any]
+    board: Board, legal: np.ndarray, best: np.ndarray, value: np.ndarray, info: dict[str, Any]
 ) -> tuple[dict[str, bytes], dict[str, Any]]:
     """Every file of ``tables/<board>/``: ``{name: bytes}`` and the manifest (also among the files).
 
@@ -282,7 +270,7 @@ def build_files(
     files: dict[str, bytes] = {}
     frames = []
     for cell in frame_cells(board):
-        fr = frame_records(board, cell, legal, best)
+        fr = frame_records(board, cell, legal, best, value)
         name = file_name(board, cell)
         files[name] = encode(fr)
         frames.append(
@@ -409,9 +397,9 @@ class Decoder:
         return out
 
     def bubble(self, bubble: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(legal slide bits, best slide bits for Red to move)`` of every position with this bubble.
+        """``(legal slide bits, best slide set for Red to move)`` of every position with this bubble.
 
-        Positions where a colour is united get 0 for both.
+        The best set is slide bits and :data:`ENDS`. Positions where a colour is united get 0 for both.
         """
         g = self.geo
         board = self.board
@@ -424,7 +412,8 @@ class Decoder:
         flip = np.array(self.arrays[rep].frame.flips, dtype=bool)[e]
         if kind == KIND_EVEN:
             legal = self._remap(rows[:, 0], kmap, deg)
-            best = self._remap(np.where(flip, rows[:, 2], rows[:, 1]), kmap, deg)
+            chosen = np.where(flip, rows[:, 2], rows[:, 1])
+            best = self._remap(chosen & SLIDES, kmap, deg) | (chosen & ENDS)
         else:
             legal = np.zeros(cells.shape[0], dtype=np.int64)
             for k, n in enumerate(board.neighbours[bubble]):
@@ -435,19 +424,15 @@ class Decoder:
                 kmap2 = self._to_actual(n, rep2, s2, e2)[e2]
                 from_child = (rows2[:, 0] >> kmap2[:, back]) & 1
                 legal |= (1 - from_child) << k
-            canon_legal = np.zeros_like(legal)
-            for k in range(deg):
-                canon_legal |= ((legal >> k) & 1) << kmap[:, k]
-            canon_best = absolute_table()[canon_legal, rows[:, 1]]
-            best = np.zeros_like(legal)
-            for k in range(deg):
-                best |= ((canon_best >> kmap[:, k]) & 1) << k
+            best = self._remap(rows[:, 1] & SLIDES, kmap, deg) | (rows[:, 1] & ENDS)
         legal = np.where(united, 0, legal)
         best = np.where(united, 0, best)
         return legal.astype(np.uint8), best.astype(np.uint8)
 
 
-def check_files(board: Board, files: dict[str, bytes], legal: np.ndarray, best: np.ndarray) -> dict[str, int]:
+def check_files(
+    board: Board, files: dict[str, bytes], legal: np.ndarray, best: np.ndarray, value: np.ndarray
+) -> dict[str, int]:
     """Decode every position from the files and count disagreements with the arrays."""
     dec = Decoder(board, files)
     c = board.colourings
@@ -457,7 +442,7 @@ def check_files(board: Board, files: dict[str, bytes], legal: np.ndarray, best: 
         want_l = legal[b * c : (b + 1) * c]
         active = (want_l & UNITED) == 0
         want_legal = np.where(active, want_l & SLIDES, 0)
-        want_best = np.where(active, best[b * c : (b + 1) * c], 0)
+        want_best = np.where(active, best_set(best, value, np.arange(b * c, (b + 1) * c)), 0)
         bad_legal += int(np.count_nonzero(lg != want_legal))
         bad_best += int(np.count_nonzero(bs != want_best))
     return {"legal_mismatches": bad_legal, "best_mismatches": bad_best}

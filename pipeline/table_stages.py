@@ -26,7 +26,7 @@ from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 from unitile_py.position import Position
 
-from .compact import Decoder, build_files, file_name, frame_cells, write_files
+from .compact import Decoder, best_set, build_files, file_name, frame_cells, write_files
 from .legal import SLIDES, UNITED, LegalResult, combine, legal_of_bubble
 from .perfect import best_of_bubble, retrograde
 from .stages import Context
@@ -216,7 +216,7 @@ class TablesStage:
                 "smallest_relative_T_gap": legal_rec["smallest_relative_T_gap"],
             },
         }
-        files, manifest = build_files(board, legal, best, info)
+        files, manifest = build_files(board, legal, best, value, info)
         out = tables_dir(ctx)
         write_files(out, files)
         data_bytes = sum(len(v) for k, v in files.items() if k != "manifest.json")
@@ -274,7 +274,7 @@ def check_task(task: CellTask) -> tuple[int, int, int, int, int]:
     files = {file_name(board, f): (folder / file_name(board, f)).read_bytes() for f in frame_cells(board)}
     got_legal, got_best = Decoder(board, files).bubble(task.bubble)
     want_legal = np.where(active, legal & SLIDES, 0)
-    want_best = np.where(active, best, 0)
+    want_best = np.where(active, best_set(best, value[sl], np.arange(c)), 0)
     return (
         res.inconsistent,
         int(np.count_nonzero(res.best != best)),

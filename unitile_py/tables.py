@@ -36,10 +36,12 @@ from .errors import UnitileError
 from .position import RED, Position
 
 #: The format version this reader understands.
-FORMAT = 1
+FORMAT = 2
 MAGIC = b"UTBL"
 _HEADER = struct.Struct("<4sHBBIIHBB")
 KIND_ODD, KIND_EVEN = 0, 1
+#: Bit of a stored best-slide set: perfect play ends the game with that slide (it unites a colour).
+ENDS = 1 << 4
 #: Outcomes remembered by :meth:`Tables.outcome` before the memory is cleared.
 MEMO_LIMIT = 1 << 18
 #: Environment variable naming the directory that holds ``<board>/manifest.json`` for every board.
@@ -155,6 +157,7 @@ class _Locator:
         # canonical slide index of each actual neighbour cell, and whether colours are swapped.
         canon = board.neighbours[rep]
         self.cells_of: list[list[tuple[int, ...]]] = []
+        self.first: list[list[int]] = []
         self.actual: list[tuple[int, ...]] = []
         self.slot: list[dict[int, int]] = []
         self.flip: list[bool] = list(frame.flips)
@@ -166,9 +169,13 @@ class _Locator:
                 actual[k] = n
             self.slot.append(slot)
             self.actual.append(tuple(actual))
+            # Indexed by a stored best set: slide bits 0-3 and ENDS, which moves no cell.
             self.cells_of.append(
-                [tuple(sorted(actual[k] for k in range(len(canon)) if m >> k & 1)) for m in range(16)]
+                [tuple(sorted(actual[k] for k in range(len(canon)) if m >> k & 1)) for m in range(32)]
             )
+            # The actual cell of the lowest canonical slide of each set (-1 for none).
+            low = [(m & 15 & -m).bit_length() - 1 for m in range(32)]
+            self.first.append([actual[k] if 0 <= k < len(canon) else -1 for k in low])
 
     def _locate_3x4(self, red: int) -> tuple[int, int]:
         """:meth:`locate` unrolled for three blocks and at most 32 cells (the 5x5 board)."""
@@ -241,18 +248,6 @@ def _steps(frame: Frame) -> list[list[list[tuple[int, int, list[int], int]]]]:
             per_group.append(row)
         out.append(per_group)
     return out
-
-
-def _absolute() -> list[list[int]]:
-    """``ab[legal][code]``: the slide bits of the code's subset of the legal slides."""
-    out = []
-    for legal in range(16):
-        ks = [k for k in range(4) if legal >> k & 1]
-        out.append([sum(1 << ks[j] for j in range(len(ks)) if code >> j & 1) for code in range(16)])
-    return out
-
-
-_ABSOLUTE = _absolute()
 
 
 class Tables:
@@ -373,44 +368,12 @@ class Tables:
                 out.append(n)
         return out
 
-    def _best_red(self, red: int, bubble: int, legal: list[int] | None = None) -> tuple[int, ...]:
+    def _best_red(self, red: int, bubble: int) -> tuple[int, ...]:
         """Best slides of an active position with Red to move (sorted cells)."""
         lc = self._loc[bubble]
         idx, e = lc.locate(red)
         rec = lc.file.record(idx)
-        if lc.even:
-            return lc.cells_of[e][rec[2] if lc.flip[e] else rec[1]]
-        if legal is None:
-            legal = self._legal_odd(red, bubble)
-        slot = lc.slot[e]
-        canon = 0
-        for n in legal:
-            canon |= 1 << slot[n]
-        return lc.cells_of[e][_ABSOLUTE[canon][rec[1]]]
-
-    def _first_best(self, red: int, bubble: int, skip: int) -> int:
-        """One best slide of an active position with Red to move (``skip``: a cell known not legal)."""
-        lc = self._loc[bubble]
-        idx, e = lc.locate(red)
-        rec = lc.file.record(idx)
-        if lc.even:
-            mask = rec[2] if lc.flip[e] else rec[1]
-            return lc.actual[e][(mask & -mask).bit_length() - 1]
-        code = rec[1]
-        want = (code & -code).bit_length() - 1  # the want-th legal slide in canonical order
-        seen = 0
-        loc = self._loc
-        for n in lc.actual[e]:
-            if n == skip:
-                continue
-            red2 = red ^ (1 << n) ^ (1 << bubble) if red >> n & 1 else red
-            lc2 = loc[n]
-            idx2, e2 = lc2.locate(red2)
-            if not lc2.file.record(idx2)[0] >> lc2.slot[e2][bubble] & 1:
-                if seen == want:
-                    return n
-                seen += 1
-        raise UnitileError(f"tables {self.board}: record {idx} of {lc.file.name} names no legal slide")
+        return lc.cells_of[e][rec[2] if lc.flip[e] else rec[1]]
 
     def _solve(self, red: int, bubble: int) -> tuple[bool, int]:
         """``(win, plies)`` for Red to move in an active position, following best slides to the end."""
@@ -419,29 +382,33 @@ class Tables:
         if found is not None:
             return found
         full = self._full
+        loc = self._loc
         path = []
-        skip = -1
         while True:
-            found = memo.get((red, bubble))
+            key = (red, bubble)
+            found = memo.get(key)
             if found is not None:
                 last_wins, tail = not found[0], found[1]
                 # the position after path[-1] is `found` for its mover: the path's last mover is the other.
                 break
-            path.append((red, bubble))
-            n = self._first_best(red, bubble, skip)
+            path.append(key)
+            # One best slide: the lowest canonical one of the record's set for the side to move.
+            lc = loc[bubble]
+            idx, e = lc.locate(red)
+            rec = lc.file.record(idx)
+            best = rec[2] if lc.flip[e] else rec[1]
+            n = lc.first[e][best]
+            if best & ENDS:
+                # The slide unites a colour: the mover's (a win) if the tile is the mover's (red here).
+                last_wins, tail = red >> n & 1 == 1, 0
+                break
             blue = full & ~red & ~(1 << bubble)
             if red >> n & 1:
-                red = red ^ (1 << n) ^ (1 << bubble)
-                if self._united(red):
-                    last_wins, tail = True, 0
-                    break
+                red ^= (1 << n) | (1 << bubble)
             else:
-                blue = blue ^ (1 << n) ^ (1 << bubble)
-                if self._united(blue):
-                    last_wins, tail = False, 0
-                    break
+                blue ^= (1 << n) | (1 << bubble)
             # The other side moves next: swap the colours so that it is Red again.
-            red, skip, bubble = blue, bubble, n
+            red, bubble = blue, n
         if len(memo) + len(path) > MEMO_LIMIT:
             memo.clear()
         m = len(path)
