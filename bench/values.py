@@ -25,7 +25,8 @@ from numba import njit, prange
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pipeline.solver import SolverState, solve, tables, to_even, to_odd_dot, update_p, update_xs
+from pipeline.cg import local_parts, solve
+from pipeline.solver import SolverState
 from pipeline.store import Store
 from unitile_py import Board
 
@@ -113,15 +114,15 @@ def main() -> None:
     nbr, info = store.read("graph/nbr"), store.read("graph/info")
     split = int(store.require("classes")["split"])
     n_o, n_e = split, info.shape[0] - split
-    inv, omega = tables()
+    # The whole graph as one part (as the in-process build runs it), with random vectors.
+    part = local_parts(nbr, info, split).parts[0]
     rng = np.random.default_rng(1)
-    x, s, p, q = (rng.random(n_o) for _ in range(4))
-    t = np.empty(n_e)
+    part.start(*(rng.random(n_o) for _ in range(3)))
     kernels = {
-        "to_even": lambda: to_even(nbr, info, inv, p, t, split),
-        "to_odd_dot": lambda: to_odd_dot(nbr, info, inv, omega, p, t, q, split),
-        "update_xs": lambda: update_xs(1e-9, info, omega, x, s, p, q),
-        "update_p": lambda: update_p(0.5, s, p),
+        "to_even": lambda: part.even_step({}),
+        "to_odd_dot": lambda: part.odd_step({}),
+        "update_xs": lambda: part.update(1e-9),
+        "update_p": lambda: part.direction(0.5),
     }
     for k in kernels.values():
         k()

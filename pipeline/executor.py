@@ -48,6 +48,15 @@ class Executor(Protocol):
         """``[fn(item) for item in items]``, possibly in parallel."""
         ...
 
+    def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> Any:
+        """Objects ``cls(*a)`` that keep state between calls, one per ``a``, spread over the workers;
+        a :class:`pipeline.cg.Group` over them."""
+        ...
+
+    def lost_workers(self) -> bool:
+        """Whether a worker that held objects of :meth:`group` is gone (so a retry may succeed)."""
+        ...
+
     def close(self) -> None:
         """Release workers."""
         ...
@@ -68,6 +77,16 @@ class InProcessExecutor:
                 out.append(fn(item))
                 bar.update(1)
         return out
+
+    def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> Any:
+        """The objects, in this process."""
+        from .cg import LocalGroup
+
+        return LocalGroup([cls(*a) for a in args])
+
+    def lost_workers(self) -> bool:
+        """Never: everything is in this process."""
+        return False
 
     def close(self) -> None:
         """Nothing to release."""
@@ -139,8 +158,45 @@ class DaskExecutor:
                 ) from None
         return out
 
+    def worker_addresses(self) -> list[str]:
+        """The workers now connected, in a fixed order."""
+        return sorted(self.client.scheduler_info(n_workers=-1).get("workers", {}))
+
+    def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> ActorGroup:
+        """Dask actors, one per ``args`` entry, placed round robin on the workers now connected."""
+        workers = self.worker_addresses()
+        if not workers:
+            raise UnitileError("the cluster has no workers")
+        futures = [
+            self.client.submit(cls, *a, actor=True, pure=False, workers=[workers[i % len(workers)]])
+            for i, a in enumerate(args)
+        ]
+        actors = [f.result() for f in futures]
+        self._held = {workers[i % len(workers)] for i in range(len(args))}
+        return ActorGroup(actors, futures)
+
+    def lost_workers(self) -> bool:
+        """Whether a worker that held actors is no longer connected."""
+        held = getattr(self, "_held", set())
+        return bool(held - set(self.worker_addresses()))
+
     def close(self) -> None:
         """Close the client and any cluster it started."""
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+class ActorGroup:
+    """Dask actors; a call runs a method on all of them at once and waits for every result."""
+
+    def __init__(self, actors: list[Any], futures: list[Any]) -> None:
+        self.actors = actors
+        self.futures = futures  # held so that the actors live as long as the group
+        self.size = len(actors)
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
+        """``[actor.method(*args[w]) for each actor w]``, run concurrently."""
+        args = args or [()] * self.size
+        pending = [getattr(a, method)(*x) for a, x in zip(self.actors, args, strict=True)]
+        return [p.result() for p in pending]

@@ -1,8 +1,15 @@
-"""The solve stage's driver: load the class graph, resume from a checkpoint, solve, store r and T.
+"""The solve stage's driver: parts of the class graph on the workers, CG, r and T stored.
 
-Checkpoints alternate between two slots (``solve/a_*`` and ``solve/b_*``); the group's attributes name
-the valid slot only after its arrays are written, so a kill during a checkpoint leaves the previous
-one usable. A checkpoint belongs to one graph (its stage stamp) and is ignored for any other.
+Each worker holds one part (:class:`pipeline.partition.StoredPartition`: its rows of the graph, its
+slices of the vectors and its halo); this process holds only scalars (:func:`pipeline.cg.run_cg`). The
+parts write their rows of ``values/r``; then one task per chunk range forms ``values/T_class``.
+
+Checkpoints alternate between two slots (``solve/a_*`` and ``solve/b_*``), written by the parts; the
+group's attributes name the valid slot only after its arrays are written, so a kill during a
+checkpoint leaves the previous one usable. A checkpoint belongs to one graph (its stage stamp) and is
+ignored for any other. A lost worker (or a killed client) costs a restart from the last checkpoint;
+since the parts own whole reduction chunks, the continuation is the same bit for bit whatever the
+number of workers.
 """
 
 from __future__ import annotations
@@ -10,49 +17,53 @@ from __future__ import annotations
 import math
 import os
 import resource
+from dataclasses import dataclass
 from typing import Any
 
 import numba
 import numpy as np
 import zarr
 
+from .cg import Group, connect, run_cg
 from .executor import progress
-from .solver import SolverState, check_bipartite, solve
+from .partition import StoredPartition, plan_parts
+from .solver import BLOCK, SolveResult, SolverState
 from .stages import Context
-from .store import CLASS_SHARD, Store
+from .store import Store
 
 UNIT = 2.0**-53
 
 
-def load_checkpoint(store: Store, graph: str, n: int) -> SolverState | None:
-    """The saved solver state for this graph, if any."""
+#: Classes per task when T is formed from r (whole chunks of values/T_class).
+T_CHUNK = 64 * BLOCK
+#: Fresh starts of the solve after a lost worker before the stage fails.
+RETRIES = 3
+
+
+def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | None:
+    """The valid checkpoint of this graph, if any."""
     try:
         group = zarr.open_group(store.path, path="solve", mode="r")
     except (FileNotFoundError, zarr.errors.GroupNotFoundError):
         return None
     meta = group.attrs.get("checkpoint")
-    if not meta or meta.get("graph") != graph:
+    if not meta or meta.get("graph") != graph or meta.get("classes") != split:
         return None
-    slot = meta["slot"]
-    x, s, p = (store.read(f"solve/{slot}_{v}") for v in "xsp")
-    if x.shape != (n,):
-        return None
-    return SolverState(
-        x, s, p, float(meta["rz"]), int(meta["iteration"]), int(meta["restarts"]), [float(meta["last"])]
-    )
+    return dict(meta)
 
 
-def save_checkpoint(store: Store, state: SolverState, graph: str) -> None:
-    """Write the state into the slot not in use, then point the attributes at it."""
-    group = zarr.open_group(store.path, path="solve", mode="a")
-    meta = group.attrs.get("checkpoint") or {}
+def save_checkpoint(store: Store, group: Group, state: SolverState, graph: str, split: int) -> None:
+    """The parts write their x, s, p into the slot not in use; then the attributes point at it."""
+    solve_group = zarr.open_group(store.path, path="solve", mode="a")
+    meta = solve_group.attrs.get("checkpoint") or {}
     slot = "b" if meta.get("slot") == "a" else "a"
-    m = state.x.shape[0]
-    for v, arr in (("x", state.x), ("s", state.s), ("p", state.p)):
-        store.create(f"solve/{slot}_{v}", (m,), (min(m, CLASS_SHARD),), np.float64, compress=False)[...] = arr
-    group.attrs["checkpoint"] = {
+    for v in "xsp":
+        store.create(f"solve/{slot}_{v}", (split,), None, np.float64, chunks=(BLOCK,), compress=False)
+    group.call("save", [(store.path, slot)] * group.size)
+    solve_group.attrs["checkpoint"] = {
         "slot": slot,
         "graph": graph,
+        "classes": split,
         "rz": state.rz,
         "iteration": state.iteration,
         "restarts": state.restarts,
@@ -60,23 +71,46 @@ def save_checkpoint(store: Store, state: SolverState, graph: str) -> None:
     }
 
 
-def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, Any]:
-    """Solve for r on classes and store ``values/r`` and ``values/T_class``; return the record."""
+@dataclass(frozen=True)
+class TTask:
+    """T = r + r[colour swap] for the classes ``[lo, hi)``."""
+
+    path: str
+    lo: int
+    hi: int
+
+
+def t_task(task: TTask) -> tuple[float, float]:
+    """Write ``values/T_class[lo:hi]``; return its ``(min, max)``.
+
+    The colour swap keeps the bubble's cell, so a class's swap partner lies in the same orbit's range:
+    only that window of r is read.
+    """
+    swap = np.asarray(zarr.open_array(store=task.path, path="graph/swap", mode="r")[task.lo : task.hi])
+    r = zarr.open_array(store=task.path, path="values/r", mode="r")
+    lo, hi = int(swap.min()), int(swap.max()) + 1
+    t = np.asarray(r[task.lo : task.hi]) + np.asarray(r[lo:hi])[swap - lo]
+    zarr.open_array(store=task.path, path="values/T_class", mode="r+")[task.lo : task.hi] = t
+    return float(t.min()), float(t.max())
+
+
+def solve_on_parts(
+    ctx: Context, graph: str, split: int, n: int, tol: float, checkpoint_seconds: float
+) -> tuple[SolveResult, float, list[float], int, bool]:
+    """One attempt: start the parts (from the checkpoint if any), run CG, write r. Returns the numbers."""
     store = ctx.store
-    graph = str(store.require("graph")["finished"])
-    nbr = store.read("graph/nbr")
-    info = store.read("graph/info")
-    swap = store.read("graph/swap")
-    n = info.shape[0]
-    split = int(store.require("classes")["split"])
-    check_bipartite(nbr, split)
-    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    state = load_checkpoint(store, graph, split)
-    resumed = state is not None
-    if state is None:
-        state = SolverState.start(split)
+    plans = plan_parts(split, n, ctx.executor.workers)
+    threads = ctx.task_threads if ctx.executor.workers > 1 else numba.config.NUMBA_NUM_THREADS
+    group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads) for p in plans])
+    connect(group)
+    meta = checkpoint_meta(store, graph, split)
+    if meta is not None:
+        ctx.log(f"solve: resuming at iteration {meta['iteration']}")
+        group.call("load", [(store.path, meta["slot"])] * group.size)
+        state = SolverState(np.zeros(0), np.zeros(0), np.zeros(0), float(meta["rz"]), int(meta["iteration"]),
+                            int(meta["restarts"]), [float(meta["last"])])  # fmt: skip
     else:
-        ctx.log(f"solve: resuming at iteration {state.iteration}")
+        state = SolverState(np.zeros(0), np.zeros(0), np.zeros(0), -1.0)
     digits = -math.log10(tol)
     with progress(round(digits * 10), "solve", ctx.show_progress, unit="0.1 digit") as bar:
 
@@ -87,27 +121,49 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
                 bar.set_postfix_str(f"iteration {st.iteration}, residual {smax:.1e}", refresh=False)
                 bar.update(step)
 
-        result = solve(
-            nbr,
-            info,
-            split,
+        result = run_cg(
+            group,
             state,
             tol=tol,
             on_iteration=on_iteration,
-            checkpoint=lambda st: save_checkpoint(store, st, graph),
+            checkpoint=lambda st: save_checkpoint(store, group, st, graph, split),
             checkpoint_seconds=checkpoint_seconds,
         )
-    r = result.x
-    t_class = r + r[swap]
-    for name, arr in (("values/r", r), ("values/T_class", t_class)):
-        store.create(name, (n,), (min(n, CLASS_SHARD),), np.float64, compress=False)[...] = arr
+    store.create("values/r", (n,), None, np.float64, chunks=(BLOCK,), compress=False)
+    r_max = max(group.call("write_r", [(store.path,)] * group.size))
+    peaks = group.call("peak_memory")
+    return result, r_max, peaks, group.size, meta is not None
+
+
+def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, Any]:
+    """Solve for r on classes and store ``values/r`` and ``values/T_class``; return the record.
+
+    The parts live on the workers (one per worker; in this process with the in-process executor). A
+    worker lost during the solve costs a fresh start of the parts from the last checkpoint.
+    """
+    store = ctx.store
+    graph = str(store.require("graph")["finished"])
+    n = int(zarr.open_array(store=store.path, path="graph/info", mode="r").shape[0])
+    split = int(store.require("classes")["split"])
+    for attempt in range(RETRIES + 1):
+        try:
+            outcome = solve_on_parts(ctx, graph, split, n, tol, checkpoint_seconds)
+            break
+        except Exception as exc:
+            if attempt == RETRIES or not ctx.executor.lost_workers():
+                raise
+            ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
+    result, r_max, peaks, parts, resumed = outcome
+    store.create("values/T_class", (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
+    tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n)) for lo in range(0, n, T_CHUNK)]
+    extremes = ctx.executor.map(t_task, tasks, "T")
     # The checkpoints are of no use once r is stored.
     solve_group = zarr.open_group(store.path, path="solve", mode="a")
     for key in list(solve_group.array_keys()):
         del solve_group[key]
     solve_group.attrs["checkpoint"] = {}
     rel_t = result.rel_bound * (1.0 + UNIT) + UNIT
-    t_max = float(t_class.max())
+    t_max = max(hi for _, hi in extremes)
     bound = rel_t * t_max * (1.0 + 4.0 * UNIT)
     return {
         "iterations": result.iterations,
@@ -117,12 +173,14 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "relative_bound_r": result.rel_bound,
         "relative_bound_T": rel_t,
         "bound_T": bound,
-        "r_max": float(r.max()),
+        "r_max": r_max,
         "T_max": t_max,
-        "T_min": float(t_class.min()),
+        "T_min": min(lo for lo, _ in extremes),
         "solve_seconds": result.seconds,
         "solve_cpu_seconds": result.cpu_seconds,
         "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+        "part_peak_rss_gib": peaks,
+        "parts": parts,
         "load_average": os.getloadavg()[0],
         "seconds_per_iteration": result.seconds_per_iteration,
         "resumed": resumed,

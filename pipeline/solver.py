@@ -19,18 +19,18 @@ from E) and vector updates on O only. The same weights keep it symmetric:
 
 Error bound. ``(I - P)^-1`` is non-negative and maps the all-ones vector to the exact r*, so
 ``|r* - x| <= max|s| * r*`` entrywise, hence ``|r* - x| <= sigma / (1 - sigma) * x`` with ``sigma``
-an upper bound of ``max|s|``. :func:`true_residual` computes ``s`` from the stored ``x`` with
+an upper bound of ``max|s|``. :func:`residual_rows` computes ``s`` from the stored ``x`` with
 error-free transformations (TwoSum), so ``sigma`` bounds the residual of the very numbers stored.
 
-All reductions add per-block partial sums in block order, so results do not depend on the number of
-threads: a solve resumed from a checkpoint continues bit for bit.
+The kernels here work on the rows of one part of the graph (:mod:`pipeline.partition`), with
+neighbours as local indices; :mod:`pipeline.cg` drives the iteration. Every reduction returns
+per-chunk partial sums (chunks of :data:`BLOCK` classes) that the driver adds in chunk order, so
+results depend neither on the number of threads nor on the number of parts: a solve resumed from a
+checkpoint, or run on any number of workers, gives the same bits.
 """
 
 from __future__ import annotations
 
-import math
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -39,8 +39,9 @@ from numba import njit, prange
 from .bits import JIT
 from .classes import ACTIVE_BIT, DEG_MASK, WEIGHT_SHIFT
 
-#: Elements per reduction block (fixed, so sums are independent of the thread count).
-BLOCK = 1 << 14
+#: Classes per reduction chunk (fixed, so sums are independent of threads and parts); parts own whole
+#: chunks.
+BLOCK = 1 << 12
 #: Unit roundoff of float64.
 UNIT = 2.0**-53
 
@@ -58,24 +59,25 @@ def tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(parallel=True, **JIT)
-def to_even(
-    nbr: np.ndarray, info: np.ndarray, inv: np.ndarray, p: np.ndarray, t: np.ndarray, split: int
-) -> None:
-    """``t = P_EO p``: for each E class ``e`` (ids from ``split``), the mean of p over its slides."""
-    n = info.shape[0]
-    for e in prange(split, n):
-        code = info[e]
+def gather_mean(nbr: np.ndarray, info: np.ndarray, inv: np.ndarray, src: np.ndarray, out: np.ndarray) -> None:
+    """``out[i] = mean of src over the slides of row i`` (0 on inactive rows): a gather ``P src``.
+
+    ``nbr`` holds local indices into ``src`` (-1: no slide); only the first ``len(info)`` entries of
+    ``out`` are written.
+    """
+    for i in prange(info.shape[0]):
+        code = info[i]
         acc = 0.0
         if code & ACTIVE_BIT:
             for k in range(4):
-                j = nbr[e, k]
+                j = nbr[i, k]
                 if j >= 0:
-                    acc += p[j]
-        t[e - split] = inv[code] * acc
+                    acc += src[j]
+        out[i] = inv[code] * acc
 
 
 @njit(parallel=True, **JIT)
-def to_odd_dot(
+def odd_dot(
     nbr: np.ndarray,
     info: np.ndarray,
     inv: np.ndarray,
@@ -83,14 +85,14 @@ def to_odd_dot(
     p: np.ndarray,
     t: np.ndarray,
     q: np.ndarray,
-    split: int,
-) -> float:
-    """``q = p - P_OE t`` on active O classes (0 elsewhere); returns the weighted dot ``<p, q>``."""
-    nb = (split + BLOCK - 1) // BLOCK
+) -> np.ndarray:
+    """``q = p - P_OE t`` on active O rows (0 elsewhere); per-chunk sums of the weighted ``<p, q>``."""
+    n = info.shape[0]
+    nb = (n + BLOCK - 1) // BLOCK
     partial = np.zeros(nb)
     for b in prange(nb):
         lo = b * BLOCK
-        hi = min(lo + BLOCK, split)
+        hi = min(lo + BLOCK, n)
         acc = 0.0
         for i in range(lo, hi):
             code = info[i]
@@ -99,17 +101,14 @@ def to_odd_dot(
                 for k in range(4):
                     j = nbr[i, k]
                     if j >= 0:
-                        s += t[j - split]
+                        s += t[j]
                 v = p[i] - inv[code] * s
                 q[i] = v
                 acc += omega[code] * p[i] * v
             else:
                 q[i] = 0.0
         partial[b] = acc
-    total = 0.0
-    for b in range(nb):
-        total += partial[b]
-    return total
+    return partial
 
 
 @njit(parallel=True, **JIT)
@@ -121,8 +120,8 @@ def update_xs(
     s: np.ndarray,
     p: np.ndarray,
     q: np.ndarray,
-) -> tuple[float, float]:
-    """``x += alpha p``, ``s -= alpha q``; returns ``(<s, s>_omega, max |s|)``."""
+) -> tuple[np.ndarray, float]:
+    """``x += alpha p``, ``s -= alpha q``; returns per-chunk sums of ``<s, s>_omega`` and ``max |s|``."""
     n = x.shape[0]
     nb = (n + BLOCK - 1) // BLOCK
     partial = np.zeros(nb)
@@ -140,12 +139,28 @@ def update_xs(
             mx = max(mx, abs(v))
         partial[b] = acc
         peak[b] = mx
-    total = 0.0
-    mx = 0.0
-    for b in range(nb):
-        total += partial[b]
-        mx = max(mx, peak[b])
-    return total, mx
+    return partial, peak.max() if nb else 0.0
+
+
+@njit(parallel=True, **JIT)
+def square_sums(info: np.ndarray, omega: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, float]:
+    """Per-chunk sums of ``<s, s>_omega`` and ``max |s|``."""
+    n = s.shape[0]
+    nb = (n + BLOCK - 1) // BLOCK
+    partial = np.zeros(nb)
+    peak = np.zeros(nb)
+    for b in prange(nb):
+        lo = b * BLOCK
+        hi = min(lo + BLOCK, n)
+        acc = 0.0
+        mx = 0.0
+        for i in range(lo, hi):
+            v = s[i]
+            acc += omega[info[i]] * v * v
+            mx = max(mx, abs(v))
+        partial[b] = acc
+        peak[b] = mx
+    return partial, peak.max() if nb else 0.0
 
 
 @njit(parallel=True, **JIT)
@@ -163,24 +178,23 @@ def _two_sum(a: float, b: float) -> tuple[float, float]:
 
 
 @njit(parallel=True, **JIT)
-def true_residual(
-    nbr: np.ndarray, info: np.ndarray, omega: np.ndarray, x: np.ndarray, s: np.ndarray
-) -> tuple[float, float, float]:
-    """``s = 1 - (I - P) x`` from ``x`` itself, summed with TwoSum.
+def residual_rows(
+    nbr: np.ndarray, info: np.ndarray, x: np.ndarray, other: np.ndarray, s: np.ndarray
+) -> tuple[float, float]:
+    """``s = 1 - (I - P) x`` on some rows, summed with TwoSum: ``x`` holds the rows' own values,
+    ``other`` the values their slides reach (``nbr``: local indices into it).
 
-    Returns ``(<s, s>_omega, max |s|, sigma)`` where ``sigma`` is a rigorous upper bound of the exact
-    ``max |s|`` (the computed value inflated by its rounding error bound).
+    Returns ``(max |s|, sigma)``, where ``sigma`` is a rigorous upper bound of the exact ``max |s|``
+    (the computed value inflated by its rounding error bound).
     """
     n = x.shape[0]
     nb = (n + BLOCK - 1) // BLOCK
-    partial = np.zeros(nb)
     peak = np.zeros(nb)
     bound = np.zeros(nb)
     u = 2.0**-53
     for b in prange(nb):
         lo = b * BLOCK
         hi = min(lo + BLOCK, n)
-        acc = 0.0
         mx = 0.0
         bd = 0.0
         for i in range(lo, hi):
@@ -199,27 +213,20 @@ def true_residual(
             for k in range(4):
                 j = nbr[i, k]
                 if j >= 0:
-                    big, e = _two_sum(big, x[j])
+                    big, e = _two_sum(big, other[j])
                     small += e
-                    absum += abs(x[j])
+                    absum += abs(other[j])
             v = (big + small) / d
             s[i] = v
-            acc += omega[t] * v * v
             mx = max(mx, abs(v))
             # Sum2 (Ogita, Rump, Oishi): |computed - exact| <= u|exact| + gamma_{n-1}^2 sum|t|,
             # n <= 9 terms; then one rounded division by d. Inflate generously.
             bd = max(bd, abs(v) * (1.0 + 8.0 * u) + 128.0 * u * u * absum * 1.01)
-        partial[b] = acc
         peak[b] = mx
         bound[b] = bd
-    total = 0.0
-    mx = 0.0
-    bd = 0.0
-    for b in range(nb):
-        total += partial[b]
-        mx = max(mx, peak[b])
-        bd = max(bd, bound[b])
-    return total, mx, bd
+    if nb == 0:
+        return 0.0, 0.0
+    return peak.max(), bound.max()
 
 
 @dataclass
@@ -242,9 +249,9 @@ class SolverState:
 
 @dataclass(frozen=True)
 class SolveResult:
-    """The solution and the numbers recorded in the store."""
+    """The solution (when gathered in one process) and the numbers recorded in the store."""
 
-    x: np.ndarray
+    x: np.ndarray | None
     iterations: int
     restarts: int
     residual: float
@@ -260,105 +267,3 @@ def check_bipartite(nbr: np.ndarray, split: int) -> None:
     lo, hi = nbr[:split], nbr[split:]
     if np.any((lo >= 0) & (lo < split)) or np.any(hi >= split):
         raise ValueError("class graph is not bipartite at the split")
-
-
-def full_x(nbr: np.ndarray, info: np.ndarray, x_o: np.ndarray, split: int) -> np.ndarray:
-    """All of x from its O half: ``x_E = 1 + P_EO x_O`` on active E classes, 0 on the others."""
-    inv, _ = tables()
-    x = np.empty(info.shape[0])
-    x[:split] = x_o
-    t = np.empty(info.shape[0] - split)
-    to_even(nbr, info, inv, x_o, t, split)
-    x[split:] = np.where(info[split:] & ACTIVE_BIT, 1.0 + t, 0.0)
-    return x
-
-
-def solve(
-    nbr: np.ndarray,
-    info: np.ndarray,
-    split: int,
-    state: SolverState,
-    tol: float = 1e-12,
-    max_iterations: int = 20000,
-    on_iteration: Callable[[SolverState, float], None] | None = None,
-    checkpoint: Callable[[SolverState], None] | None = None,
-    checkpoint_seconds: float = 20.0,
-) -> SolveResult:
-    """PCG on the O half (restarting from the true residual if needed) until ``sigma <= tol``.
-
-    ``state`` holds vectors of length ``split``. The stopping test uses the rigorous residual bound
-    ``sigma`` of the full stored x. A restart recomputes ``s`` when the recurrence says converged but
-    the true residual disagrees. If the true residual stops improving above ``tol`` the best one is
-    accepted if it is at most ``1e-12``; otherwise :class:`RuntimeError`.
-    """
-    inv, omega = tables()
-    x, s, p = state.x, state.s, state.p
-    q = np.empty(split)
-    t = np.empty(info.shape[0] - split)
-    t0 = time.perf_counter()
-    c0 = time.process_time()
-    last_ckpt = t0
-    iter_time = 0.0
-    iters_here = 0
-    if state.rz < 0:
-        active = (info[:split] & ACTIVE_BIT) != 0
-        s[:] = np.where(active, 1.0 + inv[info[:split]] * (nbr[:split] >= 0).sum(axis=1), 0.0)
-        p[:] = s
-        state.rz = float(np.dot(omega[info[:split]] * s, s))
-        state.history.append(float(np.max(np.abs(s))))
-    best_sigma = math.inf
-    stalls = 0
-    full_s = np.empty(info.shape[0])
-    while True:
-        rec = state.history[-1]
-        # Below tol the recurrence residual is checked against the true one every 4th iteration
-        # (by number, so a resumed solve stops where an uninterrupted one does); once it is far below
-        # tol while the true one is not, they have drifted apart: restart from the true residual.
-        if (rec <= tol and state.iteration % 4 == 0) or rec <= tol * 0.05 or state.rz == 0.0:
-            xf = full_x(nbr, info, x, split)
-            _, smax, sigma = true_residual(nbr, info, omega, xf, full_s)
-            if sigma <= tol:
-                break
-        if rec <= tol * 0.05 or state.rz == 0.0:
-            if sigma >= best_sigma * 0.5:
-                stalls += 1
-                if stalls >= 2:
-                    if sigma <= 1e-12:
-                        break
-                    raise RuntimeError(f"CG stalled at residual {sigma:.3g}")
-            best_sigma = min(best_sigma, sigma)
-            s[:] = full_s[:split]
-            p[:] = s
-            state.rz = float(np.dot(omega[info[:split]] * s, s))
-            state.restarts += 1
-            state.history.append(float(np.max(np.abs(s))))
-        if state.iteration >= max_iterations:
-            raise RuntimeError(f"CG did not converge in {max_iterations} iterations")
-        ti = time.perf_counter()
-        to_even(nbr, info, inv, p, t, split)
-        pq = to_odd_dot(nbr, info, inv, omega, p, t, q, split)
-        alpha = state.rz / pq
-        rz_new, smax = update_xs(alpha, info, omega, x, s, p, q)
-        update_p(rz_new / state.rz, s, p)
-        state.rz = rz_new
-        state.iteration += 1
-        state.history.append(smax)
-        iter_time += time.perf_counter() - ti
-        iters_here += 1
-        if on_iteration is not None:
-            on_iteration(state, smax)
-        if checkpoint is not None and time.perf_counter() - last_ckpt > checkpoint_seconds:
-            checkpoint(state)
-            last_ckpt = time.perf_counter()
-    rel = sigma / (1.0 - sigma) * (1.0 + UNIT)
-    return SolveResult(
-        x=xf,
-        iterations=state.iteration,
-        restarts=state.restarts,
-        residual=smax,
-        sigma=sigma,
-        rel_bound=rel,
-        seconds=time.perf_counter() - t0,
-        cpu_seconds=time.process_time() - c0,
-        seconds_per_iteration=iter_time / max(iters_here, 1),
-    )

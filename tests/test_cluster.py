@@ -40,6 +40,8 @@ VOLATILE = {
     "load_average",
     "resumed",
     "directory",
+    "part_peak_rss_gib",
+    "parts",
 }
 DEADLINE = 120.0
 #: The stage of each task function (dask names a task's key after its function).

@@ -15,8 +15,9 @@ import numba
 import numpy as np
 import pytest
 
+from pipeline.cg import solve
 from pipeline.executor import DaskExecutor, InProcessExecutor
-from pipeline.solver import SolverState, solve
+from pipeline.solver import SolverState
 from pipeline.stages import Context, run_build, value_stages
 from pipeline.store import Store
 from pipeline.values import load_T
@@ -75,6 +76,16 @@ def test_resumed_solve_continues_bit_for_bit(clean35: Path) -> None:
     resumed = solve(nbr, info, split, saved[-1])
     assert resumed.iterations == full.iterations
     assert np.array_equal(resumed.x, full.x)
+
+
+def test_solve_does_not_depend_on_the_number_of_parts(clean35: Path) -> None:
+    """Parts own whole reduction chunks, so splitting the graph as a cluster would changes no bit."""
+    nbr, info, split = graph_of(clean35)
+    one = solve(nbr, info, split, SolverState.start(split))
+    for parts in (2, 3):
+        other = solve(nbr, info, split, SolverState.start(split), parts=parts)
+        assert other.iterations == one.iterations
+        assert np.array_equal(other.x, one.x)
 
 
 def test_solve_does_not_depend_on_thread_count(clean35: Path) -> None:

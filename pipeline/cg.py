@@ -1,0 +1,228 @@
+"""The CG driver: runs the iteration of :mod:`pipeline.solver` over parts of the class graph.
+
+The driver holds only scalars. Each step is one call on every part (in parallel on a cluster, see
+:class:`pipeline.solve_runner.ActorGroup`), with the halo values that step needs routed between the
+parts. Per-chunk partial sums come back in part order, which is chunk order, and are added one by one,
+so the iteration is bit for bit the same for any number of parts (and for any number of threads).
+
+One iteration is four rounds: p's halo in, ``t = P_EO p`` out (``even_step``); t's halo in, ``q = p -
+P_OE t`` and ``<p, q>`` (``odd_step``); ``x += alpha p, s -= alpha q`` and ``<s, s>`` (``update``); ``p =
+s + beta p`` and p's halo out (``direction``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from .partition import Partition, plan_parts
+from .solver import UNIT, SolveResult, SolverState
+
+Pieces = dict[int, np.ndarray]
+
+
+class Group(Protocol):
+    """The parts of a solve, wherever they live."""
+
+    size: int
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
+        """``[part.method(*args[w]) for each part w]`` (no arguments when ``args`` is None)."""
+        ...
+
+
+class LocalGroup:
+    """Parts held in this process."""
+
+    def __init__(self, parts: list[Partition]) -> None:
+        self.parts = parts
+        self.size = len(parts)
+
+    def call(self, method: str, args: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
+        """Call each part in turn."""
+        args = args or [()] * self.size
+        return [getattr(part, method)(*a) for part, a in zip(self.parts, args, strict=True)]
+
+
+def route(exports: list[Pieces]) -> list[tuple[Pieces]]:
+    """Turn each part's exports ``{reader: values}`` into each reader's pieces ``{owner: values}``."""
+    pieces: list[Pieces] = [{} for _ in exports]
+    for owner, out in enumerate(exports):
+        for reader, values in out.items():
+            pieces[reader][owner] = values
+    return [(p,) for p in pieces]
+
+
+def connect(group: Group) -> None:
+    """Tell every part which of its values the others read."""
+    needs: list[dict[int, tuple[np.ndarray, np.ndarray]]] = group.call("needs")
+    requests: list[dict[int, tuple[np.ndarray, np.ndarray]]] = [{} for _ in needs]
+    for reader, need in enumerate(needs):
+        for owner, ids in need.items():
+            requests[owner][reader] = ids
+    group.call("serve", [(r,) for r in requests])
+
+
+def ordered_sum(partials: list[np.ndarray]) -> float:
+    """The per-chunk partial sums of all parts added in chunk order (parts are in chunk order)."""
+    total = 0.0
+    for part in partials:
+        for v in part.tolist():
+            total += v
+    return total
+
+
+def squares(results: list[tuple[np.ndarray, float]]) -> tuple[float, float]:
+    """``(<s, s>, max |s|)`` from every part's ``(partial sums, max)``."""
+    return ordered_sum([r[0] for r in results]), max(float(r[1]) for r in results)
+
+
+def true_residual(group: Group) -> tuple[float, float]:
+    """``(max |s|, sigma)`` of the true residual of the current x over all classes."""
+    x_halo = route(group.call("export", [("x",)] * group.size))
+    xe_halo = route(group.call("x_even", x_halo))
+    res = group.call("residual", xe_halo)
+    return max(r[0] for r in res), max(r[1] for r in res)
+
+
+def run_cg(
+    group: Group,
+    state: SolverState,
+    tol: float = 1e-12,
+    max_iterations: int = 20000,
+    on_iteration: Callable[[SolverState, float], None] | None = None,
+    checkpoint: Callable[[SolverState], None] | None = None,
+    checkpoint_seconds: float = 20.0,
+) -> SolveResult:
+    """PCG on the O half (restarting from the true residual if needed) until ``sigma <= tol``.
+
+    The parts hold x, s, p (set by their ``start`` or ``load``); ``state`` holds the scalars, and
+    ``state.rz < 0`` means "start from x = 0". The stopping test uses the rigorous residual bound
+    ``sigma`` of the full stored x. A restart recomputes ``s`` when the recurrence says converged but
+    the true residual disagrees. If the true residual stops improving above ``tol`` the best one is
+    accepted if it is at most ``1e-12``; otherwise :class:`RuntimeError`. The result's ``x`` is None:
+    the parts hold it (``solution``, ``write_r``).
+    """
+    size = group.size
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    last_ckpt = t0
+    iter_time = 0.0
+    iters_here = 0
+    if state.rz < 0:
+        group.call("start", [(None, None, None)] * size)
+        state.rz, smax = squares(group.call("square"))
+        state.history.append(smax)
+    p_halo = route(group.call("export", [("p",)] * size))
+    best_sigma = math.inf
+    stalls = 0
+    sigma = math.inf
+    while True:
+        rec = state.history[-1]
+        # Below tol the recurrence residual is checked against the true one every 4th iteration
+        # (by number, so a resumed solve stops where an uninterrupted one does); once it is far below
+        # tol while the true one is not, they have drifted apart: restart from the true residual.
+        if (rec <= tol and state.iteration % 4 == 0) or rec <= tol * 0.05 or state.rz == 0.0:
+            smax, sigma = true_residual(group)
+            if sigma <= tol:
+                break
+        if rec <= tol * 0.05 or state.rz == 0.0:
+            if sigma >= best_sigma * 0.5:
+                stalls += 1
+                if stalls >= 2:
+                    if sigma <= 1e-12:
+                        break
+                    raise RuntimeError(f"CG stalled at residual {sigma:.3g}")
+            best_sigma = min(best_sigma, sigma)
+            group.call("restart")
+            state.rz, smax = squares(group.call("square"))
+            state.restarts += 1
+            state.history.append(smax)
+            p_halo = route(group.call("export", [("p",)] * size))
+        if state.iteration >= max_iterations:
+            raise RuntimeError(f"CG did not converge in {max_iterations} iterations")
+        ti = time.perf_counter()
+        t_halo = route(group.call("even_step", p_halo))
+        pq = ordered_sum(group.call("odd_step", t_halo))
+        alpha = state.rz / pq
+        rz_new, smax = squares(group.call("update", [(alpha,)] * size))
+        p_halo = route(group.call("direction", [(rz_new / state.rz,)] * size))
+        state.rz = rz_new
+        state.iteration += 1
+        state.history.append(smax)
+        iter_time += time.perf_counter() - ti
+        iters_here += 1
+        if on_iteration is not None:
+            on_iteration(state, smax)
+        if checkpoint is not None and time.perf_counter() - last_ckpt > checkpoint_seconds:
+            checkpoint(state)
+            last_ckpt = time.perf_counter()
+    rel = sigma / (1.0 - sigma) * (1.0 + UNIT)
+    return SolveResult(
+        x=None,
+        iterations=state.iteration,
+        restarts=state.restarts,
+        residual=smax,
+        sigma=sigma,
+        rel_bound=rel,
+        seconds=time.perf_counter() - t0,
+        cpu_seconds=time.process_time() - c0,
+        seconds_per_iteration=iter_time / max(iters_here, 1),
+    )
+
+
+def local_parts(nbr: np.ndarray, info: np.ndarray, split: int, parts: int = 1) -> LocalGroup:
+    """The class graph in memory, split into (at most) ``parts`` parts held in this process."""
+    plans = plan_parts(split, info.shape[0], parts)
+    parts_here = []
+    for p in plans:
+        o, e = slice(p.o_lo, p.o_hi), slice(p.e_lo, p.e_hi)
+        parts_here.append(Partition(p, plans, nbr[o], info[o], nbr[e], info[e]))
+    group = LocalGroup(parts_here)
+    connect(group)
+    return group
+
+
+def gather(group: LocalGroup) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(x, s, p)`` on O and the full solution r (O then E) from parts held in this process."""
+    vecs = group.call("vectors")
+    sol = group.call("solution")
+    x, s, p = (np.concatenate([v[i] for v in vecs]) for i in range(3))
+    by_e = sorted((part.plan for part in group.parts), key=lambda pl: pl.e_lo)
+    r_o = np.concatenate([v[0] for v in sol])
+    r = np.concatenate([r_o, *(sol[pl.index][1] for pl in by_e)])
+    return x, s, p, r
+
+
+def solve(
+    nbr: np.ndarray,
+    info: np.ndarray,
+    split: int,
+    state: SolverState,
+    parts: int = 1,
+    **options: Any,
+) -> SolveResult:
+    """:func:`run_cg` on the graph in memory, from ``state`` (vectors of length ``split``).
+
+    ``parts`` splits the work as a cluster would (the result is the same bit for bit). The checkpoint
+    callback, if any, gets full copies of x, s, p. The result's ``x`` is the full solution r.
+    """
+    group = local_parts(nbr, info, split, parts)
+    if state.rz >= 0:
+        for part in group.parts:
+            pl = part.plan
+            part.start(state.x[pl.o_lo : pl.o_hi], state.s[pl.o_lo : pl.o_hi], state.p[pl.o_lo : pl.o_hi])
+    user_checkpoint = options.pop("checkpoint", None)
+
+    def checkpoint(st: SolverState) -> None:
+        x, s, p, _ = gather(group)
+        user_checkpoint(SolverState(x, s, p, st.rz, st.iteration, st.restarts, [*st.history]))
+
+    result = run_cg(group, state, checkpoint=checkpoint if user_checkpoint else None, **options)
+    x, s, p, r = gather(group)
+    state.x, state.s, state.p = x, s, p
+    return SolveResult(**{**result.__dict__, "x": r})
