@@ -7,6 +7,7 @@ import json
 import math
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 
 from unitile_py.board import Board
 from unitile_py.errors import UnitileError
@@ -38,6 +39,13 @@ def _parser() -> argparse.ArgumentParser:
         if name == "build":
             s.add_argument("--force", action="append", default=[], metavar="STAGE", help="rerun a stage")
             s.add_argument("--tables", metavar="DIR", help="write the lookup tables here (default: tables/)")
+            s.add_argument(
+                "--checkpoint-seconds",
+                type=float,
+                default=15.0,
+                metavar="S",
+                help="seconds between checkpoints of the solve (default 15)",
+            )
     v = sub.add_parser("values", help="print r, b and T of positions")
     v.add_argument("position", help="position text such as 'BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r', or - for stdin")
     v.add_argument("--store", help="zarr store path (default build/<board>.zarr)")
@@ -79,7 +87,11 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
             extra = verify_stages(store)
             run_build(ctx, stages=[VerifyStage(), *extra], force=("verify", *(s.name for s in extra)))
         else:
-            run_build(ctx, force=tuple(args.force))
+            stages = [
+                replace(st, checkpoint_seconds=args.checkpoint_seconds) if st.name == "solve" else st
+                for st in plan()
+            ]
+            run_build(ctx, stages=stages, force=tuple(args.force))
     finally:
         executor.close()
     return 0

@@ -168,7 +168,9 @@ class DaskExecutor:
         if not workers:
             raise UnitileError("the cluster has no workers")
         futures = [
-            self.client.submit(cls, *a, actor=True, pure=False, workers=[workers[i % len(workers)]])
+            self.client.submit(
+                cls, *a, actor=True, pure=False, workers=[workers[i % len(workers)]], allow_other_workers=True
+            )
             for i, a in enumerate(args)
         ]
         actors = [f.result() for f in futures]

@@ -278,6 +278,40 @@ def test_worker_killed_mid_stage(cluster: Cluster, local: Path, tmp_path: Path) 
     assert_identical(store, local)
 
 
+def solve_checkpoint(store: Path) -> int:
+    """The iteration of the solve's last checkpoint (0 while there is none)."""
+    try:
+        attrs = json.loads((store / "solve" / "zarr.json").read_text())["attributes"]
+    except (FileNotFoundError, json.JSONDecodeError, KeyError):
+        return 0
+    return int((attrs.get("checkpoint") or {}).get("iteration", 0))
+
+
+def test_worker_killed_mid_solve(cluster: Cluster, local: Path, tmp_path: Path) -> None:
+    """The parts of the solve live on the workers: losing one restarts them from the last checkpoint."""
+    cluster.wait_workers(2)
+    store = tmp_path / f"{BOARD}.zarr"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    build = subprocess.Popen(
+        [*build_cmd(store, cluster.address), "--checkpoint-seconds", "0"], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: solve_checkpoint(store) >= 5 or build.poll() is not None, "a solve checkpoint")
+        assert build.poll() is None, "the build ended before a checkpoint: " + build.communicate()[1][-3000:]
+        victim_name = next(iter(cluster.workers))
+        Processes.kill(cluster.workers.pop(victim_name))
+        killed_at = time.time()
+        cluster.start_worker(f"{victim_name}-after-solve")
+        _out, err = build.communicate(timeout=300)
+    finally:
+        Processes.kill(build)
+    assert build.returncode == 0, err
+    assert "solve: a worker was lost" in err, err
+    assert stage_records(store)["solve"]["finished"] > killed_at
+    assert_identical(store, local)
+
+
 def test_client_killed_mid_build_resumes(cluster: Cluster, local: Path, tmp_path: Path) -> None:
     cluster.wait_workers(2)
     store = tmp_path / f"{BOARD}.zarr"
