@@ -128,6 +128,7 @@ def _class_graph(
     cls_orbit: np.ndarray,
     cls_rank: np.ndarray,
     rank_to_local: np.ndarray,
+    row_of: np.ndarray,
     starts: np.ndarray,
     reps: np.ndarray,
     cell_orbit: np.ndarray,
@@ -156,7 +157,7 @@ def _class_graph(
         f = reps[o]
         m = unrank(cls_rank[i], tiles, red, binom)
         cm = cells_of(m, f)
-        swap[i] = starts[o] + rank_to_local[o, rank(full_tiles & ~m, rank_tab, pop8)]
+        swap[i] = starts[o] + rank_to_local[row_of[o], rank(full_tiles & ~m, rank_tab, pop8)]
         fixed = 0
         for k in range(n_stab[o]):
             if permute(cm, stab[o, k], perm_tab) == cm:
@@ -182,7 +183,17 @@ def _class_graph(
             o2 = cell_orbit[n]
             f2 = reps[o2]
             r2 = rank(tiles_of(permute(cm2, to_rep[n], perm_tab), f2), rank_tab, pop8)
-            nbr[i, k] = starts[o2] + rank_to_local[o2, r2]
+            nbr[i, k] = starts[o2] + rank_to_local[row_of[o2], r2]
+
+
+def graph_orbits(geo: Geometry, orbits: list[int]) -> list[int]:
+    """The orbits whose rows of ``classes/rank_to_local`` :func:`class_graph` reads for classes of
+    ``orbits``: those orbits (colour swaps) and the orbits of their representatives' neighbour cells."""
+    out = set(orbits)
+    for o in orbits:
+        f = int(geo.orbit_reps[o])
+        out.update(int(geo.cell_orbit[n]) for n in geo.nbr_cells[f, : geo.deg[f]])
+    return sorted(out)
 
 
 def class_graph(
@@ -191,8 +202,12 @@ def class_graph(
     cls_rank: np.ndarray,
     rank_to_local: np.ndarray,
     starts: np.ndarray,
+    row_of: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Neighbours, info bytes and colour-swap partners of a range of classes.
+
+    ``rank_to_local[row_of[o]]`` is orbit ``o``'s row of ``classes/rank_to_local`` (by default the whole
+    array, ``row_of[o] = o``); only the rows of :func:`graph_orbits` are read.
 
     ``nbr[i, k]`` is the class after the k-th slide of class ``i``'s representative, or -1 where there
     is no such slide or red is united after it (r = 0 there); the matrix row is empty for classes where
@@ -206,6 +221,7 @@ def class_graph(
         cls_orbit.astype(np.int64),
         cls_rank.astype(np.int64),
         rank_to_local,
+        np.arange(geo.n_orbits, dtype=np.int64) if row_of is None else row_of.astype(np.int64),
         starts,
         geo.orbit_reps,
         geo.cell_orbit,
@@ -232,15 +248,13 @@ def class_graph(
 
 
 @njit(parallel=True, **JIT)
-def _position_classes(
+def _position_locals(
     bubble: int,
     lo: int,
     hi: int,
-    rank_to_local: np.ndarray,
-    starts: np.ndarray,
-    reps: np.ndarray,
-    cell_orbit: np.ndarray,
-    to_rep: np.ndarray,
+    row: np.ndarray,
+    f: int,
+    s: int,
     tiles: int,
     red: int,
     binom: np.ndarray,
@@ -249,9 +263,6 @@ def _position_classes(
     perm_tab: np.ndarray,
     out: np.ndarray,
 ) -> None:
-    o = cell_orbit[bubble]
-    f = reps[o]
-    s = to_rep[bubble]
     n_chunks = (hi - lo + RANK_CHUNK - 1) // RANK_CHUNK
     for ch in prange(n_chunks):
         a = lo + ch * RANK_CHUNK
@@ -259,24 +270,23 @@ def _position_classes(
         m = unrank(a, tiles, red, binom)
         for r in range(a, b):
             cm = permute(cells_of(m, bubble), s, perm_tab)
-            out[r - lo] = starts[o] + rank_to_local[o, rank(tiles_of(cm, f), rank_tab, pop8)]
+            out[r - lo] = row[rank(tiles_of(cm, f), rank_tab, pop8)]
             m = next_combination(m)
 
 
-def position_classes(
-    geo: Geometry, bubble: int, lo: int, hi: int, rank_to_local: np.ndarray, starts: np.ndarray
-) -> np.ndarray:
-    """The class of every position with the bubble on ``bubble`` and rank in ``lo..hi-1``."""
+def position_locals(geo: Geometry, bubble: int, lo: int, hi: int, row: np.ndarray) -> np.ndarray:
+    """The local class (within the bubble's orbit) of every position with the bubble on ``bubble`` and
+    rank in ``lo..hi-1``; ``row`` is the orbit's row of ``classes/rank_to_local``, so a task needs only
+    that row and the orbit's window of a per-class array."""
     out = np.empty(hi - lo, dtype=np.int64)
-    _position_classes(
+    o = int(geo.cell_orbit[bubble])
+    _position_locals(
         bubble,
         lo,
         hi,
-        rank_to_local,
-        starts,
-        geo.orbit_reps,
-        geo.cell_orbit,
-        geo.to_rep,
+        row,
+        int(geo.orbit_reps[o]),
+        int(geo.to_rep[bubble]),
         geo.tiles,
         geo.red,
         geo.binom,
@@ -286,3 +296,14 @@ def position_classes(
         out,
     )
     return out
+
+
+def position_classes(
+    geo: Geometry, bubble: int, lo: int, hi: int, rank_to_local: np.ndarray, starts: np.ndarray
+) -> np.ndarray:
+    """The class of every position with the bubble on ``bubble`` and rank in ``lo..hi-1``.
+
+    All of them lie in the bubble orbit's range ``starts[o] .. starts[o] + counts[o] - 1``.
+    """
+    o = int(geo.cell_orbit[bubble])
+    return int(starts[o]) + position_locals(geo, bubble, lo, hi, rank_to_local[o])

@@ -13,7 +13,9 @@ The format is specified in docs/tables.md; in short:
 * Records are symbols (most frequent first), stored in blocks of :data:`RECORDS_PER_BLOCK` records,
   each block compressed on its own with zlib.
 
-Everything here is deterministic: the same arrays give the same bytes.
+Everything here is deterministic: the same arrays give the same bytes. A frame needs only the
+positions with the bubble on its cell (:func:`frame_file`), so the ``tables`` stage encodes each file in
+its own task from the shards of that cell, and :func:`assemble` adds the manifest.
 """
 
 from __future__ import annotations
@@ -188,9 +190,9 @@ ENDS = 1 << 4
 def frame_records(
     board: Board, cell: int, legal: np.ndarray, best: np.ndarray, value: np.ndarray
 ) -> FrameRecords:
-    """Records of the frame of ``cell`` from the legal bytes, best masks and values (Red to move) of all
-    positions."""
-    c = board.colourings
+    """Records of the frame of ``cell`` from the legal bytes, best masks and values (Red to move) of the
+    positions with the bubble on ``cell`` (the shards ``cell * C .. (cell + 1) * C - 1``: the colour swap
+    keeps the bubble, so a frame needs no other positions)."""
     even = is_even(board, cell)
     frame = Frame.of(board, cell, swap=even)
     fa = FrameArrays.of(frame)
@@ -199,13 +201,12 @@ def frame_records(
     reps = np.flatnonzero(canonical)
     if reps.shape[0] != frame.count or not np.array_equal(np.sort(idx[reps]), np.arange(frame.count)):
         raise AssertionError(f"frame {board.name(cell)}: record numbers are not a bijection")
-    base = cell * c
-    lb = legal[base + reps].astype(np.int64)
+    lb = legal[reps].astype(np.int64)
     active = (lb & UNITED) == 0
     nib = lb & SLIDES
-    best_red = best_set(best, value, base + reps)
+    best_red = best_set(best, value, reps)
     if even:
-        best_blue = best_set(best, value, base + swap[reps])
+        best_blue = best_set(best, value, swap[reps])
         sym = np.where(active, nib | (best_red << 4) | (best_blue << 9), 0)
     else:
         # Where a colour is united the record is never read: give it the commonest symbol.
@@ -260,35 +261,39 @@ def records_digest(fr: FrameRecords) -> str:
     return h.hexdigest()
 
 
-def build_files(
-    board: Board, legal: np.ndarray, best: np.ndarray, value: np.ndarray, info: dict[str, Any]
+def frame_file(
+    board: Board, cell: int, legal: np.ndarray, best: np.ndarray, value: np.ndarray
+) -> tuple[str, bytes, dict[str, Any]]:
+    """The file of the frame of ``cell`` from the shards of ``cell`` (see :func:`frame_records`):
+    ``(name, bytes, manifest frame entry)``."""
+    fr = frame_records(board, cell, legal, best, value)
+    name = file_name(board, cell)
+    entry = {
+        "file": name,
+        "cell": cell,
+        "kind": "even" if fr.kind == KIND_EVEN else "odd",
+        "records": int(fr.records.shape[0]),
+        "symbols": len(fr.symbols),
+        "records_sha256": records_digest(fr),
+    }
+    return name, encode(fr), entry
+
+
+def assemble(
+    board: Board, frames: list[tuple[str, bytes, dict[str, Any]]], info: dict[str, Any]
 ) -> tuple[dict[str, bytes], dict[str, Any]]:
-    """Every file of ``tables/<board>/``: ``{name: bytes}`` and the manifest (also among the files).
+    """Every file of ``tables/<board>/`` from the :func:`frame_file` results of :func:`frame_cells` (in
+    that order): ``{name: bytes}`` and the manifest (also among the files).
 
     ``info`` is merged into the manifest (counts, solver figures).
     """
-    files: dict[str, bytes] = {}
-    frames = []
-    for cell in frame_cells(board):
-        fr = frame_records(board, cell, legal, best, value)
-        name = file_name(board, cell)
-        files[name] = encode(fr)
-        frames.append(
-            {
-                "file": name,
-                "cell": cell,
-                "kind": "even" if fr.kind == KIND_EVEN else "odd",
-                "records": int(fr.records.shape[0]),
-                "symbols": len(fr.symbols),
-                "records_sha256": records_digest(fr),
-            }
-        )
+    files = {name: data for name, data, _ in frames}
     manifest: dict[str, Any] = {
         "format": FORMAT,
         "board": str(board),
         "positions": board.positions,
         "records_per_block": RECORDS_PER_BLOCK,
-        "frames": frames,
+        "frames": [entry for _, _, entry in frames],
         **info,
         "files": {
             name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
@@ -297,6 +302,19 @@ def build_files(
     }
     files["manifest.json"] = (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode()
     return files, manifest
+
+
+def build_files(
+    board: Board, legal: np.ndarray, best: np.ndarray, value: np.ndarray, info: dict[str, Any]
+) -> tuple[dict[str, bytes], dict[str, Any]]:
+    """Every file of ``tables/<board>/`` from whole arrays (small boards, tests; the ``tables`` stage
+    builds each frame in its own task from the shards of its cell, see :func:`frame_file`)."""
+    c = board.colourings
+    frames = []
+    for cell in frame_cells(board):
+        sl = slice(cell * c, (cell + 1) * c)
+        frames.append(frame_file(board, cell, legal[sl], best[sl], value[sl]))
+    return assemble(board, frames, info)
 
 
 def write_files(directory: str | Path, files: dict[str, bytes]) -> None:

@@ -1,4 +1,8 @@
-"""The verification report: run the checks over every position, combine, print, judge."""
+"""The verification report: run the checks over every position, combine, print, judge.
+
+The per-position checks run as tasks (:func:`pipeline.value_stages.verify_task`); this process reads
+only r of the start position and the sampled entries of the symmetric images check.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from unitile_py.index import Indexer
 from unitile_py.position import Position
 
 from .stages import Context
+from .store import Store
 from .value_stages import VerifyError, VerifyTask, monte_carlo, verify_task
 from .verify import (
     BLUE_ONLY,
@@ -94,24 +99,24 @@ def verify_values(ctx: Context, walks: int, seed: int) -> dict[str, Any]:
 
 
 def symmetric_images(path: str, board: Board, samples: int, seed: int) -> dict[str, int]:
-    """Compare the T bits of sampled positions with those of all their symmetric and swapped images."""
-    from .values import load_T
+    """Compare the T bits of sampled positions with those of all their symmetric and swapped images.
 
-    t = load_T(path, board)
+    Reads only the entries of ``positions/T`` it compares (:meth:`Store.take`), not the whole array.
+    """
     ix = Indexer.get(board)
     rng = np.random.default_rng(seed)
     picks = rng.choice(board.positions, size=min(samples, board.positions), replace=False)
-    mismatches = 0
-    images = 0
+    pairs = []
     for i in picks.tolist():
         red, bubble = ix.decode(i)
         blue = board.full & ~red & ~(1 << bubble)
         for sym, perm in enumerate(board.symmetries):
             for cells in (red, blue):
-                j = ix.index(ix.permute(cells, sym), perm[bubble])
-                images += 1
-                mismatches += int(t[j] != t[i])
-    return {"positions": len(picks), "images": images, "mismatches": mismatches}
+                pairs.append((i, ix.index(ix.permute(cells, sym), perm[bubble])))
+    at = np.array(pairs, dtype=np.int64).reshape(-1, 2)
+    t = Store(path, board).take("positions/T", at.ravel()).reshape(-1, 2)
+    mismatches = int(np.count_nonzero(t[:, 0] != t[:, 1]))
+    return {"positions": len(picks), "images": len(pairs), "mismatches": mismatches}
 
 
 def format_report(rep: dict[str, Any]) -> list[str]:

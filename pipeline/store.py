@@ -12,7 +12,9 @@ Layout (all under one zarr group, default ``build/<board>.zarr``)::
 
 A stage's record is written (atomically: the local store writes via rename) only after all its arrays
 are written, and running a stage first clears the records of every later stage, so a store never looks
-more complete than it is. Every writer writes whole shards; no two tasks share one.
+more complete than it is. Every writer writes whole shards; no two tasks share one. Readers read the
+shards (or rows, or class windows) they need; :meth:`Store.take` gathers scattered entries one chunk at
+a time.
 """
 
 from __future__ import annotations
@@ -186,6 +188,24 @@ class Store:
     def read(self, name: str) -> np.ndarray:
         """A whole array as numpy."""
         return np.asarray(self.array(name)[...])
+
+    def take(self, name: str, index: np.ndarray) -> np.ndarray:
+        """The entries of a 1-d array at ``index`` (any order, repeats allowed), reading only the chunks
+        that hold them, one chunk at a time: memory stays near one chunk plus the result, where zarr's
+        own coordinate selection decodes many shards at once."""
+        arr = self.array(name)
+        idx = np.asarray(index, dtype=np.int64)
+        if idx.size and not (idx.min() >= 0 and idx.max() < arr.shape[0]):
+            raise IndexError(f"{name}: index out of range 0..{arr.shape[0] - 1}")
+        out = np.empty(idx.shape, dtype=arr.dtype)
+        order = np.argsort(idx, kind="stable")
+        at = idx[order]
+        step = arr.chunks[0]
+        bounds = np.searchsorted(at, np.arange(0, arr.shape[0] + step, step))
+        for k in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
+            lo, a, b = k * step, bounds[k], bounds[k + 1]
+            out[order[a:b]] = np.asarray(arr[lo : min(lo + step, arr.shape[0])])[at[a:b] - lo]
+        return out
 
 
 @cache

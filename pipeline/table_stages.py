@@ -6,9 +6,12 @@
 * ``perfect`` -- retrograde analysis in increasing T in this process (``perfect/value``, int16 for Red
   to move), then one task per bubble cell for the best slides (``perfect/best``), re-deriving every
   value from its children on the way.
-* ``tables`` -- the files of ``tables/<board>/`` (or ``--tables DIR``), see :mod:`pipeline.compact`.
+* ``tables`` -- the files of ``tables/<board>/`` (or ``--tables DIR``), see :mod:`pipeline.compact`:
+  one task per bubble cell reads the cell's shards, counts its positions for the manifest and, on a frame
+  cell, encodes that frame's file; this process sums the counts, writes the files and the manifest.
 * ``tables-verify`` -- the tablebase consistency pass over every position, every position decoded back
-  from the files, the files read by the game's own reader, and the checks from the rules.
+  from the files, the files read by the game's own reader (on sampled positions, reading only their
+  entries of the arrays), and the checks from the rules.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 from unitile_py.position import Position
 
-from .compact import Decoder, best_set, build_files, file_name, frame_cells, write_files
+from .compact import Decoder, assemble, best_set, file_name, frame_cells, frame_file, write_files
 from .legal import SLIDES, UNITED, LegalResult, combine, legal_of_bubble
 from .perfect import best_of_bubble, retrograde
 from .stages import Context
@@ -181,6 +184,54 @@ class PerfectStage:
 # tables -----------------------------------------------------------------------------------------------
 
 
+#: The per-cell counts of the manifest, summed over the bubble cells.
+COUNTS = ("red_united", "blue_united", "neither_united", "wins_red_to_move", "wins_blue_to_move")
+
+
+def cell_counts(board: Board, bubble: int, legal: np.ndarray, value: np.ndarray) -> tuple[int, ...]:
+    """The :data:`COUNTS` of the positions with the bubble on ``bubble`` from their shards of
+    ``moves/legal`` and ``perfect/value``. Blue to move in P is Red to move in swap(P), and the colour
+    swap keeps the bubble cell."""
+    from .compact import colourings
+
+    active = (legal & UNITED) == 0
+    _, swap = colourings(board, bubble)
+    return (
+        int(np.count_nonzero(legal & 0x10)),
+        int(np.count_nonzero(legal & 0x20)),
+        int(np.count_nonzero(active)),
+        int(np.count_nonzero(value[active] > 0)),
+        int(np.count_nonzero(value[swap[active]] > 0)),
+    )
+
+
+@dataclass(frozen=True)
+class TablesTask:
+    """The counts of one bubble cell and, for a frame cell, its file."""
+
+    path: str
+    board: str
+    bubble: int
+    threads: int
+    frame: bool
+
+
+def tables_task(task: TablesTask) -> tuple[tuple[int, ...], tuple[str, bytes, dict[str, Any]] | None]:
+    """``(counts, (name, bytes, manifest entry) or None)`` from the shards of one bubble cell."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    store = Store(task.path, board)
+    c = board.colourings
+    sl = slice(task.bubble * c, (task.bubble + 1) * c)
+    legal = np.asarray(store.array("moves/legal")[sl])
+    value = np.asarray(store.array("perfect/value")[sl])
+    counts = cell_counts(board, task.bubble, legal, value)
+    if not task.frame:
+        return counts, None
+    best = np.asarray(store.array("perfect/best")[sl])
+    return counts, frame_file(board, task.bubble, legal, best, value)
+
+
 @dataclass(frozen=True)
 class TablesStage:
     """The compact files of ``tables/<board>/`` (``--tables DIR`` for another place)."""
@@ -188,25 +239,20 @@ class TablesStage:
     name: ClassVar[str] = "tables"
 
     def run(self, ctx: Context) -> dict[str, Any]:
-        """Encode, write, and record sizes and hashes."""
+        """One task per bubble cell (counts; a frame cell also encodes its file), then this process
+        writes the files and the manifest, and records sizes and hashes."""
         board, store = ctx.board, ctx.store
         perfect = store.require("perfect")
         legal_rec = store.require("legal")
         solve = store.require("solve")
-        legal = store.read("moves/legal")
-        best = store.read("perfect/best")
-        value = store.read("perfect/value")
-        active = (legal & UNITED) == 0
-        # Blue to move in P is Red to move in swap(P): the same count over all positions.
+        frames = frame_cells(board)
+        # The frame cells first: their tasks are the longest.
+        order = frames + [b for b in range(board.cells) if b not in frames]
+        tasks = [TablesTask(store.path, str(board), b, ctx.task_threads, b in frames) for b in order]
+        results = ctx.executor.map(tables_task, tasks, "tables")
+        sums = [sum(counts[k] for counts, _ in results) for k in range(len(COUNTS))]
         info = {
-            "counts": {
-                "positions": board.positions,
-                "red_united": int(np.count_nonzero(legal & 0x10)),
-                "blue_united": int(np.count_nonzero(legal & 0x20)),
-                "neither_united": int(np.count_nonzero(active)),
-                "wins_red_to_move": int(np.count_nonzero(value[active] > 0)),
-                "wins_blue_to_move": int(np.count_nonzero(value[_swap_all(board)][active] > 0)),
-            },
+            "counts": {"positions": board.positions, **dict(zip(COUNTS, sums, strict=True))},
             "perfect_play": {"start": perfect["start"], "longest": perfect["max_distance"]},
             "solver": {
                 "iterations": solve.get("iterations"),
@@ -216,7 +262,7 @@ class TablesStage:
                 "smallest_relative_T_gap": legal_rec["smallest_relative_T_gap"],
             },
         }
-        files, manifest = build_files(board, legal, best, value, info)
+        files, manifest = assemble(board, [file for _, file in results if file is not None], info)
         out = tables_dir(ctx)
         write_files(out, files)
         data_bytes = sum(len(v) for k, v in files.items() if k != "manifest.json")
@@ -239,18 +285,6 @@ def _sha(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
-
-
-def _swap_all(board: Board) -> np.ndarray:
-    """The index of the colour-swapped position, for every position."""
-    from .compact import colourings
-
-    c = board.colourings
-    out = np.empty(board.positions, dtype=np.int64)
-    for b in range(board.cells):
-        _, swap = colourings(board, b)
-        out[b * c : (b + 1) * c] = b * c + swap
-    return out
 
 
 # tables-verify ----------------------------------------------------------------------------------------
@@ -285,20 +319,25 @@ def check_task(task: CellTask) -> tuple[int, int, int, int, int]:
 
 
 def reader_sample(board: Board, folder: Path, store: Store, samples: int, seed: int) -> dict[str, Any]:
-    """Load the files with :class:`unitile_py.tables.Tables` and compare seeded random positions."""
+    """Load the files with :class:`unitile_py.tables.Tables` and compare seeded random positions.
+
+    Reads only the sampled entries of the arrays (:meth:`Store.take`).
+    """
     from unitile_py.tables import Tables
 
     tables = Tables.load(board, folder)
-    legal = store.array("moves/legal")
-    best = store.array("perfect/best")
-    value = store.array("perfect/value")
     rng = random.Random(seed)
-    bad = 0
+    picks: list[tuple[Position, int, int]] = []  # (position, its index, index of the Red-to-move entry)
     for _ in range(samples):
         i = rng.randrange(board.positions)
         turn = rng.choice("rb")
         p = Position.from_index(board, i, turn)
-        lb = int(legal[i])
+        picks.append((p, i, i if turn == "r" else p.swap_colours().index()))
+    legal = store.take("moves/legal", np.array([i for _, i, _ in picks], dtype=np.int64))
+    at = np.array([j for _, _, j in picks], dtype=np.int64)
+    best, value = store.take("perfect/best", at), store.take("perfect/value", at)
+    bad = 0
+    for (p, _, _), lb, bm, v in zip(picks, legal.tolist(), best.tolist(), value.tolist(), strict=True):
         want_legal = () if lb & UNITED else tuple(sorted(c for k, c in enumerate(p.slides()) if lb >> k & 1))
         if tables.legal(p) != want_legal:
             bad += 1
@@ -306,8 +345,6 @@ def reader_sample(board: Board, folder: Path, store: Store, samples: int, seed: 
         if lb & UNITED:
             bad += tables.best(p) != ()
             continue
-        j = i if turn == "r" else p.swap_colours().index()
-        bm, v = int(best[j]), int(value[j])
         want_best = tuple(sorted(c for k, c in enumerate(p.slides()) if bm >> k & 1))
         bad += tables.best(p) != want_best
         bad += tables.outcome(p) != ("win" if v > 0 else "loss", abs(v))

@@ -1,7 +1,11 @@
 """The value stages: symmetry classes, class graph, the solve, T for every position, verification.
 
 Each parallel stage maps a top-level task function over picklable task descriptions; the task reads
-its inputs from the store and writes whole shards of its outputs.
+its inputs from the store and writes whole shards of its outputs. No task reads a whole per-class or
+per-position array: a graph task reads the ``classes/rank_to_local`` rows of the orbits its classes
+reach, a positions task its orbit's row and its orbit's window of ``values/T_class``, a verify task the
+``positions/T`` shards of its bubble cell and the neighbouring cells. The client reads single entries
+(r of the start) and samples (the symmetric images check) through :meth:`pipeline.store.Store.take`.
 """
 
 from __future__ import annotations
@@ -17,16 +21,12 @@ from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 from unitile_py.position import Position
 
-from .classes import ACTIVE_BIT, class_graph, orbit_classes, position_classes
+from .classes import ACTIVE_BIT, class_graph, graph_orbits, orbit_classes, position_locals
 from .geometry import Geometry
 from .stages import Context
-from .store import CLASS_SHARD, Store, cached_read
+from .store import CLASS_SHARD, Store
 
 UNIT = 2.0**-53
-
-
-def _stamp(store: Store, stage: str) -> str:
-    return str(store.require(stage)["finished"])
 
 
 # Classes ----------------------------------------------------------------------------------------
@@ -116,15 +116,17 @@ class GraphTask:
 
 
 def graph_task(task: GraphTask) -> tuple[int, int]:
-    """Write one shard of ``graph/nbr``, ``graph/info``, ``graph/swap``; return (active, edges)."""
+    """Write one shard of ``graph/nbr``, ``graph/info``, ``graph/swap``; return (active, edges).
+
+    Reads only the rows of ``classes/rank_to_local`` that the classes of the shard reach
+    (:func:`pipeline.classes.graph_orbits`).
+    """
     numba.set_num_threads(task.threads)
     board = Board.parse(task.board)
     geo = Geometry.of(board)
     store = Store(task.path, board)
-    stamp = _stamp(store, "classes")
     rec = store.require("classes")
     starts = starts_of(store)
-    r2l = cached_read(task.path, "classes/rank_to_local", stamp)
     orbits, ranks = [], []
     for o in rec["orbit_order"]:
         a, b = max(task.lo, starts[o]), min(task.hi, starts[o] + rec["counts"][o])
@@ -132,7 +134,14 @@ def graph_task(task: GraphTask) -> tuple[int, int]:
             arr = store.array(f"classes/ranks_{o}")
             ranks.append(np.asarray(arr[a - starts[o] : b - starts[o]]))
             orbits.append(np.full(b - a, o, dtype=np.int64))
-    nbr, info, swap = class_graph(geo, np.concatenate(orbits), np.concatenate(ranks), r2l, starts)
+    needed = graph_orbits(geo, [int(o[0]) for o in orbits])
+    r2l = store.array("classes/rank_to_local")
+    rows = np.empty((len(needed), geo.colourings), dtype=np.int32)
+    for j, o in enumerate(needed):
+        rows[j] = r2l[o]
+    row_of = np.full(geo.n_orbits, -1, dtype=np.int64)
+    row_of[needed] = np.arange(len(needed))
+    nbr, info, swap = class_graph(geo, np.concatenate(orbits), np.concatenate(ranks), rows, starts, row_of)
     store.array("graph/nbr")[task.lo : task.hi] = nbr
     store.array("graph/info")[task.lo : task.hi] = info
     store.array("graph/swap")[task.lo : task.hi] = swap
@@ -199,16 +208,24 @@ class PositionsTask:
 
 
 def positions_task(task: PositionsTask) -> None:
-    """Write the shard ``positions/T[bubble * C : (bubble + 1) * C]``."""
+    """Write the shard ``positions/T[bubble * C : (bubble + 1) * C]``.
+
+    Reads only the bubble orbit's row of ``classes/rank_to_local`` and its window of ``values/T_class``
+    (every position with the bubble on this cell lies in one of the orbit's classes).
+    """
     numba.set_num_threads(task.threads)
     board = Board.parse(task.board)
     geo = Geometry.of(board)
     store = Store(task.path, board)
-    r2l = cached_read(task.path, "classes/rank_to_local", _stamp(store, "classes"))
-    t_class = cached_read(task.path, "values/T_class", _stamp(store, "solve"))
-    cls = position_classes(geo, task.bubble, 0, geo.colourings, r2l, starts_of(store))
+    o = int(geo.cell_orbit[task.bubble])
+    start, count = int(starts_of(store)[o]), int(store.require("classes")["counts"][o])
+    row = np.asarray(store.array("classes/rank_to_local")[o])
+    t_window = np.asarray(store.array("values/T_class")[start : start + count])
     c = geo.colourings
-    store.array("positions/T")[task.bubble * c : (task.bubble + 1) * c] = t_class[cls]
+    local = position_locals(geo, task.bubble, 0, c, row)
+    if c and not (local.min() >= 0 and local.max() < count):
+        raise UnitileError(f"positions: bubble {task.bubble}: a class outside its orbit's range")
+    store.array("positions/T")[task.bubble * c : (task.bubble + 1) * c] = t_window[local]
 
 
 @dataclass(frozen=True)
