@@ -57,8 +57,15 @@ def default_path(board: Board) -> str:
 
 
 def compressor() -> zarr.codecs.ZstdCodec:
-    """The codec of every array."""
+    """The codec of every array (unless :meth:`Store.create` is given another)."""
     return zarr.codecs.ZstdCodec(level=1)
+
+
+def fast_compressor(typesize: int) -> zarr.codecs.BloscCodec:
+    """The codec of arrays rewritten many times (``perfect/value``, once per half-sweep): blosc lz4 with
+    bit shuffle writes a 5x5 shard about 5x and reads it about 3x faster than :func:`compressor`, and
+    stores it nearly as small."""
+    return zarr.codecs.BloscCodec(cname="lz4", clevel=1, shuffle="bitshuffle", typesize=typesize)
 
 
 def inner_chunk(shard: int, limit: int = 1 << 17) -> int:
@@ -161,8 +168,10 @@ class Store:
         fill: Any = 0,
         chunks: tuple[int, ...] | None = None,
         compress: bool = True,
+        codec: Any = None,
     ) -> zarr.Array:
-        """(Re)create an array with shards of ``shard`` elements and inner chunks dividing them."""
+        """(Re)create an array with shards of ``shard`` elements and inner chunks dividing them, compressed
+        with ``codec`` (default :func:`compressor`) unless ``compress`` is False."""
         if chunks is None:
             inner = inner_chunk(shard[0])
             # A shard made of tiny chunks is slow: without a good divisor, one chunk per shard.
@@ -176,7 +185,7 @@ class Store:
             chunks=chunks,
             shards=shard,
             dtype=dtype,
-            compressors=compressor() if compress else None,
+            compressors=(codec or compressor()) if compress else None,
             fill_value=fill,
             overwrite=True,
         )

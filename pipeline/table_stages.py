@@ -3,9 +3,12 @@
 * ``legal`` -- one task per bubble cell: the legal byte of every position (:mod:`pipeline.legal`),
   stored as ``moves/legal``; fails if two neighbouring positions have exactly equal T (the tables
   assume a strict order) or if a position where no colour is united has no legal slide.
-* ``perfect`` -- retrograde analysis in increasing T in this process (``perfect/value``, int16 for Red
-  to move), then one task per bubble cell for the best slides (``perfect/best``), re-deriving every
-  value from its children on the way.
+* ``perfect`` -- level sweeps by bubble parity (:mod:`pipeline.perfect`): one task per bubble cell of the
+  swept parity per half-sweep, each reading the ``perfect/value`` shards of its cell and its neighbour
+  cells and writing its own (int16 for Red to move); once few positions are unknown (on 5x5 after 25 of
+  the 51 half-sweeps, 0.9 million positions) this process finishes the levels over those alone. Then one
+  task per bubble cell for the best slides (``perfect/best``), re-deriving every value from its children
+  on the way. No process holds a whole per-position array.
 * ``tables`` -- the files of ``tables/<board>/`` (or ``--tables DIR``), see :mod:`pipeline.compact`:
   one task per bubble cell reads the cell's shards, counts its positions for the manifest and, on a frame
   cell, encodes that frame's file; this process sums the counts, writes the files and the manifest.
@@ -17,7 +20,6 @@
 from __future__ import annotations
 
 import random
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -31,10 +33,20 @@ from unitile_py.position import Position
 
 from .compact import Decoder, assemble, best_set, file_name, frame_cells, frame_file, write_files
 from .legal import SLIDES, UNITED, LegalResult, combine, legal_of_bubble
-from .perfect import best_of_bubble, retrograde
+from .perfect import (
+    TAIL,
+    Unknowns,
+    best_of_bubble,
+    block_cells,
+    block_rows,
+    run_sweeps,
+    solve_tail,
+    sweep_bubble,
+    unknowns_of_bubble,
+)
 from .stages import Context
-from .store import Store, cached_read, default_path
-from .values import load_bound, load_T
+from .store import Store, default_path, fast_compressor
+from .values import load_bound
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -126,23 +138,109 @@ class LegalStage:
 # perfect ----------------------------------------------------------------------------------------------
 
 
-def best_task(task: CellTask) -> int:
-    """Write the best-slide masks of one bubble cell; return the positions whose value is inconsistent."""
+def cell_slice(board: Board, bubble: int) -> slice:
+    """The positions with the bubble on ``bubble`` (one shard of every per-position array)."""
+    c = board.colourings
+    return slice(bubble * c, (bubble + 1) * c)
+
+
+def value_block(store: Store, board: Board, bubble: int) -> tuple[np.ndarray, np.ndarray]:
+    """``perfect/value`` of the bubble cell and its neighbour cells as a block, and its row map (see
+    :mod:`pipeline.perfect`): the shards of at most five cells, never the whole array."""
+    arr = store.array("perfect/value")
+    cells = block_cells(board, bubble)
+    block = np.empty((len(cells), board.colourings), dtype=np.int16)
+    for j, cell in enumerate(cells):
+        block[j] = arr[cell_slice(board, cell)]
+    return block, block_rows(board, bubble)
+
+
+@dataclass(frozen=True)
+class SweepTask:
+    """Half-sweep ``level`` on the positions with the bubble on one cell."""
+
+    path: str
+    board: str
+    bubble: int
+    threads: int
+    level: int
+
+
+def sweep_task(task: SweepTask) -> tuple[int, int]:
+    """One half-sweep step on one bubble cell: solve what its neighbour cells' values allow, write the
+    cell's values back when some are new; return ``(solved by this level, still unknown)``.
+
+    The counts come from the values, so that a rerun (dask reruns a task whose worker was lost, maybe
+    after it wrote) returns the same: this level solves exactly the positions at distance ``level`` and
+    ``level + 1`` (see :mod:`pipeline.perfect`).
+    """
     numba.set_num_threads(task.threads)
     board = Board.parse(task.board)
     store = Store(task.path, board)
-    c = board.colourings
-    legal = np.asarray(store.array("moves/legal")[task.bubble * c : (task.bubble + 1) * c])
-    value = cached_read(task.path, "perfect/value", task.extra)
-    res = best_of_bubble(board, task.bubble, legal, value)
-    store.array("perfect/best")[task.bubble * c : (task.bubble + 1) * c] = res.best
-    return res.inconsistent
+    sl = cell_slice(board, task.bubble)
+    legal = np.asarray(store.array("moves/legal")[sl])
+    block, row = value_block(store, board, task.bubble)
+    solved, unknown = sweep_bubble(board, task.bubble, legal, block, row, task.level)
+    if solved:
+        store.array("perfect/value")[sl] = block[0]
+    return int(np.count_nonzero(np.abs(block[0]) >= max(task.level, 1))), unknown
 
 
-def start_result(board: Board, value: np.ndarray) -> dict[str, Any]:
-    """Perfect play from the start: the first player's result and the plies to the end."""
-    v = int(value[Position.start(board).index()])
-    return {"first_player": "win" if v > 0 else "loss", "plies": abs(v), "winner": "red" if v > 0 else "blue"}
+def unknowns_task(task: CellTask) -> Unknowns:
+    """The unknown positions of one bubble cell and their slides (to finish the sweeps in the client)."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    store = Store(task.path, board)
+    legal = np.asarray(store.array("moves/legal")[cell_slice(board, task.bubble)])
+    block, row = value_block(store, board, task.bubble)
+    return unknowns_of_bubble(board, task.bubble, legal, block, row)
+
+
+@dataclass(frozen=True)
+class TailTask:
+    """Values to write at some ranks of one bubble cell."""
+
+    path: str
+    board: str
+    bubble: int
+    ranks: np.ndarray
+    values: np.ndarray
+
+
+def tail_task(task: TailTask) -> None:
+    """Write values into one bubble cell's shard of ``perfect/value``."""
+    board = Board.parse(task.board)
+    arr = Store(task.path, board).array("perfect/value")
+    sl = cell_slice(board, task.bubble)
+    own = np.asarray(arr[sl])
+    own[task.ranks] = task.values
+    arr[sl] = own
+
+
+def best_task(task: CellTask) -> tuple[int, int, int, int]:
+    """Write the best-slide masks of one bubble cell; return ``(positions whose value is inconsistent,
+    active positions, those Red to move wins, longest distance)``."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    store = Store(task.path, board)
+    sl = cell_slice(board, task.bubble)
+    legal = np.asarray(store.array("moves/legal")[sl])
+    block, row = value_block(store, board, task.bubble)
+    res = best_of_bubble(board, task.bubble, legal, block, row)
+    store.array("perfect/best")[sl] = res.best
+    own = block[0]
+    active = int(np.count_nonzero((legal & UNITED) == 0))
+    return res.inconsistent, active, int(np.count_nonzero(own > 0)), int(np.abs(own).max())
+
+
+def start_result(board: Board, value: int) -> dict[str, Any]:
+    """Perfect play from the start (``value`` of the start position): the first player's result and the
+    plies to the end."""
+    return {
+        "first_player": "win" if value > 0 else "loss",
+        "plies": abs(value),
+        "winner": "red" if value > 0 else "blue",
+    }
 
 
 @dataclass(frozen=True)
@@ -150,34 +248,69 @@ class PerfectStage:
     """Win or loss and distance of every position (Red to move; Blue by the colour swap), best slides."""
 
     name: ClassVar[str] = "perfect"
+    #: finish the sweeps in this process once at most this many positions are unknown.
+    tail: int = TAIL
 
     def run(self, ctx: Context) -> dict[str, Any]:
-        """Retrograde in this process (one pass in increasing T), then the best slides per bubble cell."""
+        """Level sweeps by bubble parity, one task per bubble cell of the swept parity (one ``map`` per
+        half-sweep; cells with no unknown position left, or whose neighbour cells solved nothing in the
+        previous half-sweep, are skipped); once at most ``tail`` positions are unknown, one task per cell
+        gathers them with their slides, this process finishes the levels over those alone
+        (:func:`pipeline.perfect.solve_tail`) and one task per cell writes their values. Then the best
+        slides per cell, which also give the record's counts.
+
+        Every task reads the shards of its cell and its neighbour cells and writes only its own; within a
+        half-sweep the neighbours (the other parity) are not written, so tasks never race. The stage
+        zeroes ``perfect/value`` first: a client killed mid-stage reruns it from scratch.
+        """
         board, store = ctx.board, ctx.store
         store.require("legal")
-        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        total = load_T(store.path, board)
-        legal = store.read("moves/legal")
-        res = retrograde(board, total, legal)
-        del total, legal
         c = board.colourings
-        store.create("perfect/value", (board.positions,), (c,), np.int16)[...] = res.value
+        # One chunk per cell, compressed fast: every half-sweep reads and writes these shards.
+        store.create(
+            "perfect/value", (board.positions,), (c,), np.int16, chunks=(c,), codec=fast_compressor(2)
+        )
         store.create("perfect/best", (board.positions,), (c,), np.uint8)
-        stamp = f"perfect/{time.time()}"
-        tasks = [CellTask(store.path, str(board), b, ctx.task_threads, stamp) for b in range(board.cells)]
-        inconsistent = sum(ctx.executor.map(best_task, tasks, "best"))
+
+        def tasks(cells: list[int]) -> list[CellTask]:
+            return [CellTask(store.path, str(board), b, ctx.task_threads) for b in cells]
+
+        def half_sweep(cells: list[int], level: int) -> list[tuple[int, int]]:
+            level_tasks = [SweepTask(store.path, str(board), b, ctx.task_threads, level) for b in cells]
+            return ctx.executor.map(sweep_task, level_tasks, f"sweep {level}")
+
+        def finish(cells: list[int], level: int) -> int:
+            parts = ctx.executor.map(unknowns_task, tasks(cells), "unknowns")
+            found, levels = solve_tail(board, parts, level)
+            writes = [
+                TailTask(store.path, str(board), p.bubble, p.ranks, v)
+                for p, v in zip(parts, found, strict=True)
+            ]
+            ctx.executor.map(tail_task, writes, "tail")
+            return levels
+
+        sweeps = run_sweeps(board, half_sweep, finish, self.tail)
+        results = ctx.executor.map(best_task, tasks(list(range(board.cells))), "best")
+        inconsistent = sum(r[0] for r in results)
         if inconsistent:
             raise UnitileError(f"perfect: {inconsistent} values disagree with their children")
-        start = start_result(board, res.value)
+        start = start_result(board, int(store.array("perfect/value")[Position.start(board).index()]))
+        max_distance = max(r[3] for r in results)
+        tail = (
+            f" (the last {sweeps.in_process} in this process over {sweeps.tail_positions:,} positions)"
+            if sweeps.in_process
+            else ""
+        )
         ctx.log(
-            f"perfect: longest game {res.max_distance} plies; from the start the {start['winner']} side "
-            f"wins in {start['plies']} plies"
+            f"perfect: {sweeps.total} half-sweeps{tail}; longest game {max_distance} plies; from the start "
+            f"the {start['winner']} side wins in {start['plies']} plies"
         )
         return {
-            "active_positions": res.active,
-            "red_to_move_wins": res.red_wins,
-            "max_distance": res.max_distance,
+            "active_positions": sum(r[1] for r in results),
+            "red_to_move_wins": sum(r[2] for r in results),
+            "max_distance": max_distance,
             "start": start,
+            "sweeps": sweeps.total,
         }
 
 
@@ -297,18 +430,18 @@ def check_task(task: CellTask) -> tuple[int, int, int, int, int]:
     board = Board.parse(task.board)
     store = Store(task.path, board)
     c = board.colourings
-    sl = slice(task.bubble * c, (task.bubble + 1) * c)
+    sl = cell_slice(board, task.bubble)
     legal = np.asarray(store.array("moves/legal")[sl])
     best = np.asarray(store.array("perfect/best")[sl])
-    value = cached_read(task.path, "perfect/value", str(store.require("perfect")["finished"]))
-    res = best_of_bubble(board, task.bubble, legal, value)
+    block, row = value_block(store, board, task.bubble)
+    res = best_of_bubble(board, task.bubble, legal, block, row)
     active = (legal & UNITED) == 0
     stuck = int(np.count_nonzero(active & ((legal & SLIDES) == 0)))
     folder = Path(task.extra)
     files = {file_name(board, f): (folder / file_name(board, f)).read_bytes() for f in frame_cells(board)}
     got_legal, got_best = Decoder(board, files).bubble(task.bubble)
     want_legal = np.where(active, legal & SLIDES, 0)
-    want_best = np.where(active, best_set(best, value[sl], np.arange(c)), 0)
+    want_best = np.where(active, best_set(best, block[0], np.arange(c)), 0)
     return (
         res.inconsistent,
         int(np.count_nonzero(res.best != best)),

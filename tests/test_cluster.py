@@ -51,6 +51,9 @@ TASK_STAGE = {
     "positions_task": "positions",
     "verify_task": "verify",
     "legal_task": "legal",
+    "sweep_task": "perfect",
+    "unknowns_task": "perfect",
+    "tail_task": "perfect",
     "best_task": "perfect",
     "check_task": "tables-verify",
 }
