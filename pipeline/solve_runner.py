@@ -99,8 +99,11 @@ def solve_on_parts(
 ) -> tuple[SolveResult, float, list[float], int, bool]:
     """One attempt: start the parts (from the checkpoint if any), run CG, write r. Returns the numbers."""
     store = ctx.store
-    plans = plan_parts(split, n, ctx.executor.workers)
-    threads = ctx.task_threads if ctx.executor.workers > 1 else numba.config.NUMBA_NUM_THREADS
+    # On one machine (a LocalCluster) a single part using every core beats moving halos between
+    # processes; on a cluster of several machines, one part per worker bounds each one's memory.
+    local = getattr(ctx.executor, "cluster", None) is not None
+    plans = plan_parts(split, n, 1 if local else ctx.executor.workers)
+    threads = ctx.task_threads if len(plans) > 1 else numba.config.NUMBA_NUM_THREADS
     group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads) for p in plans])
     connect(group)
     meta = checkpoint_meta(store, graph, split)
@@ -135,6 +138,22 @@ def solve_on_parts(
     return result, r_max, peaks, group.size, meta is not None
 
 
+def lost_a_worker(ctx: Context, patience: float = 30.0) -> bool:
+    """Whether a worker holding a part is gone; the scheduler may notice a death a little after the
+    client does, so ask again for up to ``patience`` seconds."""
+    import time
+
+    if not hasattr(ctx.executor, "client"):
+        return False  # everything runs in this process
+    end = time.monotonic() + patience
+    while True:
+        if ctx.executor.lost_workers():
+            return True
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.2)
+
+
 def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, Any]:
     """Solve for r on classes and store ``values/r`` and ``values/T_class``; return the record.
 
@@ -150,7 +169,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
             outcome = solve_on_parts(ctx, graph, split, n, tol, checkpoint_seconds)
             break
         except Exception as exc:
-            if attempt == RETRIES or not ctx.executor.lost_workers():
+            if attempt == RETRIES or not lost_a_worker(ctx):
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
     result, r_max, peaks, parts, resumed = outcome
