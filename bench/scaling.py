@@ -5,10 +5,10 @@
                                       [--existing build/5x5.zarr] [--out build/scaling.json]
 
 For each board and worker count it reports the wall time of the build, each stage's seconds (from the
-stage records), the peak resident memory of the client (which runs the solve and the perfect-play
-retrograde) and of each worker (their own ``ru_maxrss``), the machine's load average before and after,
-and the cost per position. ``--existing`` adds the stage seconds already recorded in finished stores
-(no rebuild: 5x5 takes about 15 minutes on 2 cores). The numbers are only as quiet as the machine.
+stage records), the peak resident memory of the client (which holds scalars, the halo traffic of the
+solve and the last levels of perfect play) and of each worker (their own ``ru_maxrss``), the machine's
+load average before and after, and the cost per position. ``--existing`` adds the stage seconds already
+recorded in finished stores (no rebuild). The numbers are only as quiet as the machine.
 
     .venv/bin/python bench/scaling.py --halo build/5x5.zarr
 

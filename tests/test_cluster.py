@@ -55,6 +55,8 @@ TASK_STAGE = {
     "unknowns_task": "perfect",
     "tail_task": "perfect",
     "best_task": "perfect",
+    "t_task": "solve",
+    "tables_task": "tables",
     "check_task": "tables-verify",
 }
 

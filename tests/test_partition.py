@@ -15,9 +15,7 @@ from pipeline.solver import BLOCK
 def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts: int) -> None:
     plans = plan_parts(split, n, parts)
     assert 1 <= len(plans) <= parts
-    owned = sorted(
-        [(p.o_lo, p.o_hi, p.index) for p in plans] + [(p.e_lo, p.e_hi, p.index) for p in plans]
-    )
+    owned = sorted([(p.o_lo, p.o_hi, p.index) for p in plans] + [(p.e_lo, p.e_hi, p.index) for p in plans])
     at = 0
     for lo, hi, _ in owned:
         assert lo == at and hi >= lo
