@@ -175,10 +175,10 @@ class GraphStage:
 
 @dataclass(frozen=True)
 class SolveStage:
-    """r on every class by preconditioned CG in this process (numba threads), with checkpoints.
+    """r on every class by preconditioned CG, with checkpoints (:mod:`pipeline.solve_runner`).
 
-    The solve is one tightly coupled iteration over vectors that fit in memory; it runs in the client
-    process, where numba's threads use every core without moving the vectors between processes.
+    The graph and the vectors live in parts on the workers (one part using every core on a
+    LocalCluster or in process; one part per worker on a cluster); this process drives the iteration.
     """
 
     name: ClassVar[str] = "solve"
