@@ -177,10 +177,18 @@ class DaskExecutor:
         self._held = {workers[i % len(workers)] for i in range(len(args))}
         return ActorGroup(actors, futures)
 
-    def lost_workers(self) -> bool:
-        """Whether a worker that held actors is no longer connected."""
+    def lost_workers(self, patience: float = 30.0) -> bool:
+        """Whether a worker that held actors is no longer connected. The scheduler may notice a death
+        a little after this client does, so ask again for up to ``patience`` seconds."""
+        import time
+
         held = getattr(self, "_held", set())
-        return bool(held - set(self.worker_addresses()))
+        end = time.monotonic() + patience
+        while not held - set(self.worker_addresses()):
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.2)
+        return True
 
     def close(self) -> None:
         """Close the client and any cluster it started."""

@@ -138,22 +138,6 @@ def solve_on_parts(
     return result, r_max, peaks, group.size, meta is not None
 
 
-def lost_a_worker(ctx: Context, patience: float = 30.0) -> bool:
-    """Whether a worker holding a part is gone; the scheduler may notice a death a little after the
-    client does, so ask again for up to ``patience`` seconds."""
-    import time
-
-    if not hasattr(ctx.executor, "client"):
-        return False  # everything runs in this process
-    end = time.monotonic() + patience
-    while True:
-        if ctx.executor.lost_workers():
-            return True
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.2)
-
-
 def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, Any]:
     """Solve for r on classes and store ``values/r`` and ``values/T_class``; return the record.
 
@@ -169,7 +153,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
             outcome = solve_on_parts(ctx, graph, split, n, tol, checkpoint_seconds)
             break
         except Exception as exc:
-            if attempt == RETRIES or not lost_a_worker(ctx):
+            if attempt == RETRIES or not ctx.executor.lost_workers():
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
     result, r_max, peaks, parts, resumed = outcome

@@ -166,6 +166,19 @@ class SweepTask:
     level: int
 
 
+def cell_inputs(task: CellTask | SweepTask) -> tuple[Board, Store, slice, np.ndarray, np.ndarray, np.ndarray]:
+    """What a per-cell perfect-play task reads (after setting its numba threads): the board, the store,
+    the cell's slice of positions, its legal bytes, and the value block of the cell and its neighbours
+    with its row map (:func:`value_block`)."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    store = Store(task.path, board)
+    sl = cell_slice(board, task.bubble)
+    legal = np.asarray(store.array("moves/legal")[sl])
+    block, row = value_block(store, board, task.bubble)
+    return board, store, sl, legal, block, row
+
+
 def sweep_task(task: SweepTask) -> tuple[int, int]:
     """One half-sweep step on one bubble cell: solve what its neighbour cells' values allow, write the
     cell's values back when some are new; return ``(solved by this level, still unknown)``.
@@ -174,12 +187,7 @@ def sweep_task(task: SweepTask) -> tuple[int, int]:
     after it wrote) returns the same: this level solves exactly the positions at distance ``level`` and
     ``level + 1`` (see :mod:`pipeline.perfect`).
     """
-    numba.set_num_threads(task.threads)
-    board = Board.parse(task.board)
-    store = Store(task.path, board)
-    sl = cell_slice(board, task.bubble)
-    legal = np.asarray(store.array("moves/legal")[sl])
-    block, row = value_block(store, board, task.bubble)
+    board, store, sl, legal, block, row = cell_inputs(task)
     solved, unknown = sweep_bubble(board, task.bubble, legal, block, row, task.level)
     if solved:
         store.array("perfect/value")[sl] = block[0]
@@ -188,11 +196,7 @@ def sweep_task(task: SweepTask) -> tuple[int, int]:
 
 def unknowns_task(task: CellTask) -> Unknowns:
     """The unknown positions of one bubble cell and their slides (to finish the sweeps in the client)."""
-    numba.set_num_threads(task.threads)
-    board = Board.parse(task.board)
-    store = Store(task.path, board)
-    legal = np.asarray(store.array("moves/legal")[cell_slice(board, task.bubble)])
-    block, row = value_block(store, board, task.bubble)
+    board, _store, _sl, legal, block, row = cell_inputs(task)
     return unknowns_of_bubble(board, task.bubble, legal, block, row)
 
 
@@ -220,12 +224,7 @@ def tail_task(task: TailTask) -> None:
 def best_task(task: CellTask) -> tuple[int, int, int, int]:
     """Write the best-slide masks of one bubble cell; return ``(positions whose value is inconsistent,
     active positions, those Red to move wins, longest distance)``."""
-    numba.set_num_threads(task.threads)
-    board = Board.parse(task.board)
-    store = Store(task.path, board)
-    sl = cell_slice(board, task.bubble)
-    legal = np.asarray(store.array("moves/legal")[sl])
-    block, row = value_block(store, board, task.bubble)
+    board, store, sl, legal, block, row = cell_inputs(task)
     res = best_of_bubble(board, task.bubble, legal, block, row)
     store.array("perfect/best")[sl] = res.best
     own = block[0]
@@ -426,14 +425,9 @@ def _sha(data: bytes) -> str:
 def check_task(task: CellTask) -> tuple[int, int, int, int, int]:
     """For one bubble cell: ``(values inconsistent with children, best masks differing, active positions
     without a legal slide, legal bytes decoded wrongly from the files, best masks decoded wrongly)``."""
-    numba.set_num_threads(task.threads)
-    board = Board.parse(task.board)
-    store = Store(task.path, board)
+    board, store, sl, legal, block, row = cell_inputs(task)
     c = board.colourings
-    sl = cell_slice(board, task.bubble)
-    legal = np.asarray(store.array("moves/legal")[sl])
     best = np.asarray(store.array("perfect/best")[sl])
-    block, row = value_block(store, board, task.bubble)
     res = best_of_bubble(board, task.bubble, legal, block, row)
     active = (legal & UNITED) == 0
     stuck = int(np.count_nonzero(active & ((legal & SLIDES) == 0)))
