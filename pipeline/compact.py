@@ -414,14 +414,17 @@ class Decoder:
             out |= ((mask >> kmap[:, k]) & 1) << k
         return out
 
-    def bubble(self, bubble: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(legal slide bits, best slide set for Red to move)`` of every position with this bubble.
+    def bubble(self, bubble: int, cells: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal slide bits, best slide set for Red to move)`` of the positions with this bubble and
+        these red-cell masks (default: every colouring, in index order).
 
         The best set is slide bits and :data:`ENDS`. Positions where a colour is united get 0 for both.
+        The work arrays are about 300 bytes per position: decode a cell in slices to bound memory.
         """
         g = self.geo
         board = self.board
-        cells, _ = colourings(board, bubble)
+        if cells is None:
+            cells, _ = colourings(board, bubble)
         deg = len(board.neighbours[bubble])
         united = _united(cells, bubble, g.full, g.cols, g.not_last, g.not_first)
         rep, rows, e, s = self._locate(cells, bubble)
@@ -448,19 +451,11 @@ class Decoder:
         return legal.astype(np.uint8), best.astype(np.uint8)
 
 
-def check_files(
-    board: Board, files: dict[str, bytes], legal: np.ndarray, best: np.ndarray, value: np.ndarray
-) -> dict[str, int]:
-    """Decode every position from the files and count disagreements with the arrays."""
-    dec = Decoder(board, files)
-    c = board.colourings
-    bad_legal = bad_best = 0
-    for b in range(board.cells):
-        lg, bs = dec.bubble(b)
-        want_l = legal[b * c : (b + 1) * c]
-        active = (want_l & UNITED) == 0
-        want_legal = np.where(active, want_l & SLIDES, 0)
-        want_best = np.where(active, best_set(best, value, np.arange(b * c, (b + 1) * c)), 0)
-        bad_legal += int(np.count_nonzero(lg != want_legal))
-        bad_best += int(np.count_nonzero(bs != want_best))
-    return {"legal_mismatches": bad_legal, "best_mismatches": bad_best}
+def decode_mismatches(
+    got: tuple[np.ndarray, np.ndarray], legal: np.ndarray, best: np.ndarray, value: np.ndarray
+) -> tuple[int, int]:
+    """``(legal, best)`` disagreements of decoded ``got`` with the arrays' entries for the same positions."""
+    active = (legal & UNITED) == 0
+    want_legal = np.where(active, legal & SLIDES, 0)
+    want_best = np.where(active, best_set(best, value, np.arange(legal.shape[0])), 0)
+    return int(np.count_nonzero(got[0] != want_legal)), int(np.count_nonzero(got[1] != want_best))

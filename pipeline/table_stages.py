@@ -31,7 +31,16 @@ from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 from unitile_py.position import Position
 
-from .compact import Decoder, assemble, best_set, file_name, frame_cells, frame_file, write_files
+from .compact import (
+    Decoder,
+    assemble,
+    colourings,
+    decode_mismatches,
+    file_name,
+    frame_cells,
+    frame_file,
+    write_files,
+)
 from .legal import SLIDES, UNITED, LegalResult, combine, legal_of_bubble
 from .perfect import (
     TAIL,
@@ -49,6 +58,8 @@ from .store import Store, default_path, fast_compressor
 from .values import load_bound
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Positions decoded at a time by tables-verify (about 300 bytes of work arrays each).
+DECODE_SLICE = 1 << 18
 
 
 def tables_dir(ctx: Context) -> Path:
@@ -324,8 +335,6 @@ def cell_counts(board: Board, bubble: int, legal: np.ndarray, value: np.ndarray)
     """The :data:`COUNTS` of the positions with the bubble on ``bubble`` from their shards of
     ``moves/legal`` and ``perfect/value``. Blue to move in P is Red to move in swap(P), and the colour
     swap keeps the bubble cell."""
-    from .compact import colourings
-
     active = (legal & UNITED) == 0
     _, swap = colourings(board, bubble)
     return (
@@ -424,25 +433,27 @@ def _sha(data: bytes) -> str:
 
 def check_task(task: CellTask) -> tuple[int, int, int, int, int]:
     """For one bubble cell: ``(values inconsistent with children, best masks differing, active positions
-    without a legal slide, legal bytes decoded wrongly from the files, best masks decoded wrongly)``."""
+    without a legal slide, legal bytes decoded wrongly from the files, best masks decoded wrongly)``.
+
+    The files are decoded in slices of :data:`DECODE_SLICE` positions, so that the decoder's work arrays
+    stay small beside the cell's own arrays.
+    """
     board, store, sl, legal, block, row = cell_inputs(task)
-    c = board.colourings
     best = np.asarray(store.array("perfect/best")[sl])
     res = best_of_bubble(board, task.bubble, legal, block, row)
-    active = (legal & UNITED) == 0
-    stuck = int(np.count_nonzero(active & ((legal & SLIDES) == 0)))
+    stuck = int(np.count_nonzero(((legal & UNITED) == 0) & ((legal & SLIDES) == 0)))
     folder = Path(task.extra)
     files = {file_name(board, f): (folder / file_name(board, f)).read_bytes() for f in frame_cells(board)}
-    got_legal, got_best = Decoder(board, files).bubble(task.bubble)
-    want_legal = np.where(active, legal & SLIDES, 0)
-    want_best = np.where(active, best_set(best, block[0], np.arange(c)), 0)
-    return (
-        res.inconsistent,
-        int(np.count_nonzero(res.best != best)),
-        stuck,
-        int(np.count_nonzero(got_legal != want_legal)),
-        int(np.count_nonzero(got_best != want_best)),
-    )
+    decoder = Decoder(board, files)
+    cells, _ = colourings(board, task.bubble)
+    bad_legal = bad_best = 0
+    for a in range(0, board.colourings, DECODE_SLICE):
+        part = slice(a, a + DECODE_SLICE)
+        got = decoder.bubble(task.bubble, cells[part])
+        bad = decode_mismatches(got, legal[part], best[part], block[0][part])
+        bad_legal += bad[0]
+        bad_best += bad[1]
+    return res.inconsistent, int(np.count_nonzero(res.best != best)), stuck, bad_legal, bad_best
 
 
 def reader_sample(board: Board, folder: Path, store: Store, samples: int, seed: int) -> dict[str, Any]:

@@ -8,9 +8,12 @@ import random
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from pipeline import table_stages
 from pipeline.cli import main as pipeline_main
+from pipeline.legal import UNITED
 from pipeline.store import Store
 from tests.oracle import oracle
 from unitile_py import Board, Position, UnitileError
@@ -184,3 +187,22 @@ def test_rebuild_gives_the_committed_files_bit_for_bit(size: str, tmp_path: Path
 def test_positions_of_another_board_are_refused() -> None:
     with pytest.raises(UnitileError, match="position is on a 3x5 board"):
         tables_for("3x3").legal(Position.start(Board.get(3, 5)))
+
+
+def test_tables_verify_decodes_every_slice_of_a_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tables-verify decodes a cell in slices (bounded memory): with slices of 7 positions it still sees
+    every position, down to a changed best mask in the cell's last active position."""
+    board = Board.get(3, 3)
+    store_path, out = tmp_path / "s.zarr", tmp_path / "tables"
+    argv = ["build", "--board", "3x3", "--store", str(store_path), "--tables", str(out)]
+    assert pipeline_main([*argv, "--in-process", "--quiet"]) == 0
+    monkeypatch.setattr(table_stages, "DECODE_SLICE", 7)
+    tasks = [table_stages.CellTask(str(store_path), "3x3", b, 1, str(out)) for b in range(board.cells)]
+    assert all(table_stages.check_task(t) == (0, 0, 0, 0, 0) for t in tasks)
+    store = Store(str(store_path), board)
+    c = board.colourings
+    last = int(np.flatnonzero((store.read("moves/legal")[:c] & UNITED) == 0)[-1])
+    best = store.array("perfect/best")
+    best[last : last + 1] = np.asarray(best[last : last + 1]) ^ 1
+    assert table_stages.check_task(tasks[0])[1] == 1
+    assert table_stages.check_task(tasks[0])[4] == 1
