@@ -12,8 +12,9 @@ recorded in finished stores (no rebuild). The numbers are only as quiet as the m
 
     .venv/bin/python bench/scaling.py --halo build/5x5.zarr
 
-reports instead how many values one CG iteration would send between workers if the classes of a
-finished store were split over 2-64 workers: in contiguous blocks, and by ranges of a locality key.
+reports instead the halo of the solve's parts (the values of other parts' classes that a part's rows
+read, sent twice per CG iteration) if the classes of a finished store were split over 2-64 workers:
+by ranges of the locality key (what the solve does) and in runs of consecutive ids.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import numpy as np  # noqa: E402
 
 from unitile_py.board import Board  # noqa: E402
 
@@ -163,113 +163,33 @@ def existing(path: str) -> dict[str, Any] | None:
     }
 
 
-def halo(path: str, parts: int) -> dict[str, Any]:
-    """The network traffic of one CG iteration if the classes of a finished store were split over
-    ``parts`` workers in contiguous blocks of each half (the order the classes stage stores them in).
-
-    Each iteration computes the E half from the O half and then the O half from the E half; a worker
-    owning rows ``lo..hi`` of a half needs the values of their neighbours, and those outside its own
-    block of the other half come over the network, each distinct value once.
-    """
+def halo(path: str, parts: int, by_key: bool) -> dict[str, Any]:
+    """The halo of the solve's parts (:func:`pipeline.partition.plan_parts`) if the classes of a
+    finished store were split over ``parts`` workers: by locality key (what the solve does) or in runs
+    of consecutive chunks. Each CG iteration sends every halo value twice (two gathers)."""
     import zarr
 
-    root = zarr.open_group(path, mode="r")
-    split = int(root.attrs["stages"]["classes"]["split"])
-    nbr = np.asarray(root["graph/nbr"][...])
-    n = nbr.shape[0]
-    remote = 0
-    for lo, hi, olo, ohi in ((split, n, 0, split), (0, split, split, n)):
-        rows = np.linspace(lo, hi, parts + 1).astype(np.int64)
-        own = np.linspace(olo, ohi, parts + 1).astype(np.int64)
-        for j in range(parts):
-            need = np.unique(nbr[rows[j] : rows[j + 1]].ravel())
-            need = need[need >= 0]
-            remote += int(np.count_nonzero((need < own[j]) | (need >= own[j + 1])))
+    from pipeline.cg import local_parts
+    from pipeline.store import Store
+    from pipeline.value_stages import stored_keys
+
+    board = Board.parse(zarr.open_group(path, mode="r").attrs["unitile"]["board"])
+    store = Store(path, board)
+    nbr, info = store.read("graph/nbr"), store.read("graph/info")
+    split = int(store.require("classes")["split"])
+    group = local_parts(nbr, info, split, parts, stored_keys(store) if by_key else None)
+    halos = [p.o.halo.shape[0] + p.e.halo.shape[0] for p in group.parts]
+    own = [p.plan.own_o + p.plan.own_e for p in group.parts]
+    n = info.shape[0]
     return {
-        "parts": parts,
+        "parts": len(group.parts),
+        "partition": "locality key" if by_key else "runs of ids",
         "classes": n,
-        "remote_values_per_iteration": remote,
-        "bytes_per_iteration": remote * 8,
-        "fraction_of_all_classes": round(remote / n, 4),
-    }
-
-
-def _region_keys(path: str) -> np.ndarray:
-    """Per class: the number of red tiles in the board's central region (the cells at Chebyshev distance
-    at most 1 from the centre cell, or the middle row's cells for a 3-row board). The region is a union of
-    cell orbits, so the key is the same for every position of a class, and a slide changes it by at most 1.
-    """
-    import zarr
-    from numba import njit
-
-    from pipeline.bits import cells_of, unrank
-    from pipeline.geometry import Geometry
-
-    @njit(cache=False)
-    def keys_of(
-        ranks: np.ndarray, bubble: int, tiles: int, red: int, binom: np.ndarray, region: int
-    ) -> np.ndarray:
-        out = np.empty(len(ranks), dtype=np.int64)
-        for i in range(len(ranks)):
-            m = cells_of(unrank(ranks[i], tiles, red, binom), bubble) & region
-            n = 0
-            while m:
-                m &= m - 1
-                n += 1
-            out[i] = n
-        return out
-
-    root = zarr.open_group(path, mode="r")
-    board = Board.parse(root.attrs["unitile"]["board"])
-    rec = root.attrs["stages"]["classes"]
-    geo = Geometry.of(board)
-    cr, cc = board.rows // 2, board.cols // 2
-    region = 0
-    for c in range(board.cells):
-        row, col = board.row_col(c)
-        if abs(row - cr) <= (0 if board.rows == 3 else 1) and abs(col - cc) <= (
-            board.cols // 2 if board.rows == 3 else 1
-        ):
-            region |= 1 << c
-    keys = np.empty(int(rec["classes"]), dtype=np.int64)
-    for o in range(geo.n_orbits):
-        ranks = np.asarray(root[f"classes/ranks_{o}"][...]).astype(np.int64)
-        lo = int(rec["starts"][o])
-        keys[lo : lo + len(ranks)] = keys_of(
-            ranks, int(geo.orbit_reps[o]), geo.tiles, geo.red, geo.binom, region
-        )
-    return keys
-
-
-def halo_by_key(path: str, parts: int) -> dict[str, Any]:
-    """Like :func:`halo`, but worker w owns the classes whose region key falls in its range of key values
-    (ranges chosen to balance the number of classes); a slide changes the key by at most 1, so only the
-    boundary key values of neighbouring ranges travel."""
-    import zarr
-
-    root = zarr.open_group(path, mode="r")
-    nbr = np.asarray(root["graph/nbr"][...])
-    keys = _region_keys(path)
-    counts = np.bincount(keys)
-    cum = np.cumsum(counts) / counts.sum()
-    cut = np.searchsorted(cum, np.arange(1, parts) / parts)
-    owner_of_key = np.searchsorted(cut, np.arange(len(counts)), side="left")
-    owner = owner_of_key[keys]
-    src = np.repeat(owner, 4)
-    dst = nbr.ravel()
-    ok = dst >= 0
-    src, dst = src[ok], dst[ok]
-    remote = owner[dst] != src
-    pairs = np.unique(src[remote] * len(owner) + dst[remote])
-    sizes = np.bincount(owner, minlength=parts)
-    return {
-        "parts": parts,
-        "partition": "region key",
-        "key_values": len(counts),
-        "classes": len(owner),
-        "remote_values_per_iteration": len(pairs),
-        "fraction_of_all_classes": round(len(pairs) / len(owner), 4),
-        "largest_part_over_mean": round(float(sizes.max() / sizes.mean()), 3),
+        "halo_values": sum(halos),
+        "halo_over_classes": round(sum(halos) / n, 4),
+        "largest_halo_over_own": round(max(h / o for h, o in zip(halos, own, strict=True)), 4),
+        "bytes_per_iteration": 2 * 8 * sum(halos),
+        "largest_part_over_mean": round(max(own) / (n / len(own)), 3),
     }
 
 
@@ -301,10 +221,9 @@ def main() -> int:
     p.add_argument("--out", help="write the results as JSON here")
     args = p.parse_args()
     if args.halo:
-        for parts in (2, 4, 8, 16, 64):
-            print(json.dumps(halo(args.halo, parts)))
-        for parts in (2, 4, 8):
-            print(json.dumps(halo_by_key(args.halo, parts)))
+        for by_key in (False, True):
+            for parts in (2, 4, 8, 16, 64):
+                print(json.dumps(halo(args.halo, parts, by_key)), flush=True)
         return 0
     Path(args.scratch).mkdir(parents=True, exist_ok=True)
     rows = []

@@ -2,8 +2,8 @@
 
 The driver holds only scalars. Each step is one call on every part (in parallel on a cluster, see
 :class:`pipeline.solve_runner.ActorGroup`), with the halo values that step needs routed between the
-parts. Per-chunk partial sums come back in part order, which is chunk order, and are added one by one,
-so the iteration is bit for bit the same for any number of parts (and for any number of threads).
+parts. Per-chunk partial sums come back from every part and are added one by one in chunk order, so
+the iteration is bit for bit the same for any number of parts (and for any number of threads).
 
 One iteration is four rounds: p's halo in, ``t = P_EO p`` out (``even_step``); t's halo in, ``q = p -
 P_OE t`` and ``<p, q>`` (``odd_step``); ``x += alpha p, s -= alpha q`` and ``<s, s>`` (``update``); ``p =
@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .partition import Partition, plan_parts
+from .partition import Partition, plan_parts, read_rows, write_rows
 from .solver import UNIT, SolveResult, SolverState
 
 Pieces = dict[int, np.ndarray]
@@ -67,18 +67,24 @@ def connect(group: Group) -> None:
     group.call("serve", [(r,) for r in requests])
 
 
-def ordered_sum(partials: list[np.ndarray]) -> float:
-    """The per-chunk partial sums of all parts added in chunk order (parts are in chunk order)."""
+def chunk_order(group: Group) -> np.ndarray:
+    """Where each part's per-chunk partial sums go in chunk order: the permutation that sorts their
+    concatenation (in part order) by chunk."""
+    chunks = group.call("o_chunks")
+    return np.argsort(np.concatenate([np.asarray(c, dtype=np.int64) for c in chunks]), kind="stable")
+
+
+def ordered_sum(partials: list[np.ndarray], order: np.ndarray) -> float:
+    """The per-chunk partial sums of all parts (concatenated in part order) added in chunk order."""
     total = 0.0
-    for part in partials:
-        for v in part.tolist():
-            total += v
+    for v in np.concatenate(partials)[order].tolist():
+        total += v
     return total
 
 
-def squares(results: list[tuple[np.ndarray, float]]) -> tuple[float, float]:
+def squares(results: list[tuple[np.ndarray, float]], order: np.ndarray) -> tuple[float, float]:
     """``(<s, s>, max |s|)`` from every part's ``(partial sums, max)``."""
-    return ordered_sum([r[0] for r in results]), max(float(r[1]) for r in results)
+    return ordered_sum([r[0] for r in results], order), max(float(r[1]) for r in results)
 
 
 def true_residual(group: Group) -> tuple[float, float]:
@@ -113,9 +119,10 @@ def run_cg(
     last_ckpt = t0
     iter_time = 0.0
     iters_here = 0
+    order = chunk_order(group)
     if state.rz < 0:
         group.call("start", [(None, None, None)] * size)
-        state.rz, smax = squares(group.call("square"))
+        state.rz, smax = squares(group.call("square"), order)
         state.history.append(smax)
     p_halo = route(group.call("export", [("p",)] * size))
     best_sigma = math.inf
@@ -139,7 +146,7 @@ def run_cg(
                     raise RuntimeError(f"CG stalled at residual {sigma:.3g}")
             best_sigma = min(best_sigma, sigma)
             group.call("restart")
-            state.rz, smax = squares(group.call("square"))
+            state.rz, smax = squares(group.call("square"), order)
             state.restarts += 1
             state.history.append(smax)
             p_halo = route(group.call("export", [("p",)] * size))
@@ -147,9 +154,9 @@ def run_cg(
             raise RuntimeError(f"CG did not converge in {max_iterations} iterations")
         ti = time.perf_counter()
         t_halo = route(group.call("even_step", p_halo))
-        pq = ordered_sum(group.call("odd_step", t_halo))
+        pq = ordered_sum(group.call("odd_step", t_halo), order)
         alpha = state.rz / pq
-        rz_new, smax = squares(group.call("update", [(alpha,)] * size))
+        rz_new, smax = squares(group.call("update", [(alpha,)] * size), order)
         p_halo = route(group.call("direction", [(rz_new / state.rz,)] * size))
         state.rz = rz_new
         state.iteration += 1
@@ -175,13 +182,22 @@ def run_cg(
     )
 
 
-def local_parts(nbr: np.ndarray, info: np.ndarray, split: int, parts: int = 1) -> LocalGroup:
-    """The class graph in memory, split into (at most) ``parts`` parts held in this process."""
-    plans = plan_parts(split, info.shape[0], parts)
+def local_parts(
+    nbr: np.ndarray,
+    info: np.ndarray,
+    split: int,
+    parts: int = 1,
+    key: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> LocalGroup:
+    """The class graph in memory, split into (at most) ``parts`` parts held in this process (by the
+    locality ``key`` of the classes, if given: :func:`pipeline.partition.plan_parts`)."""
+    plans = plan_parts(split, info.shape[0], parts, key)
     parts_here = []
     for p in plans:
-        o, e = slice(p.o_lo, p.o_hi), slice(p.e_lo, p.e_hi)
-        parts_here.append(Partition(p, plans, nbr[o], info[o], nbr[e], info[e]))
+        o, e = p.o_ranges, p.e_ranges
+        parts_here.append(
+            Partition(p, plans, read_rows(nbr, o), read_rows(info, o), read_rows(nbr, e), read_rows(info, e))
+        )
     group = LocalGroup(parts_here)
     connect(group)
     return group
@@ -189,12 +205,15 @@ def local_parts(nbr: np.ndarray, info: np.ndarray, split: int, parts: int = 1) -
 
 def gather(group: LocalGroup) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(x, s, p)`` on O and the full solution r (O then E) from parts held in this process."""
-    vecs = group.call("vectors")
-    sol = group.call("solution")
-    x, s, p = (np.concatenate([v[i] for v in vecs]) for i in range(3))
-    by_e = sorted((part.plan for part in group.parts), key=lambda pl: pl.e_lo)
-    r_o = np.concatenate([v[0] for v in sol])
-    r = np.concatenate([r_o, *(sol[pl.index][1] for pl in by_e)])
+    plan = group.parts[0].plan
+    x, s, p = np.zeros(plan.split), np.zeros(plan.split), np.zeros(plan.split)
+    r = np.zeros(plan.n)
+    for part in group.parts:
+        for vec, values in zip((x, s, p), part.vectors(), strict=True):
+            write_rows(vec, part.plan.o_ranges, values)
+        r_o, r_e = part.solution()
+        write_rows(r, part.plan.o_ranges, r_o)
+        write_rows(r, part.plan.e_ranges, r_e)
     return x, s, p, r
 
 
@@ -204,6 +223,7 @@ def solve(
     split: int,
     state: SolverState,
     parts: int = 1,
+    key: Callable[[np.ndarray], np.ndarray] | None = None,
     **options: Any,
 ) -> SolveResult:
     """:func:`run_cg` on the graph in memory, from ``state`` (vectors of length ``split``).
@@ -211,11 +231,10 @@ def solve(
     ``parts`` splits the work as a cluster would (the result is the same bit for bit). The checkpoint
     callback, if any, gets full copies of x, s, p. The result's ``x`` is the full solution r.
     """
-    group = local_parts(nbr, info, split, parts)
+    group = local_parts(nbr, info, split, parts, key)
     if state.rz >= 0:
         for part in group.parts:
-            pl = part.plan
-            part.start(state.x[pl.o_lo : pl.o_hi], state.s[pl.o_lo : pl.o_hi], state.p[pl.o_lo : pl.o_hi])
+            part.start(*(read_rows(v, part.plan.o_ranges) for v in (state.x, state.s, state.p)))
     user_checkpoint = options.pop("checkpoint", None)
 
     def checkpoint(st: SolverState) -> None:

@@ -8,9 +8,11 @@ symmetries fixing ``f``, the colouring with the smallest colex rank.
 Classes are numbered orbit by orbit: orbit ``o`` holds ids ``starts[o] .. starts[o] + counts[o] - 1``,
 and the orbits come in an order chosen by the classes stage (one parity of the bubble cell first,
 see :mod:`pipeline.solver`). Within an orbit they are
-sorted by a *locality key* -- the number of red tiles on each cell orbit, which is the same for every
-member of a class and changes by at most one in two places per slide -- and then by rank. Neighbouring
-classes therefore sit in a few narrow windows of the vectors, which keeps the solver's gathers in cache.
+sorted by a *locality key* (:func:`class_keys`) -- the number of red tiles in the central region, then
+on each cell orbit; the same for every member of a class and changed by at most one in a few digits by
+a slide -- and then by rank. Neighbouring classes therefore sit in a few narrow windows of the vectors,
+which keeps the solver's gathers in cache, and a range of keys is a part of the graph with few edges
+leaving it (:mod:`pipeline.partition`).
 
 >>> from unitile_py import Board
 >>> from pipeline.geometry import Geometry
@@ -96,6 +98,17 @@ def _locality_keys(
     return out
 
 
+def class_keys(geo: Geometry, o: int, ranks: np.ndarray) -> np.ndarray:
+    """The locality keys of the classes of orbit ``o`` with these representative ranks: the number of
+    red tiles in the central region (:func:`pipeline.geometry.central_region`), then on each cell orbit,
+    as one mixed-radix number. The key is a function of the position, the same for all positions of a
+    class and in every bubble orbit."""
+    masks = np.concatenate([np.array([geo.region], dtype=np.int64), geo.orbit_masks])
+    radix = np.concatenate([np.array([geo.region.bit_count() + 1]), geo.orbit_size + 1]).astype(np.int64)
+    f = int(geo.orbit_reps[o])
+    return _locality_keys(ranks.astype(np.int64), f, masks, radix, geo.tiles, geo.red, geo.binom, geo.pop8)
+
+
 def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndarray, np.ndarray]:
     """The classes whose bubble lies on orbit ``o``: ``(ranks, rank_to_local)``.
 
@@ -113,9 +126,7 @@ def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndar
         min_img = np.arange(geo.colourings, dtype=np.int64)
     ranks = np.flatnonzero(min_img == np.arange(geo.colourings))
     if order == "counts":
-        radix = geo.orbit_size + 1
-        keys = _locality_keys(ranks, f, geo.orbit_masks, radix, geo.tiles, geo.red, geo.binom, geo.pop8)
-        ranks = ranks[np.argsort(keys, kind="stable")]
+        ranks = ranks[np.argsort(class_keys(geo, o, ranks), kind="stable")]
     elif order != "rank":
         raise ValueError(f"unknown class order {order!r}")
     local = np.full(geo.colourings, -1, dtype=np.int32)

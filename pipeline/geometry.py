@@ -59,6 +59,8 @@ class Geometry:
     n_stab: np.ndarray
     #: orbit_masks[o]: the cells of orbit o as a mask.
     orbit_masks: np.ndarray
+    #: The central region (a union of cell orbits, see :func:`central_region`) as a mask.
+    region: int
     not_last: int
     not_first: int
 
@@ -153,6 +155,7 @@ class Geometry:
             stab=stab,
             n_stab=n_stab,
             orbit_masks=orbit_masks,
+            region=central_region(board),
             not_last=not_last,
             not_first=not_first,
         )
@@ -176,3 +179,27 @@ class Geometry:
     def full(self) -> int:
         """The mask of all cells."""
         return (1 << self.cells) - 1
+
+
+def central_region(board: Board) -> int:
+    """The cells off the border as a mask; on a board with at most 3 rows (columns), the middle row
+    (column). Every symmetry maps it onto itself, so its red count is the same for all positions of a
+    class, and a slide changes that count by at most one: ordering classes by it keeps neighbours
+    close (the solve's parts are ranges of it, :mod:`pipeline.partition`).
+
+    >>> from unitile_py import Board
+    >>> [bin(central_region(Board.get(r, c))).count("1") for r, c in ((3, 3), (3, 5), (5, 5), (5, 7))]
+    [3, 5, 9, 15]
+    """
+    rows, cols = board.rows, board.cols
+    mask = 0
+    for c in range(board.cells):
+        row, col = board.row_col(c)
+        if rows <= 3 and cols > 3:
+            inside = row == rows // 2
+        elif cols <= 3:
+            inside = col == cols // 2
+        else:
+            inside = 0 < row < rows - 1 and 0 < col < cols - 1
+        mask |= int(inside) << c
+    return mask

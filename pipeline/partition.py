@@ -1,10 +1,13 @@
 """One part of the class graph and of the CG vectors on it: what a worker holds during the solve.
 
 The classes are split into two halves, O (ids below ``split``) and E (see :mod:`pipeline.solver`), and
-into chunks of :data:`BLOCK` consecutive ids (chunk ``k`` is ``[k * BLOCK, (k + 1) * BLOCK)``). A
-:class:`PartPlan` gives a part whole chunks: a run of O chunks and a run of E chunks, the E runs in
-reverse order so that the last part owns the chunk that straddles ``split`` (if any) on both sides.
-Because every part owns whole chunks:
+into chunks of :data:`BLOCK` consecutive ids (chunk ``k`` is ``[k * BLOCK, (k + 1) * BLOCK)``; the chunk
+that straddles ``split``, if any, holds classes of both halves). A :class:`PartPlan` gives a part a set
+of whole chunks. :func:`plan_parts` deals them out by *locality key* (:func:`pipeline.classes.class_keys`,
+the red count in the central region first): each part takes a range of keys in O and the same range in
+E. A slide changes the key a little, so most neighbours of a part's rows are its own classes (on 5x5,
+2 parts read 0.18 x the classes from each other per gather, against 0.95 x for runs of ids). Because
+every part owns whole chunks:
 
 * the reductions of the solve (per-chunk partial sums, added in chunk order by the driver) are the
   same for any number of parts, so the solve is bit for bit the same on 1 or 64 workers;
@@ -12,15 +15,18 @@ Because every part owns whole chunks:
   without shards) without ever sharing a chunk.
 
 A :class:`Partition` holds the graph rows of its own classes with the neighbour ids renumbered into
-*extended* vectors: its own values first, then its *halo*, the values of other parts' classes that
-its rows read. Before each gather the driver moves halo values between parts (:meth:`Partition.export`
-on the owner, :meth:`Partition.receive` on the reader); nothing else crosses parts but per-chunk
-scalars. Memory per part: its rows (17 B per class of graph, 8 B per class and vector) and its halo.
+*extended* vectors: its own values first (its chunks in id order), then its *halo*, the values of
+other parts' classes that its rows read, grouped by owner. Before each gather the driver moves halo
+values between parts (:meth:`Partition.export` on the owner, :meth:`Partition.receive` on the
+reader); nothing else crosses parts but per-chunk scalars. Memory per part: its rows (17 B per class
+of graph, 8 B per class and vector) and its halo.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import zarr
@@ -41,63 +47,142 @@ from .solver import (
 O_VECTORS = ("p", "x")
 E_VECTORS = ("t", "xe")
 
+Ranges = tuple[tuple[int, int], ...]
+
 
 @dataclass(frozen=True)
 class PartPlan:
-    """The classes one part owns: O ids ``[o_lo, o_hi)`` and E ids ``[e_lo, e_hi)``."""
+    """The classes one part owns: the whole chunks ``chunks`` (increasing) of ``n`` classes, O below
+    ``split``."""
 
     index: int
-    o_lo: int
-    o_hi: int
-    e_lo: int
-    e_hi: int
+    chunks: tuple[int, ...]
+    split: int
+    n: int
+
+    @cached_property
+    def o_chunks(self) -> tuple[int, ...]:
+        """Own chunks that hold O classes, in id order (the order of the partial sums)."""
+        return tuple(k for k in self.chunks if k * BLOCK < self.split)
+
+    @cached_property
+    def o_ranges(self) -> Ranges:
+        """Own O ids as maximal ``[lo, hi)`` runs."""
+        return _runs((k * BLOCK, min((k + 1) * BLOCK, self.split)) for k in self.o_chunks)
+
+    @cached_property
+    def e_ranges(self) -> Ranges:
+        """Own E ids as maximal ``[lo, hi)`` runs."""
+        pieces = ((max(k * BLOCK, self.split), min((k + 1) * BLOCK, self.n)) for k in self.chunks)
+        return _runs(p for p in pieces if p[0] < p[1])
+
+    @property
+    def own_o(self) -> int:
+        """The number of own O classes."""
+        return sum(hi - lo for lo, hi in self.o_ranges)
+
+    @property
+    def own_e(self) -> int:
+        """The number of own E classes."""
+        return sum(hi - lo for lo, hi in self.e_ranges)
 
 
-def plan_parts(split: int, n: int, parts: int) -> list[PartPlan]:
-    """Split ``n`` classes (O below ``split``) into at most ``parts`` parts of whole chunks.
+def _runs(pieces: Iterable[tuple[int, int]]) -> Ranges:
+    """Adjacent ``[lo, hi)`` pieces (in increasing order) merged."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in pieces:
+        if out and out[-1][1] == lo:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return tuple(out)
 
-    Fewer parts are planned when there are fewer chunks than parts on either side.
+
+def chunk_starts(split: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first O class of every chunk holding O classes, and the first E class of every chunk
+    holding E classes but no O class (the straddling chunk goes with its O half)."""
+    o = np.arange(0, split, BLOCK, dtype=np.int64)
+    first_e = -(-split // BLOCK)
+    return o, np.arange(first_e * BLOCK, n, BLOCK, dtype=np.int64)
+
+
+def plan_parts(
+    split: int, n: int, parts: int, key: Callable[[np.ndarray], np.ndarray] | None = None
+) -> list[PartPlan]:
+    """Deal the chunks of ``n`` classes (O below ``split``) to at most ``parts`` parts.
+
+    ``key(ids)`` gives the locality key of classes; the chunks of each half are sorted by the key of
+    their first class (:func:`chunk_starts`) and cut into ``parts`` runs of equal length, so part ``w``
+    holds the ``w``-th range of keys in both halves. Without ``key``, runs of consecutive chunks.
+    Fewer parts are planned when either half has fewer chunks than parts.
     """
-    o_chunks = -(-split // BLOCK)
-    first_e = split // BLOCK
-    e_chunks = -(-n // BLOCK) - first_e
-    parts = max(1, min(parts, o_chunks, e_chunks))
-    plans = []
-    for w in range(parts):
-        a, b = o_chunks * w // parts, o_chunks * (w + 1) // parts
-        # E chunks in reverse: part parts-1 gets the first ones (the straddling chunk with its O half).
-        r = parts - 1 - w
-        c, d = first_e + e_chunks * r // parts, first_e + e_chunks * (r + 1) // parts
-        plans.append(PartPlan(w, a * BLOCK, min(b * BLOCK, split), max(c * BLOCK, split), min(d * BLOCK, n)))
-    return plans
+    o_ids, e_ids = chunk_starts(split, n)
+    parts = max(1, min(parts, o_ids.shape[0], max(e_ids.shape[0], 1)))
+    dealt: list[list[int]] = [[] for _ in range(parts)]
+    for ids in (o_ids, e_ids):
+        if key is not None and ids.shape[0]:
+            ids = ids[np.lexsort((ids, key(ids)))]
+        m = ids.shape[0]
+        for w in range(parts):
+            dealt[w].extend(int(i) // BLOCK for i in ids[m * w // parts : m * (w + 1) // parts])
+    return [PartPlan(w, tuple(sorted(ch)), split, n) for w, ch in enumerate(dealt)]
 
 
-def _owner(plans: list[PartPlan], ids: np.ndarray, odd: bool) -> np.ndarray:
-    """The part owning each of the (sorted) class ids."""
-    owner = np.full(ids.shape[0], -1, dtype=np.int64)
+def owners(plans: Sequence[PartPlan]) -> np.ndarray:
+    """The owning part of every chunk."""
+    plan = plans[0]
+    out = np.full(-(-plan.n // BLOCK), -1, dtype=np.int64)
     for p in plans:
-        lo, hi = (p.o_lo, p.o_hi) if odd else (p.e_lo, p.e_hi)
-        owner[(ids >= lo) & (ids < hi)] = p.index
-    return owner
+        out[list(p.chunks)] = p.index
+    return out
+
+
+class _Index:
+    """Global ids of one half to positions in a part's own vector of that half (its ranges in order)."""
+
+    def __init__(self, ranges: Ranges) -> None:
+        self.lo = np.array([lo for lo, _ in ranges], dtype=np.int64)
+        self.hi = np.array([hi for _, hi in ranges], dtype=np.int64)
+        self.base = np.concatenate([[0], np.cumsum(self.hi - self.lo)])[:-1].astype(np.int64)
+        self.size = int((self.hi - self.lo).sum())
+
+    def local(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(own, position)``: whether each id is own, and its position in the own vector if so."""
+        if not self.lo.shape[0]:
+            return np.zeros(ids.shape, dtype=bool), np.full(ids.shape, -1, dtype=np.int64)
+        at = np.searchsorted(self.lo, ids, side="right") - 1
+        own = (at >= 0) & (ids < self.hi[np.maximum(at, 0)])
+        at = np.maximum(at, 0)
+        return own, np.where(own, self.base[at] + ids - self.lo[at], -1)
+
+
+def read_rows(arr: np.ndarray | zarr.Array, ranges: Ranges) -> np.ndarray:
+    """The rows of ``arr`` in ``ranges``, in order."""
+    pieces = [np.asarray(arr[lo:hi]) for lo, hi in ranges]
+    if not pieces:
+        return np.zeros((0, *arr.shape[1:]), dtype=arr.dtype)
+    return np.concatenate(pieces)
 
 
 class _Side:
     """Own rows of one half (O or E) and the halo of the other half that they read."""
 
-    def __init__(self, nbr: np.ndarray, info: np.ndarray, lo: int, hi: int, other: tuple[int, int]) -> None:
-        self.lo, self.hi = lo, hi
+    def __init__(self, nbr: np.ndarray, info: np.ndarray, other: _Index, owner: np.ndarray) -> None:
         self.info = info
-        # Neighbour ids are in the other half: own ids there map to 0.., the halo after them.
-        olo, ohi = other
-        ids = nbr[nbr >= 0]
-        need = np.unique(ids)
-        self.halo = need[(need < olo) | (need >= ohi)]
-        local = np.full(nbr.shape, -1, dtype=np.int32)
+        # Neighbour ids are in the other half: own ids there map to 0.., the halo after them, grouped
+        # by owning part (``owner``: the part of every chunk), by id within a part.
         valid = nbr >= 0
-        own = valid & (nbr >= olo) & (nbr < ohi)
-        local[own] = nbr[own] - olo
+        own, pos = other.local(nbr)
+        local = np.full(nbr.shape, -1, dtype=np.int32)
+        local[own] = pos[own]
         far = valid & ~own
-        local[far] = (ohi - olo) + np.searchsorted(self.halo, nbr[far])
+        ids = np.unique(nbr[far])
+        by_owner = np.argsort(owner[ids // BLOCK], kind="stable")
+        self.halo = ids[by_owner]
+        self.halo_owner = owner[self.halo // BLOCK]
+        slot = np.empty(ids.shape[0], dtype=np.int64)
+        slot[by_owner] = np.arange(ids.shape[0])
+        local[far] = other.size + slot[np.searchsorted(ids, nbr[far])]
         self.nbr = local
 
 
@@ -105,20 +190,20 @@ class Partition:
     """The rows, vectors and halo bookkeeping of one part (a dask actor on a cluster)."""
 
     def __init__(
-        self, plan: PartPlan, plans: list[PartPlan], nbr_o: np.ndarray, info_o: np.ndarray,
+        self, plan: PartPlan, plans: Sequence[PartPlan], nbr_o: np.ndarray, info_o: np.ndarray,
         nbr_e: np.ndarray, info_e: np.ndarray,
     ) -> None:  # fmt: skip
         self.plan = plan
-        self.plans = plans
         self.inv, self.omega = tables()
-        p = plan
-        split = plans[-1].o_hi
+        split = plan.split
         if np.any((nbr_o >= 0) & (nbr_o < split)) or np.any(nbr_e >= split):
             raise ValueError("class graph is not bipartite at the split")
-        #: O rows read E values (own E ids of this part, then the E halo), and the other way round.
-        self.o = _Side(nbr_o, info_o, p.o_lo, p.o_hi, (p.e_lo, p.e_hi))
-        self.e = _Side(nbr_e, info_e, p.e_lo, p.e_hi, (p.o_lo, p.o_hi))
-        no, ne = p.o_hi - p.o_lo, p.e_hi - p.e_lo
+        self.o_index, self.e_index = _Index(plan.o_ranges), _Index(plan.e_ranges)
+        owner = owners(plans)
+        #: O rows read E values (own E values of this part, then the E halo), and the other way round.
+        self.o = _Side(nbr_o, info_o, self.e_index, owner)
+        self.e = _Side(nbr_e, info_e, self.o_index, owner)
+        no, ne = self.o_index.size, self.e_index.size
         # Extended vectors: own values, then the halo (values of other parts that own rows read).
         self.ext = {
             **{v: np.zeros(no + self.e.halo.shape[0]) for v in O_VECTORS},
@@ -128,13 +213,12 @@ class Partition:
         self.q = np.zeros(no)
         self.res_o = np.zeros(no)
         self.res_e = np.zeros(ne)
-        # Which halo slots come from which part (slices of the sorted halo), filled in by plan order.
+        # Which halo slots come from which part (the halo is grouped by owner).
         self.recv: dict[str, dict[int, slice]] = {}
-        for name, side, base, odd in (("O", self.e, no, True), ("E", self.o, ne, False)):
-            owner = _owner(plans, side.halo, odd)
+        for name, side, base in (("O", self.e, no), ("E", self.o, ne)):
             self.recv[name] = {}
-            for q in np.unique(owner):
-                at = np.flatnonzero(owner == q)
+            for q in np.unique(side.halo_owner):
+                at = np.flatnonzero(side.halo_owner == q)
                 self.recv[name][int(q)] = slice(base + int(at[0]), base + int(at[-1]) + 1)
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
 
@@ -146,7 +230,7 @@ class Partition:
         for q in {*self.recv["O"], *self.recv["E"]}:
             o = self.recv["O"].get(q)
             e = self.recv["E"].get(q)
-            no, ne = self.plan.o_hi - self.plan.o_lo, self.plan.e_hi - self.plan.e_lo
+            no, ne = self.o_index.size, self.e_index.size
             ids_o = self.e.halo[o.start - no : o.stop - no] if o else np.zeros(0, np.int64)
             ids_e = self.o.halo[e.start - ne : e.stop - ne] if e else np.zeros(0, np.int64)
             out[q] = (ids_o, ids_e)
@@ -155,10 +239,12 @@ class Partition:
     def serve(self, requests: dict[int, tuple[np.ndarray, np.ndarray]]) -> None:
         """Remember which own values each other part reads (global ids, from its :meth:`needs`)."""
         for w, (ids_o, ids_e) in requests.items():
-            if ids_o.shape[0]:
-                self.send["O"][w] = (ids_o - self.plan.o_lo).astype(np.int64)
-            if ids_e.shape[0]:
-                self.send["E"][w] = (ids_e - self.plan.e_lo).astype(np.int64)
+            for half, ids, index in (("O", ids_o, self.o_index), ("E", ids_e, self.e_index)):
+                if ids.shape[0]:
+                    own, pos = index.local(ids)
+                    if not own.all():
+                        raise ValueError(f"part {w} asks part {self.plan.index} for classes it does not own")
+                    self.send[half][w] = pos
 
     def export(self, name: str) -> dict[int, np.ndarray]:
         """Own values of a vector that other parts read, by part."""
@@ -177,7 +263,12 @@ class Partition:
 
     @property
     def own_o(self) -> int:
-        return self.plan.o_hi - self.plan.o_lo
+        """The number of own O classes."""
+        return self.o_index.size
+
+    def o_chunks(self) -> tuple[int, ...]:
+        """The chunks of this part's per-chunk partial sums, in their order."""
+        return self.plan.o_chunks
 
     def start(self, x: np.ndarray | None, s: np.ndarray | None, p: np.ndarray | None) -> None:
         """Set x, s, p on own O rows: given (a checkpoint), or the start x = 0, s = p = 1 - (I - P) 0."""
@@ -219,7 +310,7 @@ class Partition:
     def x_even(self, x_halo: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
         """Receive x's halo; ``x_E = 1 + P_EO x_O`` on own active E rows (0 elsewhere); return it."""
         self.receive("x", x_halo)
-        ne = self.plan.e_hi - self.plan.e_lo
+        ne = self.e_index.size
         xe = self.ext["xe"]
         gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["x"], xe)
         xe[:ne] = np.where(self.e.info & ACTIVE_BIT, 1.0 + xe[:ne], 0.0)
@@ -228,7 +319,7 @@ class Partition:
     def residual(self, xe_halo: dict[int, np.ndarray]) -> tuple[float, float]:
         """Receive x_E's halo; the true residual ``1 - (I - P) x`` of own rows: ``(max |s|, sigma)``."""
         self.receive("xe", xe_halo)
-        no, ne = self.own_o, self.plan.e_hi - self.plan.e_lo
+        no, ne = self.own_o, self.e_index.size
         m1, b1 = residual_rows(self.o.nbr, self.o.info, self.ext["x"][:no], self.ext["xe"], self.res_o)
         m2, b2 = residual_rows(self.e.nbr, self.e.info, self.ext["xe"][:ne], self.ext["x"], self.res_e)
         return max(m1, m2), max(b1, b2)
@@ -247,30 +338,28 @@ class Partition:
 
     def solution(self) -> tuple[np.ndarray, np.ndarray]:
         """Own r on O and on E (x and x_E of the last :meth:`x_even`)."""
-        return self.ext["x"][: self.own_o].copy(), self.ext["xe"][: self.plan.e_hi - self.plan.e_lo].copy()
+        return self.ext["x"][: self.own_o].copy(), self.ext["xe"][: self.e_index.size].copy()
 
     def save(self, path: str, slot: str) -> None:
         """Write own x, s, p into the checkpoint arrays ``solve/<slot>_x|s|p``."""
-        p = self.plan
-        for v, arr in zip("xsp", self.vectors(), strict=True):
-            zarr.open_array(store=path, path=f"solve/{slot}_{v}", mode="r+")[p.o_lo : p.o_hi] = arr
+        for v, vec in zip("xsp", self.vectors(), strict=True):
+            arr = zarr.open_array(store=path, path=f"solve/{slot}_{v}", mode="r+")
+            write_rows(arr, self.plan.o_ranges, vec)
 
     def load(self, path: str, slot: str) -> None:
         """Start from the checkpoint arrays ``solve/<slot>_x|s|p``."""
-        p = self.plan
         x, s, q = (
-            np.asarray(zarr.open_array(store=path, path=f"solve/{slot}_{v}", mode="r")[p.o_lo : p.o_hi])
+            read_rows(zarr.open_array(store=path, path=f"solve/{slot}_{v}", mode="r"), self.plan.o_ranges)
             for v in "xsp"
         )
         self.start(x, s, q)
 
     def write_r(self, path: str) -> float:
         """Write own rows of ``values/r``; return their maximum."""
-        p = self.plan
         r_o, r_e = self.solution()
         arr = zarr.open_array(store=path, path="values/r", mode="r+")
-        arr[p.o_lo : p.o_hi] = r_o
-        arr[p.e_lo : p.e_hi] = r_e
+        write_rows(arr, self.plan.o_ranges, r_o)
+        write_rows(arr, self.plan.e_ranges, r_e)
         return float(max(r_o.max(initial=0.0), r_e.max(initial=0.0)))
 
     def peak_memory(self) -> float:
@@ -283,14 +372,21 @@ class Partition:
 class StoredPartition(Partition):
     """A part that reads only its own rows of ``graph/nbr`` and ``graph/info`` from the store."""
 
-    def __init__(self, path: str, plan: PartPlan, plans: list[PartPlan], threads: int) -> None:
+    def __init__(self, path: str, plan: PartPlan, plans: Sequence[PartPlan], threads: int) -> None:
         import numba
 
         numba.set_num_threads(threads)
         nbr = zarr.open_array(store=path, path="graph/nbr", mode="r")
         info = zarr.open_array(store=path, path="graph/info", mode="r")
+        o, e = plan.o_ranges, plan.e_ranges
         super().__init__(
-            plan, plans,
-            np.asarray(nbr[plan.o_lo : plan.o_hi]), np.asarray(info[plan.o_lo : plan.o_hi]),
-            np.asarray(nbr[plan.e_lo : plan.e_hi]), np.asarray(info[plan.e_lo : plan.e_hi]),
-        )  # fmt: skip
+            plan, plans, read_rows(nbr, o), read_rows(info, o), read_rows(nbr, e), read_rows(info, e)
+        )
+
+
+def write_rows(arr: np.ndarray | zarr.Array, ranges: Ranges, values: np.ndarray) -> None:
+    """Write ``values`` (the rows of ``ranges`` in order) into ``arr``."""
+    at = 0
+    for lo, hi in ranges:
+        arr[lo:hi] = values[at : at + hi - lo]
+        at += hi - lo

@@ -30,6 +30,7 @@ from .partition import StoredPartition, plan_parts
 from .solver import BLOCK, SolveResult, SolverState
 from .stages import Context
 from .store import Store
+from .value_stages import stored_keys
 
 UNIT = 2.0**-53
 
@@ -102,7 +103,7 @@ def solve_on_parts(
     # On one machine (a LocalCluster) a single part using every core beats moving halos between
     # processes; on a cluster of several machines, one part per worker bounds each one's memory.
     local = getattr(ctx.executor, "cluster", None) is not None
-    plans = plan_parts(split, n, 1 if local else ctx.executor.workers)
+    plans = plan_parts(split, n, 1 if local else ctx.executor.workers, stored_keys(store))
     threads = ctx.task_threads if len(plans) > 1 else numba.config.NUMBA_NUM_THREADS
     group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads) for p in plans])
     connect(group)

@@ -11,6 +11,7 @@ reach, a positions task its orbit's row and its orbit's window of ``values/T_cla
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -21,7 +22,7 @@ from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 from unitile_py.position import Position
 
-from .classes import ACTIVE_BIT, class_graph, graph_orbits, orbit_classes, position_locals
+from .classes import ACTIVE_BIT, class_graph, class_keys, graph_orbits, orbit_classes, position_locals
 from .geometry import Geometry
 from .stages import Context
 from .store import CLASS_SHARD, Store
@@ -99,6 +100,25 @@ class ClassesStage:
 def starts_of(store: Store) -> np.ndarray:
     """The first class id of each bubble orbit."""
     return np.array(store.require("classes")["starts"], dtype=np.int64)
+
+
+def stored_keys(store: Store) -> Callable[[np.ndarray], np.ndarray]:
+    """``key(ids)``: the locality keys (:func:`pipeline.classes.class_keys`) of classes by id, from
+    the representatives' ranks; reads only the chunks of ``classes/ranks_<o>`` that hold them."""
+    rec = store.require("classes")
+    geo = Geometry.of(store.board)
+    starts, counts = starts_of(store), rec["counts"]
+
+    def key(ids: np.ndarray) -> np.ndarray:
+        out = np.zeros(ids.shape[0], dtype=np.int64)
+        for o in range(geo.n_orbits):
+            at = np.flatnonzero((ids >= starts[o]) & (ids < starts[o] + counts[o]))
+            if at.shape[0]:
+                ranks = store.take(f"classes/ranks_{o}", ids[at] - starts[o])
+                out[at] = class_keys(geo, o, ranks)
+        return out
+
+    return key
 
 
 # Graph --------------------------------------------------------------------------------------------

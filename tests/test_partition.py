@@ -1,33 +1,87 @@
-"""Plans of parts: whole chunks, every class once, no chunk written by two parts."""
+"""Plans of parts: whole chunks, every class once, no chunk written by two parts, key ranges; the halo
+bookkeeping of a partition against a direct computation."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 
-from pipeline.partition import plan_parts
+from pipeline.cg import local_parts
+from pipeline.partition import chunk_starts, owners, plan_parts
 from pipeline.solver import BLOCK
+from pipeline.store import Store
+from pipeline.value_stages import stored_keys
+from tests.conftest import B35
+
+
+def scrambled(ids: np.ndarray) -> np.ndarray:
+    """A key that is not monotone in the id, with ties."""
+    return (ids * 7919) % 13
 
 
 @pytest.mark.parametrize(
     ("split", "n", "parts"),
     [(6076, 13000, 2), (6076, 13000, 5), (4 * BLOCK, 9 * BLOCK, 3), (463108, 972132, 7), (10, 20, 4)],
 )
-def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts: int) -> None:
-    plans = plan_parts(split, n, parts)
+@pytest.mark.parametrize("key", [None, scrambled])
+def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts: int, key: object) -> None:
+    plans = plan_parts(split, n, parts, key)  # type: ignore[arg-type]
     assert 1 <= len(plans) <= parts
-    owned = sorted([(p.o_lo, p.o_hi, p.index) for p in plans] + [(p.e_lo, p.e_hi, p.index) for p in plans])
+    owned = sorted(
+        [(lo, hi, p.index) for p in plans for lo, hi in p.o_ranges]
+        + [(lo, hi, p.index) for p in plans for lo, hi in p.e_ranges]
+    )
     at = 0
     for lo, hi, _ in owned:
-        assert lo == at and hi >= lo
+        assert lo == at and hi > lo
         at = hi
     assert at == n
+    assert sum(p.own_o for p in plans) == split and sum(p.own_e for p in plans) == n - split
     chunk_owner: dict[int, int] = {}
     for lo, hi, w in owned:
-        if hi > lo:
-            # Ranges start and end on chunk boundaries, except at split and n.
-            assert lo % BLOCK == 0 or lo == split
-            assert hi % BLOCK == 0 or hi in (split, n)
-            for k in range(lo // BLOCK, (hi - 1) // BLOCK + 1):
-                assert chunk_owner.setdefault(k, w) == w, f"chunk {k} has two parts"
-    # O ranges are in part order (the driver adds partial sums in part order).
-    assert [p.o_lo for p in plans] == sorted(p.o_lo for p in plans)
+        # Ranges start and end on chunk boundaries, except at split and n.
+        assert lo % BLOCK == 0 or lo == split
+        assert hi % BLOCK == 0 or hi in (split, n)
+        for k in range(lo // BLOCK, (hi - 1) // BLOCK + 1):
+            assert chunk_owner.setdefault(k, w) == w, f"chunk {k} has two parts"
+    assert list(owners(plans)) == [chunk_owner[k] for k in range(len(chunk_owner))]
+    # Every own O chunk but the one straddling split is full, so per-chunk sums line up with chunks.
+    for p in plans:
+        assert p.own_o == sum(min(BLOCK, split - k * BLOCK) for k in p.o_chunks)
+        # Parts are balanced to a chunk in each half.
+        assert abs(p.own_o - split / len(plans)) <= BLOCK + 1
+        assert abs(p.own_e - (n - split) / len(plans)) <= 2 * BLOCK + 1
+
+
+def test_parts_hold_key_ranges() -> None:
+    split, n = 40 * BLOCK + 17, 90 * BLOCK
+    plans = plan_parts(split, n, 3, scrambled)
+    o_ids, e_ids = chunk_starts(split, n)
+    for ids in (o_ids, e_ids):
+        keys = scrambled(ids)
+        owner = owners(plans)[ids // BLOCK]
+        # Part w's keys all come before part w + 1's (ties may straddle).
+        for w in range(len(plans) - 1):
+            assert keys[owner == w].max() <= keys[owner == w + 1].min()
+
+
+@pytest.mark.parametrize("parts", [2, 3])
+def test_halo_is_what_the_rows_read_from_other_parts(clean35: Path, parts: int) -> None:
+    store = Store(str(clean35), B35)
+    nbr, info = store.read("graph/nbr"), store.read("graph/info")
+    split = int(store.require("classes")["split"])
+    group = local_parts(nbr, info, split, parts, stored_keys(store))
+    owner = owners([p.plan for p in group.parts])
+    for part in group.parts:
+        rows = np.concatenate([np.arange(lo, hi) for lo, hi in part.plan.o_ranges + part.plan.e_ranges])
+        read = np.unique(nbr[rows][nbr[rows] >= 0])
+        far = read[owner[read // BLOCK] != part.plan.index]
+        assert sorted(part.o.halo.tolist() + part.e.halo.tolist()) == far.tolist()
+        # Local neighbour indices point at the same global ids.
+        for side, own_ranges in ((part.o, part.plan.e_ranges), (part.e, part.plan.o_ranges)):
+            ids = np.concatenate([np.arange(lo, hi) for lo, hi in own_ranges] + [side.halo])
+            got = np.where(side.nbr >= 0, ids[np.maximum(side.nbr, 0)], -1)
+            side_rows = rows[: part.plan.own_o] if side is part.o else rows[part.plan.own_o :]
+            assert np.array_equal(got, nbr[side_rows])

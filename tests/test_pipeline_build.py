@@ -21,24 +21,11 @@ from pipeline.solver import SolverState
 from pipeline.stages import Context, run_build, value_stages
 from pipeline.store import Store
 from pipeline.values import load_T
+from tests.conftest import B35, quiet_build
 from unitile_py import Board
 from unitile_py.errors import UnitileError
 
 ROOT = Path(__file__).resolve().parent.parent
-B35 = Board.get(3, 5)
-
-
-def quiet_build(path: Path, board: Board, executor: object | None = None) -> dict:
-    store = Store(str(path), board, create=True)
-    ctx = Context(board, store, executor or InProcessExecutor(), log=lambda msg: None)
-    return run_build(ctx, stages=value_stages())
-
-
-@pytest.fixture(scope="module")
-def clean35(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("b") / "3x5.zarr"
-    quiet_build(path, B35)
-    return path
 
 
 def graph_of(path: Path) -> tuple[np.ndarray, np.ndarray, int]:
