@@ -53,6 +53,7 @@ class LocalDaskCluster:
         from dask.distributed import Client
 
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.tmp = tmp
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         file = tmp / "scheduler.json"
         self._start([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
@@ -81,6 +82,15 @@ class LocalDaskCluster:
         """Each worker process's own peak resident memory."""
         peaks = self.client.run(_peak_rss_kib)
         return sorted(round(v / 1024, 1) for v in peaks.values())
+
+    def memory_events(self) -> dict[str, int]:
+        """Memory-limit events in the workers' logs: pauses at 80 % of the limit, and kills of a worker
+        by its nanny (whose peak is then lost with it)."""
+        logs = "".join(p.read_text(errors="replace") for p in self.tmp.glob("w*.log"))
+        return {
+            "pauses": logs.count("Pausing worker"),
+            "kills": logs.count("exceeded 95% memory budget"),
+        }
 
     def close(self) -> None:
         self.client.close()
@@ -111,6 +121,7 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
         if proc.returncode != 0:
             raise RuntimeError(f"build failed ({proc.returncode}): {err[-2000:]}")
         worker_peaks = cluster.worker_peaks_mib()
+        events = cluster.memory_events()
     finally:
         cluster.close()
     import zarr
@@ -130,6 +141,8 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
         "client_peak_mib": round(usage.ru_maxrss / 1024, 1),
         "client_cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
         "worker_peak_mib": worker_peaks,
+        "worker_memory_events": events,
+        "solve": {k: stages["solve"].get(k) for k in ("parts", "seconds_per_iteration", "part_peak_rss_gib")},
         "us_per_position": round(wall / board.positions * 1e6, 3),
         "load_before": round(load_before, 2),
         "load_after": round(os.getloadavg()[0], 2),
