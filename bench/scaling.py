@@ -110,7 +110,8 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
     cluster = LocalDaskCluster(tmp, workers, memory_limit)
     try:
         cmd = [sys.executable, "-m", "pipeline", "build", "--board", str(board), "--store", str(store),
-               "--scheduler", cluster.address.removeprefix("tcp://"), "--quiet"]  # fmt: skip
+               "--tables", str(tmp / "tables"), "--scheduler", cluster.address.removeprefix("tcp://"),
+               "--quiet"]  # fmt: skip
         load_before = os.getloadavg()[0]
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
