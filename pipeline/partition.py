@@ -48,6 +48,8 @@ O_VECTORS = ("p", "x")
 E_VECTORS = ("t", "xe")
 
 Ranges = tuple[tuple[int, int], ...]
+#: Rows per block when a part renumbers its neighbour ids.
+ROWS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -157,33 +159,41 @@ class _Index:
 
 
 def read_rows(arr: np.ndarray | zarr.Array, ranges: Ranges) -> np.ndarray:
-    """The rows of ``arr`` in ``ranges``, in order."""
-    pieces = [np.asarray(arr[lo:hi]) for lo, hi in ranges]
-    if not pieces:
-        return np.zeros((0, *arr.shape[1:]), dtype=arr.dtype)
-    return np.concatenate(pieces)
+    """The rows of ``arr`` in ``ranges``, in order (a new array)."""
+    out = np.empty((sum(hi - lo for lo, hi in ranges), *arr.shape[1:]), dtype=arr.dtype)
+    at = 0
+    for lo, hi in ranges:
+        out[at : at + hi - lo] = arr[lo:hi]
+        at += hi - lo
+    return out
 
 
 class _Side:
-    """Own rows of one half (O or E) and the halo of the other half that they read."""
+    """Own rows of one half (O or E) and the halo of the other half that they read.
+
+    Takes over ``nbr`` (its global ids become local indices in place); works through it in blocks of
+    :data:`ROWS` rows, so the temporaries stay small beside the rows themselves.
+    """
 
     def __init__(self, nbr: np.ndarray, info: np.ndarray, other: _Index, owner: np.ndarray) -> None:
         self.info = info
         # Neighbour ids are in the other half: own ids there map to 0.., the halo after them, grouped
         # by owning part (``owner``: the part of every chunk), by id within a part.
-        valid = nbr >= 0
-        own, pos = other.local(nbr)
-        local = np.full(nbr.shape, -1, dtype=np.int32)
-        local[own] = pos[own]
-        far = valid & ~own
-        ids = np.unique(nbr[far])
+        blocks = [nbr[a : a + ROWS] for a in range(0, nbr.shape[0], ROWS)]
+        far_ids = [np.unique(blk[(blk >= 0) & ~other.local(blk)[0]]) for blk in blocks]
+        ids = np.unique(np.concatenate(far_ids)) if far_ids else np.zeros(0, dtype=np.int64)
         by_owner = np.argsort(owner[ids // BLOCK], kind="stable")
-        self.halo = ids[by_owner]
+        self.halo = ids[by_owner].astype(np.int64)
         self.halo_owner = owner[self.halo // BLOCK]
         slot = np.empty(ids.shape[0], dtype=np.int64)
         slot[by_owner] = np.arange(ids.shape[0])
-        local[far] = other.size + slot[np.searchsorted(ids, nbr[far])]
-        self.nbr = local
+        for blk in blocks:
+            own, pos = other.local(blk)
+            far = (blk >= 0) & ~own
+            local = np.where(own, pos, -1)
+            local[far] = other.size + slot[np.searchsorted(ids, blk[far])]
+            blk[...] = local
+        self.nbr = nbr
 
 
 class Partition:
