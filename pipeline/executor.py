@@ -204,6 +204,7 @@ class ActorGroup:
         self.actors = actors
         self.futures = futures  # held so that the actors live as long as the group
         self.size = len(actors)
+        self.handles = actors
 
     def call(self, method: str, args: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
         """``[actor.method(*args[w]) for each actor w]``, run concurrently."""

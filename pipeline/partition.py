@@ -16,17 +16,20 @@ every part owns whole chunks:
 
 A :class:`Partition` holds the graph rows of its own classes with the neighbour ids renumbered into
 *extended* vectors: its own values first (its chunks in id order), then its *halo*, the values of
-other parts' classes that its rows read, grouped by owner. Before each gather the driver moves halo
-values between parts (:meth:`Partition.export` on the owner, :meth:`Partition.receive` on the
-reader); nothing else crosses parts but per-chunk scalars. Memory per part: its rows (17 B per class
+other parts' classes that its rows read, grouped by owner. After computing a vector that others read,
+a part pushes those values straight into their halos (:meth:`Partition.push`: worker to worker on a
+cluster, through dask actor calls); the driver holds only per-chunk scalars, and its rounds of calls
+are the barriers that make every halo complete before it is read. Memory per part: its rows (17 B per class
 of graph, 8 B per class and vector) and its halo.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import zarr
@@ -50,6 +53,8 @@ E_VECTORS = ("t", "xe")
 Ranges = tuple[tuple[int, int], ...]
 #: Rows per block when a part renumbers its neighbour ids.
 ROWS = 1 << 16
+#: Seconds a part waits for another part to take its halo values before giving up (a lost worker).
+PEER_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)
@@ -231,43 +236,82 @@ class Partition:
                 at = np.flatnonzero(side.halo_owner == q)
                 self.recv[name][int(q)] = slice(base + int(at[0]), base + int(at[-1]) + 1)
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
+        self.peers: list[Any] = []
 
     # Halo exchange -------------------------------------------------------------------------------
+
+    def set_peers(self, peers: Sequence[Any]) -> None:
+        """All parts by index: :class:`Partition` objects in this process, or dask actor handles (a
+        part then calls the others' :meth:`deliver` directly, worker to worker)."""
+        self.peers = list(peers)
 
     def needs(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
         """For each other part, the (O ids, E ids) of its classes this part's rows read."""
         out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        no, ne = self.o_index.size, self.e_index.size
         for q in {*self.recv["O"], *self.recv["E"]}:
             o = self.recv["O"].get(q)
             e = self.recv["E"].get(q)
-            no, ne = self.o_index.size, self.e_index.size
             ids_o = self.e.halo[o.start - no : o.stop - no] if o else np.zeros(0, np.int64)
             ids_e = self.o.halo[e.start - ne : e.stop - ne] if e else np.zeros(0, np.int64)
             out[q] = (ids_o, ids_e)
         return out
 
-    def serve(self, requests: dict[int, tuple[np.ndarray, np.ndarray]]) -> None:
-        """Remember which own values each other part reads (global ids, from its :meth:`needs`)."""
-        for w, (ids_o, ids_e) in requests.items():
-            for half, ids, index in (("O", ids_o, self.o_index), ("E", ids_e, self.e_index)):
-                if ids.shape[0]:
-                    own, pos = index.local(ids)
-                    if not own.all():
-                        raise ValueError(f"part {w} asks part {self.plan.index} for classes it does not own")
-                    self.send[half][w] = pos
+    def ask(self) -> None:
+        """Tell every part this one reads from which of its values (their :meth:`serve`)."""
+        self._send_all([(q, "serve", (self.plan.index, *ids)) for q, ids in self.needs().items()])
 
-    def export(self, name: str) -> dict[int, np.ndarray]:
-        """Own values of a vector that other parts read, by part."""
+    def serve(self, reader: int, ids_o: np.ndarray, ids_e: np.ndarray) -> None:
+        """Remember which own values (global ids) part ``reader`` reads."""
+        for half, ids, index in (("O", ids_o, self.o_index), ("E", ids_e, self.e_index)):
+            if ids.shape[0]:
+                own, pos = index.local(ids)
+                if not own.all():
+                    raise ValueError(f"part {reader} asks part {self.plan.index} for classes it does not own")
+                self.send[half][reader] = pos
+
+    def push(self, name: str) -> None:
+        """Send the own values of a vector that other parts read into their halos; returns when they
+        have them."""
         half = "O" if name in O_VECTORS else "E"
         vec = self.ext[name]
-        return {w: vec[idx] for w, idx in self.send[half].items()}
+        me = self.plan.index
+        self._send_all([(w, "receive", (name, me, vec[idx])) for w, idx in self.send[half].items()])
 
-    def receive(self, name: str, pieces: dict[int, np.ndarray]) -> None:
-        """Store other parts' values of a vector in the halo."""
+    def receive(self, name: str, owner: int, values: np.ndarray) -> None:
+        """Store part ``owner``'s values of a vector in the halo."""
         half = "O" if name in O_VECTORS else "E"
-        vec = self.ext[name]
-        for q, values in pieces.items():
-            vec[self.recv[half][q]] = values
+        self.ext[name][self.recv[half][owner]] = values
+
+    async def deliver(self, method: str, args: tuple[Any, ...]) -> None:
+        """:meth:`serve` or :meth:`receive`, called by another part. A coroutine, so that dask runs it
+        on the worker's event loop while this part's own method may be running in the actor thread
+        (they touch disjoint slots)."""
+        if method not in ("serve", "receive"):
+            raise ValueError(f"no such delivery: {method}")
+        getattr(self, method)(*args)
+
+    def _send_all(self, calls: list[tuple[int, str, tuple[Any, ...]]]) -> None:
+        """``peers[w].method(*args)`` for every call, concurrently to actors, and wait for all."""
+        pending = []
+        for w, method, args in calls:
+            peer = self.peers[w]
+            if isinstance(peer, Partition):
+                getattr(peer, method)(*args)
+                continue
+            fut = peer.deliver(method, args)
+            if inspect.iscoroutine(fut):
+                # dask hands an actor on the same worker over as the object itself: its coroutine
+                # never awaits, so it runs to completion here.
+                try:
+                    fut.send(None)
+                except StopIteration:
+                    continue
+                raise RuntimeError("Partition.deliver awaited")
+            pending.append(fut)
+        for fut in pending:
+            # A peer on a lost worker may never answer: fail, so that the solve can restart the parts.
+            fut.result(timeout=PEER_TIMEOUT)
 
     # The CG steps (see pipeline.solver.run_cg) -----------------------------------------------------
 
@@ -295,15 +339,13 @@ class Partition:
         """Per-chunk partial sums of ``<s, s>_omega`` and ``max |s|``."""
         return square_sums(self.o.info, self.omega, self.s)
 
-    def even_step(self, p_halo: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-        """Receive p's halo; ``t = P_EO p`` on own E rows; return t for other parts."""
-        self.receive("p", p_halo)
+    def even_step(self) -> None:
+        """``t = P_EO p`` on own E rows (p's halo is in); push t to the parts that read it."""
         gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["p"], self.ext["t"])
-        return self.export("t")
+        self.push("t")
 
-    def odd_step(self, t_halo: dict[int, np.ndarray]) -> np.ndarray:
-        """Receive t's halo; ``q = p - P_OE t`` on own O rows; return per-chunk sums of ``<p, q>``."""
-        self.receive("t", t_halo)
+    def odd_step(self) -> np.ndarray:
+        """``q = p - P_OE t`` on own O rows (t's halo is in); return per-chunk sums of ``<p, q>``."""
         return odd_dot(self.o.nbr, self.o.info, self.inv, self.omega, self.ext["p"], self.ext["t"], self.q)
 
     def update(self, alpha: float) -> tuple[np.ndarray, float]:
@@ -312,27 +354,27 @@ class Partition:
         x, p = self.ext["x"][:no], self.ext["p"][:no]
         return update_xs(alpha, self.o.info, self.omega, x, self.s, p, self.q)
 
-    def direction(self, beta: float) -> dict[int, np.ndarray]:
-        """``p = s + beta p``; return p for other parts."""
+    def direction(self, beta: float) -> None:
+        """``p = s + beta p``; push p to the parts that read it."""
         update_p(beta, self.s, self.ext["p"][: self.own_o])
-        return self.export("p")
+        self.push("p")
 
-    def x_even(self, x_halo: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-        """Receive x's halo; ``x_E = 1 + P_EO x_O`` on own active E rows (0 elsewhere); return it."""
-        self.receive("x", x_halo)
+    def x_even(self) -> None:
+        """``x_E = 1 + P_EO x_O`` on own active E rows, 0 elsewhere (x's halo is in); push it."""
         ne = self.e_index.size
         xe = self.ext["xe"]
         gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["x"], xe)
         xe[:ne] = np.where(self.e.info & ACTIVE_BIT, 1.0 + xe[:ne], 0.0)
-        return self.export("xe")
+        self.push("xe")
 
-    def residual(self, xe_halo: dict[int, np.ndarray]) -> tuple[float, float]:
-        """Receive x_E's halo; the true residual ``1 - (I - P) x`` of own rows: ``(max |s|, sigma)``."""
-        self.receive("xe", xe_halo)
+    def residual(self) -> tuple[float, float, float]:
+        """The true residual ``1 - (I - P) x`` of own rows (x_E's halo is in): ``(max |s|, sigma, max
+        x)``."""
         no, ne = self.own_o, self.e_index.size
-        m1, b1 = residual_rows(self.o.nbr, self.o.info, self.ext["x"][:no], self.ext["xe"], self.res_o)
-        m2, b2 = residual_rows(self.e.nbr, self.e.info, self.ext["xe"][:ne], self.ext["x"], self.res_e)
-        return max(m1, m2), max(b1, b2)
+        x, xe = self.ext["x"][:no], self.ext["xe"][:ne]
+        m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.res_o)
+        m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, self.ext["x"], self.res_e)
+        return max(m1, m2), max(b1, b2), float(max(x.max(initial=0.0), xe.max(initial=0.0)))
 
     def restart(self) -> None:
         """s = p = the true residual of the last :meth:`residual`."""
