@@ -128,6 +128,14 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
     import zarr
 
     stages = dict(zarr.open_group(str(store), mode="r").attrs["stages"])
+    committed = ROOT / "tables" / str(board)
+    identical = (
+        sorted(p.name for p in committed.iterdir()) == sorted(p.name for p in (tmp / "tables").iterdir())
+        and all((tmp / "tables" / p.name).read_bytes() == p.read_bytes() for p in committed.iterdir())
+        if committed.is_dir()
+        else None
+    )
+    tables_bytes = sum(p.stat().st_size for p in (tmp / "tables").iterdir())
     shutil.rmtree(tmp, ignore_errors=True)
     return {
         "board": str(board),
@@ -143,6 +151,8 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
         "client_cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
         "worker_peak_mib": worker_peaks,
         "worker_memory_events": events,
+        "tables_bits_per_position": round(8 * tables_bytes / board.positions, 4),
+        "tables_identical_to_committed": identical,
         "solve": {k: stages["solve"].get(k) for k in ("parts", "seconds_per_iteration", "part_peak_rss_gib")},
         "us_per_position": round(wall / board.positions * 1e6, 3),
         "load_before": round(load_before, 2),
