@@ -7,6 +7,7 @@ their outputs there, so any executor gives the same results.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -197,6 +198,10 @@ class DaskExecutor:
             self.cluster.close()
 
 
+#: Seconds between looks at the other calls of a round while one is still running.
+POLL_SECONDS = 0.05
+
+
 class ActorGroup:
     """Dask actors; a call runs a method on all of them at once and waits for every result."""
 
@@ -207,7 +212,30 @@ class ActorGroup:
         self.handles = actors
 
     def call(self, method: str, args: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
-        """``[actor.method(*args[w]) for each actor w]``, run concurrently."""
+        """``[actor.method(*args[w]) for each actor w]``, run concurrently.
+
+        The first call that fails (an actor on a lost worker) makes every actor :meth:`abort` whatever
+        it waits for, and is raised at once: the others would otherwise wait for the lost one.
+        """
         args = args or [()] * self.size
-        pending = [getattr(a, method)(*x) for a, x in zip(self.actors, args, strict=True)]
-        return [p.result() for p in pending]
+        results: list[Any] = [None] * self.size
+        try:
+            pending = [getattr(a, method)(*x) for a, x in zip(self.actors, args, strict=True)]
+            waiting = list(range(self.size))
+            while waiting:
+                for w in list(waiting):
+                    try:
+                        results[w] = pending[w].result(timeout=POLL_SECONDS)
+                    except TimeoutError:
+                        continue
+                    waiting.remove(w)
+        except Exception:
+            self.abort()
+            raise
+        return results
+
+    def abort(self) -> None:
+        """Ask every actor to stop waiting for the others (not awaited: a lost one never answers)."""
+        for actor in self.actors:
+            with contextlib.suppress(Exception):  # an actor on a lost worker refuses calls
+                actor.abort()

@@ -26,6 +26,7 @@ of graph, 8 B per class and vector) and its halo.
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -53,7 +54,8 @@ E_VECTORS = ("t", "xe")
 Ranges = tuple[tuple[int, int], ...]
 #: Rows per block when a part renumbers its neighbour ids.
 ROWS = 1 << 16
-#: Seconds a part waits for another part to take its halo values before giving up (a lost worker).
+#: Seconds a part waits for another part to take its halo values before giving up (a lost worker the
+#: driver has not seen yet; once it has, it tells the parts to abort).
 PEER_TIMEOUT = 60.0
 
 
@@ -237,6 +239,7 @@ class Partition:
                 self.recv[name][int(q)] = slice(base + int(at[0]), base + int(at[-1]) + 1)
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
         self.peers: list[Any] = []
+        self.aborted = False
 
     # Halo exchange -------------------------------------------------------------------------------
 
@@ -309,9 +312,23 @@ class Partition:
                     continue
                 raise RuntimeError("Partition.deliver awaited")
             pending.append(fut)
+        # A peer on a lost worker may never answer: give up when the driver says so (abort) or after
+        # PEER_TIMEOUT, so that the round fails and the solve can restart the parts.
+        deadline = time.monotonic() + PEER_TIMEOUT
         for fut in pending:
-            # A peer on a lost worker may never answer: fail, so that the solve can restart the parts.
-            fut.result(timeout=PEER_TIMEOUT)
+            while True:
+                try:
+                    fut.result(timeout=0.5)
+                    break
+                except TimeoutError:
+                    if self.aborted or time.monotonic() > deadline:
+                        raise RuntimeError(
+                            f"part {self.plan.index}: a peer did not take its halo values"
+                        ) from None
+
+    async def abort(self) -> None:
+        """Stop waiting for peers (the driver lost one); runs on the event loop, like :meth:`deliver`."""
+        self.aborted = True
 
     # The CG steps (see pipeline.solver.run_cg) -----------------------------------------------------
 
