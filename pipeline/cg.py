@@ -193,13 +193,7 @@ def local_parts(
     """The class graph in memory, split into (at most) ``parts`` parts held in this process (by the
     locality ``key`` of the classes, if given: :func:`pipeline.partition.plan_parts`)."""
     plans = plan_parts(split, info.shape[0], parts, key)
-    parts_here = []
-    for p in plans:
-        o, e = p.o_ranges, p.e_ranges
-        parts_here.append(
-            Partition(p, plans, read_rows(nbr, o), read_rows(info, o), read_rows(nbr, e), read_rows(info, e))
-        )
-    group = LocalGroup(parts_here)
+    group = LocalGroup([Partition(p, plans, nbr, info) for p in plans])
     connect(group)
     return group
 

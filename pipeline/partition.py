@@ -159,9 +159,9 @@ class _Index:
         """``(own, position)``: whether each id is own, and its position in the own vector if so."""
         if not self.lo.shape[0]:
             return np.zeros(ids.shape, dtype=bool), np.full(ids.shape, -1, dtype=np.int64)
-        at = np.searchsorted(self.lo, ids, side="right") - 1
-        own = (at >= 0) & (ids < self.hi[np.maximum(at, 0)])
-        at = np.maximum(at, 0)
+        found = np.searchsorted(self.lo, ids, side="right") - 1
+        at = np.maximum(found, 0)
+        own = (found >= 0) & (ids < self.hi[at])
         return own, np.where(own, self.base[at] + ids - self.lo[at], -1)
 
 
@@ -207,10 +207,17 @@ class Partition:
     """The rows, vectors and halo bookkeeping of one part (a dask actor on a cluster)."""
 
     def __init__(
-        self, plan: PartPlan, plans: Sequence[PartPlan], nbr_o: np.ndarray, info_o: np.ndarray,
-        nbr_e: np.ndarray, info_e: np.ndarray,
-    ) -> None:  # fmt: skip
+        self,
+        plan: PartPlan,
+        plans: Sequence[PartPlan],
+        nbr: np.ndarray | zarr.Array,
+        info: np.ndarray | zarr.Array,
+    ) -> None:
+        """``nbr`` and ``info`` are the whole graph (in memory or in the store); only own rows are read."""
         self.plan = plan
+        o, e = plan.o_ranges, plan.e_ranges
+        nbr_o, info_o = read_rows(nbr, o), read_rows(info, o)
+        nbr_e, info_e = read_rows(nbr, e), read_rows(info, e)
         self.inv, self.omega = tables()
         split = plan.split
         if np.any((nbr_o >= 0) & (nbr_o < split)) or np.any(nbr_e >= split):
@@ -447,10 +454,7 @@ class StoredPartition(Partition):
         numba.set_num_threads(threads)
         nbr = zarr.open_array(store=path, path="graph/nbr", mode="r")
         info = zarr.open_array(store=path, path="graph/info", mode="r")
-        o, e = plan.o_ranges, plan.e_ranges
-        super().__init__(
-            plan, plans, read_rows(nbr, o), read_rows(info, o), read_rows(nbr, e), read_rows(info, e)
-        )
+        super().__init__(plan, plans, nbr, info)
 
 
 def write_rows(arr: np.ndarray | zarr.Array, ranges: Ranges, values: np.ndarray) -> None:
