@@ -1,0 +1,71 @@
+"""Names of board cells, shared by both games: a file letter from the left, a rank number from the bottom.
+
+Cells are numbered in reading order (left to right within a row, rows from the top); ``a1`` is the
+bottom-left cell. Files run ``a`` to ``z``, ranks are ASCII decimal numbers without leading zeros, so
+boards up to 26 columns are named. Only ASCII letters and digits are accepted: ``c²`` or ``c٤`` is
+an error, never a cell.
+
+>>> cell_name(0, 5, 5), cell_name(24, 5, 5), cell_name(12, 13, 13)
+('a5', 'e1', 'm13')
+>>> parse_cell("C4", 5, 5), parse_cell("m13", 13, 13)
+(7, 12)
+>>> parse_cell("c²", 5, 5)
+Traceback (most recent call last):
+    ...
+unitile_py.errors.UnitileError: move 'c²': expected a file letter and a rank number, such as c4
+"""
+
+from __future__ import annotations
+
+from .errors import UnitileError
+
+#: Most columns a file letter can name.
+MAX_FILES = 26
+#: Longest text quoted back in an error message (longer input is cut, with an ellipsis).
+QUOTE_LIMIT = 40
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_DIGITS = "0123456789"
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of user input for an error message, cut to about ``limit`` characters.
+
+    >>> quote("c4"), quote("x" * 100)[:8], len(quote("x" * 100))
+    ("'c4'", "'xxxxxxx", 45)
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + "..."
+
+
+def is_ascii_number(text: str) -> bool:
+    """True for a non-empty run of ASCII digits (``str.isdigit`` also accepts ``²`` and ``٤``).
+
+    >>> is_ascii_number("13"), is_ascii_number("³"), is_ascii_number("")
+    (True, False, False)
+    """
+    return bool(text) and all(ch in _DIGITS for ch in text)
+
+
+def cell_name(cell: int, rows: int, cols: int) -> str:
+    """The name of cell number ``cell`` on a ``rows`` x ``cols`` board."""
+    r, c = divmod(cell, cols)
+    return f"{_LETTERS[c]}{rows - r}"
+
+
+def parse_cell(name: str, rows: int, cols: int, what: str = "move") -> int:
+    """The cell number of a name such as ``c4`` (case-insensitive, surrounding blanks ignored).
+
+    Raises :class:`UnitileError` (naming ``what`` the text was meant to be) for anything that is not
+    a cell of this board.
+    """
+    text = name.strip().lower()
+    digits = text[1:]
+    if len(text) < 2 or text[0] not in _LETTERS or not is_ascii_number(digits) or digits[0] == "0":
+        raise UnitileError(f"{what} {quote(name)}: expected a file letter and a rank number, such as c4")
+    c = _LETTERS.index(text[0])
+    rank = int(digits) if len(digits) <= 3 else rows + 1
+    if not (c < cols and 1 <= rank <= rows):
+        raise UnitileError(f"{what} {quote(name)}: no such cell on a {rows}x{cols} board")
+    return (rows - rank) * cols + c
