@@ -10,10 +10,13 @@ SITE_SOURCES := site/build.py site/compile_python.mjs $(shell find site/web unit
 
 .PHONY: test lint tables serve site clean browser-check
 
-$(STAMP): requirements.lock
+# The venv holds the pinned packages and this project itself, installed editable: a `dask worker`
+# started from .venv/bin runs pipeline tasks from any directory without PYTHONPATH.
+$(STAMP): requirements.lock pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
 venv: $(STAMP)

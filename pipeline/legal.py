@@ -14,7 +14,7 @@ number of exact ties and the smallest gap ``|T(P) - T(P')|`` over the slides tha
 
 >>> import numpy as np
 >>> from unitile_py import Board, Position
->>> from tests.reference import exact_r, total_values
+>>> from tests.game.reference import exact_r, total_values
 >>> board = Board.get(3, 3)
 >>> t = np.array([float(v) for v in total_values(board, exact_r(board))])
 >>> res = legal_bytes(board, t)

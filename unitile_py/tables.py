@@ -38,7 +38,7 @@ from .position import RED, Position
 #: The format version this reader understands.
 FORMAT = 2
 MAGIC = b"UTBL"
-_HEADER = struct.Struct("<4sHBBIIHBB")
+HEADER = struct.Struct("<4sHBBIIHBB")
 KIND_ODD, KIND_EVEN = 0, 1
 #: Bit of a stored best-slide set: perfect play ends the game with that slide (it unites a colour).
 ENDS = 1 << 4
@@ -64,9 +64,9 @@ class _FrameFile:
     """One ``<cell>.bin`` file: symbols and lazily inflated blocks of records."""
 
     def __init__(self, name: str, data: bytes, board: Board) -> None:
-        if len(data) < _HEADER.size:
+        if len(data) < HEADER.size:
             raise UnitileError(f"tables {board}: {name} is truncated")
-        magic, fmt, kind, cell, count, per_block, n_sym, width, _ = _HEADER.unpack_from(data, 0)
+        magic, fmt, kind, cell, count, per_block, n_sym, width, _ = HEADER.unpack_from(data, 0)
         if magic != MAGIC:
             raise UnitileError(f"tables {board}: {name} is not a tables file")
         if fmt != FORMAT:
@@ -77,7 +77,7 @@ class _FrameFile:
         self.count = count
         self.per_block = per_block
         self.width = width
-        at = _HEADER.size
+        at = HEADER.size
         raw = data[at : at + 3 * n_sym]
         self.symbols = [tuple(raw[3 * i : 3 * i + 3]) for i in range(n_sym)]
         at += 3 * n_sym
@@ -500,4 +500,4 @@ def tables_for(board: Board | str) -> Tables:
     return _tables_for(_board(board), str(default_root()))
 
 
-__all__ = ["ENV", "FORMAT", "Tables", "default_root", "tables_for"]
+__all__ = ["ENDS", "ENV", "FORMAT", "HEADER", "KIND_EVEN", "KIND_ODD", "MAGIC", "Tables", "default_root", "tables_for"]

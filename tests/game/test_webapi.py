@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle import oracle
+from tests.game.oracle import oracle
 from unitile_py import Board, Position, UnitileError, format_position, parse_position
 from unitile_py.webapi import Api, handle
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 B33 = Board.get(3, 3)
 
 

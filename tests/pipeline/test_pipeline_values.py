@@ -18,11 +18,11 @@ from pipeline.executor import InProcessExecutor
 from pipeline.stages import Context, run_build, value_stages
 from pipeline.store import Store
 from pipeline.values import Lookup, load_bound, load_T
-from tests.reference import exact_r, float_r, swap_index, total_values
+from tests.game.reference import exact_r, float_r, swap_index, total_values
 from unitile_py import Board, Position
 from unitile_py.index import Indexer
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def build(path: Path, board: Board) -> dict:

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from pipeline.legal import BLUE_UNITED, RED_UNITED, SLIDES, UNITED, legal_bytes, legal_of_bubble, t_blocks
-from tests.oracle import oracle
-from tests.reference import exact_r, legal_moves, total_values
+from tests.game.oracle import oracle
+from tests.game.reference import exact_r, legal_moves, total_values
 from unitile_py import BLUE, RED, Board, Position
 
 B33 = Board.get(3, 3)

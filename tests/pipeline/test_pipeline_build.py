@@ -21,11 +21,11 @@ from pipeline.solver import SolverState
 from pipeline.stages import Context, run_build, value_stages
 from pipeline.store import Store
 from pipeline.values import load_T
-from tests.conftest import B35, quiet_build
+from tests.pipeline.conftest import B35, quiet_build
 from unitile_py import Board
 from unitile_py.errors import UnitileError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def graph_of(path: Path) -> tuple[np.ndarray, np.ndarray, int]:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle import oracle
+from tests.game.oracle import oracle
 from unitile_py import Board, Position, parse_position
 from unitile_py.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 START33 = "BRB/R.B/RBR r"
 START55 = "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r"
 HAS_5X5 = (ROOT / "tables" / "5x5" / "manifest.json").exists()

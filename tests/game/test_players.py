@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.oracle import lookups, oracle, rank
+from tests.game.oracle import lookups, oracle, rank
 from unitile_py import BLUE, RED, Position, UnitileError
 from unitile_py.match import GameResult, game_seed, play_game
 from unitile_py.mcts import MctsPlayer, Search, SlideCache

@@ -26,7 +26,7 @@ import zarr
 
 pytestmark = pytest.mark.cluster
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DASK = str(Path(sys.executable).with_name("dask"))
 BOARD = "3x5"
 #: Record keys that hold times, machine load or the place of the output, not results.

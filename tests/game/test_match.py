@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.oracle import lookups, oracle
+from tests.game.oracle import lookups, oracle
 from unitile_py import BLUE, RED, Position, format_record, parse_record
 from unitile_py.cli import main
 from unitile_py.match import game_seed, play_game, run_match

@@ -8,7 +8,7 @@ from math import comb
 import pytest
 from hypothesis import given
 
-from tests.strategies import positions
+from tests.game.strategies import positions
 from unitile_py import Board, Indexer, Position
 
 

@@ -13,7 +13,7 @@ from pipeline.partition import chunk_starts, owners, plan_parts
 from pipeline.solver import BLOCK
 from pipeline.store import Store
 from pipeline.value_stages import stored_keys
-from tests.conftest import B35
+from tests.pipeline.conftest import B35
 
 
 def scrambled(ids: np.ndarray) -> np.ndarray:

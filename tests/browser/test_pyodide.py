@@ -17,7 +17,7 @@ import pytest
 
 from tests.browser.conftest import load_site_module
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PYODIDE = ROOT / "node_modules" / "pyodide"
 TABLES = ROOT / "tables" / "5x5"
 

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.legal import UNITED, legal_bytes
 from pipeline.perfect import best_masks, retrograde
-from tests.oracle import oracle
+from tests.game.oracle import oracle
 from unitile_py import Position
 
 #: 3x5 positions compared with minimax (the rest are checked through the consistency pass).

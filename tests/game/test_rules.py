@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.strategies import positions
+from tests.game.strategies import positions
 from unitile_py import BLUE, RED, Board, Game, Position, UnitileError
 
 

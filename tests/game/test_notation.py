@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.strategies import positions
+from tests.game.strategies import positions
 from unitile_py import Board, Position, Record, UnitileError, format_record, parse_position, parse_record
 
 START = "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r"

@@ -28,7 +28,7 @@ from pipeline.perfect import (
 from pipeline.stages import Context
 from pipeline.store import Store
 from pipeline.table_stages import PerfectStage
-from tests.oracle import oracle
+from tests.game.oracle import oracle
 from unitile_py import Board, Position
 
 
