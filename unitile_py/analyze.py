@@ -1,4 +1,4 @@
-"""The ``analyze`` subcommand, and the legal-only ``slides``: answers from the lookup tables.
+"""The ``analyze`` subcommand: legal slides with their perfect-play results, from the lookup tables.
 
 ``python -m unitile_py analyze POS`` lists the legal slides, each with the mover's result and the plies
 to the end with perfect play, marking those perfect play chooses; ``--json`` prints one object
@@ -7,7 +7,9 @@ one position per line from standard input and prints one JSON object per line; a
 ``{"error": "..."}`` and the rest go on (the exit status is then 2). The board follows from the
 position text; its tables must be in ``tables/`` (or ``--tables DIR``).
 
->>> info = analysis(tables_for_position("BRB/R.B/RBR r", None), "BRB/R.B/RBR r")
+>>> from unitile_py.tables import tables_for
+>>> p = parse_position("BRB/R.B/RBR r")
+>>> info = analysis(p, tables_for(p.board))
 >>> info["legal"], info["outcome"], info["distance"], info["best"]
 (['b1', 'b3'], 'loss', 5, ['b3'])
 >>> info["moves"]["b1"]
@@ -22,55 +24,45 @@ import sys
 from typing import Any
 
 from .errors import UnitileError
-from .notation import format_position, parse_position
+from .game import Game
+from .inputs import read_text
+from .lookups import Lookups
+from .notation import parse_position
 from .position import Position
-from .tables import Tables, tables_for
+from .tables import tables_for
 
 
-def tables_for_position(text: str, directory: str | None) -> Tables:
-    """The tables of the board of a position text (cached per board)."""
-    board = parse_position(text).board
-    return tables_for(board) if directory is None else _loaded(str(board), directory)
-
-
-_LOADED: dict[tuple[str, str], Tables] = {}
-
-
-def _loaded(board: str, directory: str) -> Tables:
-    key = (board, directory)
-    if key not in _LOADED:
-        _LOADED[key] = Tables.load(board, directory)
-    return _LOADED[key]
-
-
-def analysis(tables: Tables, text: str) -> dict[str, Any]:
+def analysis(position: Position, rules: Lookups) -> dict[str, Any]:
     """Everything ``analyze`` prints about one position, as plain data (moves by name, sorted)."""
-    position = parse_position(text)
-    board = position.board
-    if position.board is not tables.board:
-        raise UnitileError(f"position is on a {board} board, the tables are for {tables.board}")
-    name = board.name
-    winner = position.winner()
+    game = Game(position, rules)
+    name = position.board.name
+    winner = game.winner()
     if winner is not None:
         # The game is over: the side to move has won or lost already, with no plies to go.
         return {
-            "position": format_position(position),
+            "position": str(position),
             "legal": [],
             "outcome": "win" if winner == position.turn else "loss",
             "distance": 0,
             "best": [],
             "moves": {},
         }
-    outcome, distance = tables.outcome(position)
-    moves = tables.moves(position)
+    outcome, distance = rules.outcome(position)
+    moves = rules.moves(position)
     return {
-        "position": format_position(position),
-        "legal": sorted(name(c) for c in moves),
+        "position": str(position),
+        "legal": sorted(name(c) for c in game.legal_moves()),
         "outcome": outcome,
         "distance": distance,
-        "best": sorted(name(c) for c in tables.best(position)),
+        "best": sorted(name(c) for c in rules.best(position)),
         "moves": {name(c): {"outcome": o, "distance": d} for c, (o, d) in sorted(moves.items())},
     }
+
+
+def analyse_text(text: str, directory: str | None) -> dict[str, Any]:
+    """:func:`analysis` of a position text, with the tables of its board."""
+    position = parse_position(text)
+    return analysis(position, tables_for(position.board, directory))
 
 
 def format_analysis(info: dict[str, Any]) -> str:
@@ -91,29 +83,22 @@ def format_analysis(info: dict[str, Any]) -> str:
 def cmd_analyze(args: argparse.Namespace) -> int:
     """Analyse one position, or one per line of standard input."""
     if args.position != "-":
-        info = analysis(tables_for_position(args.position, args.tables), args.position)
+        info = analyse_text(args.position, args.tables)
         print(json.dumps(info) if args.json else format_analysis(info))
         return 0
     status = 0
-    for line in sys.stdin:
+    for line in read_text("-").splitlines():
         text = line.strip()
         if not text:
             continue
         try:
-            out: dict[str, Any] = analysis(tables_for_position(text, args.tables), text)
+            out: dict[str, Any] = analyse_text(text, args.tables)
         except UnitileError as exc:
             out = {"error": str(exc)}
             status = 2
         print(json.dumps(out), flush=False)
     sys.stdout.flush()
     return status
-
-
-def legal_names(text: str, directory: str | None = None) -> list[str]:
-    """The names of the legal slides of a position, in alphabetical order."""
-    position: Position = parse_position(text)
-    tables = tables_for_position(text, directory)
-    return sorted(position.board.name(c) for c in tables.legal(position))
 
 
 def register(sub: Any) -> None:
@@ -125,4 +110,4 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_analyze)
 
 
-__all__ = ["analysis", "cmd_analyze", "format_analysis", "legal_names", "register"]
+__all__ = ["analyse_text", "analysis", "cmd_analyze", "format_analysis", "register"]

@@ -1,7 +1,10 @@
-"""Board geometry: cells, neighbours, cell names and the symmetries of a rows x cols board.
+"""Board geometry: cells, neighbours, cell names, symmetries and connectivity of a rows x cols board.
 
 Cells are numbered 0..cells-1 in reading order: left to right within a row, rows from the top.
-Cell names follow the notation: file letter ``a``.. from the left, rank number ``1``.. from the bottom.
+Cell names follow the notation (:mod:`unitile_py.coords`): file letter ``a``.. from the left, rank
+number ``1``.. from the bottom. Sets of cells are bit masks (bit ``c`` for cell ``c``); :meth:`Board.group`
+and :meth:`Board.connected` are the one implementation of orthogonal connectivity that every part of
+unitile_py uses.
 
 >>> b = Board.get(5, 5)
 >>> b.cells, b.red_count, b.positions
@@ -12,6 +15,8 @@ Cell names follow the notation: file letter ``a``.. from the left, rank number `
 7
 >>> b.neighbours[12]
 (7, 11, 13, 17)
+>>> b.connected(0b11), b.connected(0b101), b.connected(1 << 12), b.count_groups(0b10101)
+(True, False, True, 3)
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from math import comb
 
+from .coords import cell_name, is_ascii_number, parse_cell, quote
 from .errors import UnitileError
 
 #: The only sizes for which notation can name every cell with one letter and one digit.
@@ -38,6 +44,9 @@ class Board:
     colourings: int = field(init=False)
     positions: int = field(init=False)
     full: int = field(init=False)
+    #: The cells that have a right-hand (left-hand) neighbour: a mask may shift left (right) by one.
+    not_last: int = field(init=False, repr=False)
+    not_first: int = field(init=False, repr=False)
     neighbours: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     symmetries: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
 
@@ -56,6 +65,8 @@ class Board:
         setv(self, "colourings", comb(tiles, tiles // 2))
         setv(self, "positions", cells * comb(tiles, tiles // 2))
         setv(self, "full", (1 << cells) - 1)
+        setv(self, "not_last", sum(1 << c for c in range(cells) if c % cols != cols - 1))
+        setv(self, "not_first", sum(1 << c for c in range(cells) if c % cols != 0))
         setv(self, "neighbours", tuple(self._neighbours_of(c) for c in range(cells)))
         setv(self, "symmetries", self._symmetry_permutations())
 
@@ -69,8 +80,8 @@ class Board:
     def parse(text: str) -> Board:
         """A board from its name, such as ``"5x5"``."""
         parts = text.strip().lower().split("x")
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise UnitileError(f"board {text!r}: expected ROWSxCOLS such as 5x5")
+        if len(parts) != 2 or not all(is_ascii_number(p) and len(p) <= 3 for p in parts):
+            raise UnitileError(f"board {quote(text)}: expected ROWSxCOLS such as 5x5")
         return Board.get(int(parts[0]), int(parts[1]))
 
     def __str__(self) -> str:
@@ -129,16 +140,49 @@ class Board:
 
     def name(self, cell: int) -> str:
         """The notation name of a cell, such as ``c4``."""
-        r, c = divmod(cell, self.cols)
-        return f"{chr(ord('a') + c)}{self.rows - r}"
+        return cell_name(cell, self.rows, self.cols)
 
     def cell(self, name: str) -> int:
         """The cell of a notation name; raises :class:`UnitileError` for a name off the board."""
-        text = name.strip()
-        if len(text) != 2 or not text[0].isalpha() or not text[1].isdigit():
-            raise UnitileError(f"move {name!r}: expected a file letter and a rank number, such as c4")
-        c = ord(text[0].lower()) - ord("a")
-        rank = int(text[1])
-        if not (0 <= c < self.cols and 1 <= rank <= self.rows):
-            raise UnitileError(f"move {name!r}: no such cell on a {self} board")
-        return (self.rows - rank) * self.cols + c
+        return parse_cell(name, self.rows, self.cols)
+
+    # Connectivity ----------------------------------------------------------------------------------
+
+    def adjacent(self, cells: int) -> int:
+        """The cells orthogonally next to some cell of ``cells`` (these may include cells of ``cells``)."""
+        cols = self.cols
+        return (
+            (cells << cols)
+            | (cells >> cols)
+            | ((cells & self.not_last) << 1)
+            | ((cells & self.not_first) >> 1)
+        ) & self.full
+
+    def group(self, seed: int, within: int) -> int:
+        """The cells of ``within`` orthogonally connected to the cells of ``seed`` (through ``within``)."""
+        cols, nl, nf = self.cols, self.not_last, self.not_first
+        group = seed & within
+        while True:
+            bigger = (
+                group | (group << cols) | (group >> cols) | ((group & nl) << 1) | ((group & nf) >> 1)
+            ) & within
+            if bigger == group:
+                return group
+            group = bigger
+
+    def connected(self, cells: int) -> bool:
+        """True when a non-empty set of cells forms one orthogonal group (a single cell does)."""
+        if cells & (cells - 1) == 0:
+            return cells != 0
+        cols, nl, nf = self.cols, self.not_last, self.not_first
+        if cells & ~((cells << cols) | (cells >> cols) | ((cells & nl) << 1) | ((cells & nf) >> 1)):
+            return False  # a cell with no neighbour in the set: quick, and common in playouts
+        return self.group(cells & -cells, cells) == cells
+
+    def count_groups(self, cells: int) -> int:
+        """The number of maximal orthogonal groups in a set of cells."""
+        count = 0
+        while cells:
+            cells &= ~self.group(cells & -cells, cells)
+            count += 1
+        return count

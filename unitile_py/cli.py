@@ -1,86 +1,72 @@
 """The command line: ``python -m unitile_py COMMAND ...``.
 
-User errors (a malformed position, record or move) print one line to standard error and exit with
-status 2; there is no traceback.
+User errors (a malformed position, record or move, a move the rules forbid, a missing file) print one
+line to standard error and exit with status 2; there is no traceback. Output cut short by a closed
+pipe (``| head -1``) ends quietly.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
+from . import analyze, match, terminal_play
+from .board import Board
+from .drawing import draw
 from .errors import UnitileError
-from .notation import format_record, parse_move, parse_position, parse_record
-from .position import BLUE, RED, Position
+from .game import Game
+from .inputs import read_text
+from .lookups import ADJACENT_ONLY, Lookups
+from .notation import parse_position, parse_record
+from .tables import tables_for
 
 EXIT_USAGE = 2
 
 
-def draw(position: Position) -> str:
-    """A terminal drawing of the board with file letters, rank numbers and the group counts."""
-    board = position.board
-    red_groups, blue_groups = position.group_counts()
-    lines = [f"groups: red {red_groups}, blue {blue_groups}"]
-    for r in range(board.rows):
-        cells = []
-        for c in range(board.cols):
-            colour = position.colour_at(r * board.cols + c)
-            cells.append("." if colour is None else colour.upper())
-        lines.append(f"{board.rows - r} " + " ".join(cells))
-    lines.append("  " + " ".join(chr(ord("a") + c) for c in range(board.cols)))
-    winner = position.winner()
-    if winner is not None:
-        lines.append(f"{'red' if winner == RED else 'blue'} is united")
-    else:
-        lines.append(f"{'red' if position.turn == RED else 'blue'} to move")
-    return "\n".join(lines)
+def rules_for(board: Board, args: argparse.Namespace) -> Lookups:
+    """The rules a command checks moves with: the board's tables, or adjacency only when asked."""
+    if getattr(args, "adjacent_only", False):
+        return ADJACENT_ONLY
+    directory = getattr(args, "tables", None)
+    try:
+        return tables_for(board, directory)
+    except UnitileError as exc:
+        if not hasattr(args, "adjacent_only"):
+            raise
+        hint = "--adjacent-only checks only that each tile is next to the bubble"
+        raise UnitileError(f"{exc}; {hint}") from None
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    """Draw a position, after the given moves if any."""
-    position = parse_position(args.position)
-    for ply, name in enumerate(args.moves, 1):
-        if position.winner() is not None:
-            raise UnitileError(f"move {name!r} (ply {ply}) comes after the game has ended")
-        try:
-            position = position.play(parse_move(position, name))
-        except UnitileError as exc:
-            raise UnitileError(f"ply {ply}: {exc}") from None
-    print(draw(position))
+    """Draw a position, after the given moves if any (each checked by the rules)."""
+    start = parse_position(args.position)
+    game = Game(start, rules_for(start.board, args) if args.moves else ADJACENT_ONLY)
+    for name in args.moves:
+        game.push_name(name)
+    print(draw(game.position))
     return 0
 
 
-def read_text(path: str) -> str:
-    """The text of a file, or of standard input for ``-``; a missing file is a user error."""
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as exc:
-        raise UnitileError(f"{path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise UnitileError(f"{path}: not UTF-8 text") from None
-
-
 def cmd_record(args: argparse.Namespace) -> int:
-    """Check a game record and print it normalised, then the final position."""
+    """Check a game record (every move by the rules) and print it normalised, then the final position."""
     text = read_text(args.file)
     try:
         record = parse_record(text)
+        game = Game.from_record(record, rules_for(record.start.board, args))
     except UnitileError as exc:
         raise UnitileError(f"{args.file}: {exc}") from None
-    sys.stdout.write(format_record(record))
-    print(draw(record.positions()[-1]))
+    sys.stdout.write(game.record_text())
+    print(draw(game.position))
     return 0
 
 
 def cmd_slides(args: argparse.Namespace) -> int:
     """List the tiles that can legally slide (value rule from the tables), by name in alphabetical order."""
-    from .analyze import legal_names
-
-    print(" ".join(legal_names(args.position)))
+    position = parse_position(args.position)
+    rules = rules_for(position.board, args)
+    print(" ".join(sorted(position.board.name(c) for c in Game(position, rules).legal_moves())))
     return 0
 
 
@@ -91,21 +77,31 @@ def build_parser() -> argparse.ArgumentParser:
         description="Unitile, the sliding-tile game by Mark Steere (rules: marksteeregames.com).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    show = sub.add_parser("show", help="draw a position with the group counts")
+    tables_help = "directory of the tables (default: the committed ones)"
+    show = sub.add_parser("show", help="draw a position with the group counts, after moves if given")
     show.add_argument("position", help='position text, such as "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r"')
-    show.add_argument("moves", nargs="*", help="moves to play first, such as c4 d4")
+    show.add_argument("moves", nargs="*", help="moves to play first, such as c4 d4 (checked by the rules)")
+    show.add_argument("--tables", metavar="DIR", help=tables_help)
+    show.add_argument(
+        "--adjacent-only", action="store_true", help="check only that each tile is next to the bubble"
+    )
     show.set_defaults(func=cmd_show)
     slides = sub.add_parser("slides", help="list the tiles that can legally slide (from the tables)")
     slides.add_argument("position", help="position text")
+    slides.add_argument("--tables", metavar="DIR", help=tables_help)
     slides.set_defaults(func=cmd_slides)
     record = sub.add_parser("record", help="check a game record, print it normalised and draw the end")
     record.add_argument("file", help="record file, or - for standard input")
+    record.add_argument("--tables", metavar="DIR", help=tables_help)
+    record.add_argument(
+        "--adjacent-only",
+        action="store_true",
+        help="check only that each tile is next to the bubble (for boards without tables)",
+    )
     record.set_defaults(func=cmd_record)
-    from . import analyze, match, terminal_play  # computer matches and terminal games (issue 5)
-
     match.register(sub)
     terminal_play.register(sub)
-    analyze.register(sub)  # perfect-play analysis from the tables (issue 4)
+    analyze.register(sub)
     return parser
 
 
@@ -119,7 +115,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python from failing on the final flush.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return 0
 
 
-__all__ = ["BLUE", "RED", "draw", "main"]
+__all__ = ["EXIT_USAGE", "main", "rules_for"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,18 +19,13 @@ from typing import Any
 
 from .board import Board
 from .errors import UnitileError
-from .notation import Record, format_record
-from .players import LEVELS, Lookups, Player, make_player
+from .game import Game
+from .lookups import Lookups
+from .notation import Record, format_record, result_token
+from .players import LEVELS, Player, make_player
 from .position import BLUE, RED, Position
-
-
-def game_seed(match_seed: int, game: int, colour: str) -> int:
-    """The seed of one side in game number ``game`` (0-based) of a match.
-
-    >>> game_seed(1, 0, "r") == game_seed(1, 0, "r") != game_seed(1, 0, "b")
-    True
-    """
-    return random.Random(f"match/{int(match_seed)}/{int(game)}/{colour}").getrandbits(31)
+from .seeds import game_seed
+from .tables import tables_for
 
 
 @dataclass(frozen=True)
@@ -45,33 +39,30 @@ class GameResult:
 
     def record(self, headers: dict[str, str] | None = None) -> Record:
         """The game record (result ``1-0`` when Red won, ``0-1`` when Blue won)."""
-        return Record(
-            self.start, list(self.moves), dict(headers or {}), "1-0" if self.winner == RED else "0-1"
-        )
+        return Record(self.start, list(self.moves), dict(headers or {}), result_token(self.winner))
 
 
 def play_game(red: Player, blue: Player, tables: Lookups, start: Position) -> GameResult:
-    """Play one game to the end; every move is checked against ``tables.legal``."""
+    """Play one game to the end; every move goes through :meth:`Game.push`, which checks it."""
     players = {RED: red, BLUE: blue}
     seconds: dict[str, list[float]] = {RED: [], BLUE: []}
-    moves: list[int] = []
-    position = start
-    if position.winner() is not None:
+    if start.winner() is not None:
         raise UnitileError("match: the start position already has a united colour")
+    game = Game(start, tables)
     clock = time.perf_counter
     while True:
+        position = game.position
         player = players[position.turn]
         t0 = clock()
         cell = player.choose(position)
         seconds[position.turn].append(clock() - t0)
-        if cell not in tables.legal(position):
-            name = position.board.name(cell) if 0 <= cell < position.board.cells else str(cell)
-            raise UnitileError(f"level {player.level} chose {name}, which is not legal in {position}")
-        moves.append(cell)
-        position = position.play(cell)
-        winner = position.winner()
+        try:
+            game.push(cell)
+        except UnitileError as exc:
+            raise UnitileError(f"level {player.level} in {position}: {exc}") from None
+        winner = game.winner()
         if winner is not None:
-            return GameResult(start, tuple(moves), winner, {c: tuple(s) for c, s in seconds.items()})
+            return GameResult(start, game.moves, winner, {c: tuple(s) for c, s in seconds.items()})
 
 
 @dataclass(frozen=True)
@@ -154,23 +145,9 @@ def run_match(
             "Game": f"{g + 1} of {games}, match seed {seed}",
         }
         if start != Position.start(start.board):
-            from .notation import format_position
-
-            headers["Position"] = format_position(start)
+            headers["Position"] = str(start)
         played.append((result, headers))
     return summarise(red_level, blue_level, [r for r, _ in played]), played
-
-
-def load_tables(board: str, directory: str | None) -> Lookups:
-    """The lookup tables of a board, as :class:`unitile_py.tables.Tables` loads them."""
-    try:
-        from .tables import Tables
-    except ImportError as exc:
-        raise UnitileError(f"the lookup tables are not available: {exc}") from None
-    try:
-        return Tables.load(board, directory)
-    except OSError as exc:
-        raise UnitileError(f"tables for {board}: {exc}") from None
 
 
 def level_arg(text: str) -> int:
@@ -188,7 +165,7 @@ def cmd_match(args: argparse.Namespace) -> int:
     records_path = Path(args.records) if args.records else None
     if records_path is not None and not records_path.parent.is_dir():
         raise UnitileError(f"--records {args.records}: no directory {records_path.parent}")
-    tables = load_tables(str(board), args.tables)
+    tables = tables_for(board, args.tables)
     summary, played = run_match(args.red, args.blue, args.games, args.seed, tables, Position.start(board))
     if records_path is not None:
         text = "\n".join(format_record(result.record(headers)) for result, headers in played)
@@ -222,8 +199,6 @@ def register(sub: Any) -> None:
 __all__ = [
     "GameResult",
     "MatchSummary",
-    "game_seed",
-    "load_tables",
     "play_game",
     "register",
     "run_match",

@@ -13,9 +13,8 @@ per ply. The cache depends only on the tables, so every search on the same table
 game, across games and across both players of a match) and it never changes what a search chooses.
 
 >>> from unitile_py import Board, Position
->>> class Toy:  # every slide legal
-...     def legal(self, p): return tuple(sorted(p.slides()))
->>> search = Search(Toy(), random.Random(1))
+>>> from unitile_py.lookups import ADJACENT_ONLY  # every slide legal
+>>> search = Search(ADJACENT_ONLY, random.Random(1))
 >>> start = Position.start(Board.get(3, 3))
 >>> stats = search.run(start, playouts=16)
 >>> sorted(stats) == sorted(start.slides()), sum(visits for visits, wins in stats.values())
@@ -27,11 +26,11 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Protocol
 
 from .board import Board
-from .players import playable_legal, position_rng
-from .position import BLUE, RED, Position, _shift_masks, is_connected, other
+from .lookups import Lookups, playable_legal
+from .position import BLUE, RED, Position, other
+from .seeds import position_rng
 
 #: UCB1 exploration constant (rewards are 0 or 1).
 EXPLORATION = 1.4
@@ -42,16 +41,10 @@ CACHE_LIMIT = 100_000
 Slide = tuple[int, int, str]
 
 
-class LegalLookup(Protocol):
-    """The part of the tables the search needs."""
-
-    def legal(self, position: Position) -> tuple[int, ...]: ...
-
-
 class SlideCache:
     """Legal slides of positions, keyed by ``red << 7 | bubble`` (the side to move does not matter)."""
 
-    def __init__(self, tables: LegalLookup, limit: int = CACHE_LIMIT) -> None:
+    def __init__(self, tables: Lookups, limit: int = CACHE_LIMIT) -> None:
         self.tables = tables
         self.limit = limit
         self.entries: dict[int, tuple[Slide, ...]] = {}
@@ -73,15 +66,16 @@ class SlideCache:
         self.misses += 1
         legal = self.tables.legal(Position(board, red, bubble, RED))
         full = board.full
+        united = board.connected
         out = []
         for cell in legal:
             if red >> cell & 1:
                 child_red = red ^ (1 << cell) ^ (1 << bubble)
-                united = RED if _united(board, child_red) else ""
+                colour = RED if united(child_red) else ""
             else:
                 child_red = red
-                united = BLUE if _united(board, full & ~red & ~(1 << cell)) else ""
-            out.append((cell, child_red, united))
+                colour = BLUE if united(full & ~red & ~(1 << cell)) else ""
+            out.append((cell, child_red, colour))
         entry = tuple(out)
         if len(self.entries) >= self.limit:
             self.entries.clear()
@@ -89,18 +83,10 @@ class SlideCache:
         return entry
 
 
-def _united(board: Board, cells: int) -> bool:
-    """Whether the cells form one group; quick when some cell has no neighbour in the set."""
-    not_last, not_first = _shift_masks(board)
-    cols = board.cols
-    near = (cells << cols) | (cells >> cols) | ((cells & not_last) << 1) | ((cells & not_first) >> 1)
-    return not cells & ~near and is_connected(board, cells)
+_CACHES: dict[int, tuple[Lookups, SlideCache]] = {}
 
 
-_CACHES: dict[int, tuple[LegalLookup, SlideCache]] = {}
-
-
-def shared_cache(tables: LegalLookup) -> SlideCache:
+def shared_cache(tables: Lookups) -> SlideCache:
     """The one :class:`SlideCache` of these tables (kept for the few tables objects a process uses)."""
     found = _CACHES.get(id(tables))
     if found is not None and found[0] is tables:
@@ -129,7 +115,7 @@ class _Node:
 class Search:
     """UCT search over random playouts; :meth:`run` returns how often each slide was tried."""
 
-    def __init__(self, tables: LegalLookup, rng: random.Random, cache: SlideCache | None = None) -> None:
+    def __init__(self, tables: Lookups, rng: random.Random, cache: SlideCache | None = None) -> None:
         self.cache = cache if cache is not None else shared_cache(tables)
         self.rng = rng
 
@@ -207,7 +193,7 @@ class MctsPlayer:
     """
 
     seed: int
-    tables: LegalLookup
+    tables: Lookups
     level: int
     playouts: int
     proportional: bool = False

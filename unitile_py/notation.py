@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from .board import Board
+from .coords import quote
 from .errors import UnitileError
 from .position import BLUE, RED, Position
 
@@ -53,21 +54,24 @@ def parse_position(text: str) -> Position:
 
 def format_position(position: Position) -> str:
     """The text of a position (inverse of :func:`parse_position`)."""
-    board = position.board
-    chars = []
-    for cell in range(board.cells):
-        colour = position.colour_at(cell)
-        chars.append("." if colour is None else colour.upper())
-    rows = ["".join(chars[r * board.cols : (r + 1) * board.cols]) for r in range(board.rows)]
-    return "/".join(rows) + " " + position.turn
+    return str(position)
 
 
 def parse_move(position: Position, name: str) -> int:
-    """The cell of a named slide, checked to be next to the bubble."""
+    """The cell of a named slide, checked to be next to the bubble (the value rule is the game's)."""
     cell = position.board.cell(name)
     if cell not in position.slides():
-        raise UnitileError(f"move {name!r}: {name.strip()} is not next to the bubble")
+        raise UnitileError(f"move {quote(name)}: {position.board.name(cell)} is not next to the bubble")
     return cell
+
+
+def result_token(winner: str | None) -> str:
+    """The result of a game as a record writes it: ``1-0`` Red won, ``0-1`` Blue won, ``*`` going on.
+
+    >>> result_token("r"), result_token("b"), result_token(None)
+    ('1-0', '0-1', '*')
+    """
+    return "1-0" if winner == RED else "0-1" if winner == BLUE else "*"
 
 
 @dataclass
@@ -87,17 +91,61 @@ class Record:
         return out
 
 
-_HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$')
-_MOVE_NUMBER = re.compile(r"^(\d+)\.(\.\.)?$")
+_HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$', re.ASCII)
+_MOVE_NUMBER = re.compile(r"^(\d+)\.(\.\.)?$", re.ASCII)
+#: The escapes of header values: backslash, quote, and the line breaks that would split the line.
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"}
+_UNESCAPES = {"\\": "\\", '"': '"', "n": "\n", "r": "\r"}
+#: Longest record text accepted (a game on 5x5 lasts a few dozen plies; the site reads pasted text).
+MAX_RECORD = 100_000
+#: Longest move number accepted (a game never has this many moves; int() of a huge number is slow).
+MAX_NUMBER_DIGITS = 6
+
+
+def _unescape(value: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _UNESCAPES.get(m.group(1), m.group(1)), value)
+
+
+def _escape(value: str) -> str:
+    return "".join(_ESCAPES.get(ch, ch) for ch in value)
+
+
+def _headers(lines: list[tuple[int, str]]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for lineno, line in lines:
+        m = _HEADER.match(line)
+        if not m:
+            raise UnitileError(f'record line {lineno}: expected [Key "value"], got {quote(line)}')
+        headers[m.group(1)] = _unescape(m.group(2))
+    return headers
+
+
+def _start(headers: dict[str, str]) -> Position:
+    if "Position" in headers:
+        start = parse_position(headers["Position"])
+    else:
+        start = Position.start(Board.parse(headers.get("Board", "5x5")))
+    if "Board" in headers and Board.parse(headers["Board"]) is not start.board:
+        raise UnitileError(f"record: [Board {quote(headers['Board'])}] does not match the position")
+    return start
 
 
 def parse_record(text: str) -> Record:
     """A record from text: optional ``[Key "value"]`` lines, numbered moves, then the result.
 
     The moves start from ``[Position "..."]`` if given, else from the start of ``[Board "RxC"]``
-    (default 5x5). Every move is checked to be a slide; a move after the game has ended is an error.
+    (default 5x5). Move numbers are optional; where given, ``N.`` stands before Red's move number N
+    and ``N...`` before Blue's (the number goes up after each move of Blue). Every move is checked to
+    be a slide (next to the bubble), and no move may follow the end of the game. The value rule is
+    checked by :class:`unitile_py.game.Game` (``Game.from_record``).
+
+    >>> r = parse_record('[Position "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR b"]\\n1... c4 2. c3 *')
+    >>> [r.start.board.name(c) for c in r.moves], format_record(r).splitlines()[-1]
+    (['c4', 'c3'], '1... c4 2. c3 *')
     """
-    headers: dict[str, str] = {}
+    if len(text) > MAX_RECORD:
+        raise UnitileError(f"record: too long (more than {MAX_RECORD:,} characters)")
+    header_lines: list[tuple[int, str]] = []
     body: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -106,71 +154,85 @@ def parse_record(text: str) -> Record:
         if line.startswith("["):
             if body:
                 raise UnitileError(f"record line {lineno}: header after the moves")
-            m = _HEADER.match(line)
-            if not m:
-                raise UnitileError(f'record line {lineno}: expected [Key "value"], got {line!r}')
-            headers[m.group(1)] = re.sub(r"\\(.)", r"\1", m.group(2))
+            header_lines.append((lineno, line))
         else:
             body.append(line)
-    if "Position" in headers:
-        start = parse_position(headers["Position"])
-    else:
-        start = Position.start(Board.parse(headers.get("Board", "5x5")))
-    if "Board" in headers and Board.parse(headers["Board"]) is not start.board:
-        raise UnitileError(f'record: [Board "{headers["Board"]}"] does not match the position')
+    headers = _headers(header_lines)
+    start = _start(headers)
     record = Record(start, [], headers)
     position = start
     tokens = " ".join(body).split()
-    expected_number = 1
+    number = 1  # the number of the next move: it goes up after each move of Blue
+    numbered = False  # a move number stands right before the next move
     for t, token in enumerate(tokens):
         if token in RESULTS:
             if t != len(tokens) - 1:
-                raise UnitileError(f"record: result {token!r} is not the last token")
+                raise UnitileError(f"record: result {quote(token)} is not the last token")
+            if numbered:
+                raise UnitileError(f"record: move number {quote(tokens[t - 1])} is followed by no move")
             record.result = token
             break
-        number = _MOVE_NUMBER.match(token)
-        if number:
-            if int(number.group(1)) != expected_number:
-                raise UnitileError(f"record: move number {token!r} where {expected_number}. was expected")
+        m = _MOVE_NUMBER.match(token)
+        if m:
+            _check_number(token, m, number, position.turn, numbered)
+            numbered = True
             continue
+        numbered = False
         ply = len(record.moves) + 1
         if position.winner() is not None:
-            raise UnitileError(f"record: move {token!r} (ply {ply}) comes after the game has ended")
+            raise UnitileError(f"record: ply {ply}, {quote(token)}: comes after the game has ended")
         try:
-            cell = parse_move(position, token)
+            cell = position.board.cell(token)
         except UnitileError as exc:
             raise UnitileError(f"record: ply {ply}: {exc}") from None
+        if cell not in position.slides():
+            raise UnitileError(f"record: ply {ply}, {position.board.name(cell)}: not next to the bubble")
         record.moves.append(cell)
+        if position.turn == BLUE:
+            number += 1
         position = position.play(cell)
-        if position.turn == start.turn:
-            expected_number += 1
-    winner = position.winner()
-    actual = "1-0" if winner == RED else "0-1" if winner == BLUE else "*"
+    if numbered:
+        raise UnitileError(f"record: move number {quote(tokens[-1])} is followed by no move")
+    actual = result_token(position.winner())
     if record.result != "*" and record.result != actual:
         raise UnitileError(f"record: result {record.result} but the moves give {actual}")
-    record.result = actual if winner else record.result
+    record.result = actual
     return record
 
 
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+def _check_number(token: str, m: re.Match[str], number: int, turn: str, numbered: bool) -> None:
+    """A move number must be the next move's, with ``...`` exactly when Blue makes that move."""
+    if numbered:
+        raise UnitileError(f"record: move number {quote(token)} follows another move number")
+    digits, dots = m.group(1), m.group(2) is not None
+    if len(digits) > MAX_NUMBER_DIGITS or int(digits) != number:
+        want = f"{number}..." if turn == BLUE else f"{number}."
+        raise UnitileError(f"record: move number {quote(token)} where {want} was expected")
+    if dots != (turn == BLUE):
+        want = f"{number}..." if turn == BLUE else f"{number}."
+        side = "Blue" if turn == BLUE else "Red"
+        raise UnitileError(f"record: move number {quote(token)} before a move of {side}: write {want}")
 
 
 def format_record(record: Record) -> str:
     """The text of a record (inverse of :func:`parse_record`)."""
-    lines = [f'[{key} "{_escape(value)}"]' for key, value in record.headers.items()]
+    lines = []
+    for key, value in record.headers.items():
+        if not re.fullmatch(r"\w+", key, re.ASCII):
+            raise UnitileError(f"record: header name {quote(key)} must be letters, digits or _")
+        lines.append(f'[{key} "{_escape(value)}"]')
     words: list[str] = []
     position = record.start
     number = 1
     for i, cell in enumerate(record.moves):
-        if position.turn == record.start.turn:
+        if position.turn == RED:
             words.append(f"{number}.")
         elif i == 0:
             words.append(f"{number}...")
         words.append(position.board.name(cell))
-        position = position.play(cell)
-        if position.turn == record.start.turn:
+        if position.turn == BLUE:
             number += 1
+        position = position.play(cell)
     words.append(record.result)
     lines.append(" ".join(words))
     return "\n".join(lines) + "\n"

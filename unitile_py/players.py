@@ -10,25 +10,23 @@
 * :func:`hint` is the slide level 6 would choose for the side to move (the first of the equally good
   slides, so the same position always gets the same hint).
 
-Every player is made from a level, a seed and the lookups (:class:`unitile_py.tables.Tables` or any
-object with its ``legal``, ``outcome`` and ``best`` methods). ``choose(position, rng=None)`` returns the
+Every player is made from a level, a seed and the lookups (:class:`unitile_py.lookups.Lookups`:
+the tables, or a reference in tests). ``choose(position, rng=None)`` returns the
 cell of the tile to slide. Every random draw comes from ``rng``; without one, the player uses
 :func:`position_rng` of its seed and the position. A player's choice is therefore a pure function of
 its level, its seed and the position, and a game between two seeded players is reproducible move for
 move (the site's worker passes exactly that generator).
 
+>>> from unitile_py.lookups import ADJACENT_ONLY
+
 >>> from unitile_py import Board, Position
->>> class Toy:  # every slide legal, every position lost in 3 plies: enough to show the interface
-...     def legal(self, p): return tuple(sorted(p.slides()))
-...     def outcome(self, p): return ("loss", 3)
-...     def best(self, p): return self.legal(p)
 >>> start = Position.start(Board.get(5, 5))
->>> player = make_player(1, seed=7, tables=Toy())
->>> player.choose(start) == player.choose(start) == make_player(1, 7, Toy()).choose(start)
+>>> player = make_player(1, seed=7, tables=ADJACENT_ONLY)
+>>> player.choose(start) == player.choose(start) == make_player(1, 7, ADJACENT_ONLY).choose(start)
 True
 >>> player.choose(start) in start.slides()
 True
->>> make_player(7, 1, Toy())
+>>> make_player(7, 1, ADJACENT_ONLY)
 Traceback (most recent call last):
     ...
 unitile_py.errors.UnitileError: level 7: the computer levels are 1 to 6
@@ -41,8 +39,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .errors import UnitileError
-from .notation import format_position
+from .lookups import Lookups, playable_legal
+from .mcts import MctsPlayer
 from .position import Position
+from .seeds import position_rng
 
 #: The computer levels, weakest first.
 LEVELS = (1, 2, 3, 4, 5, 6)
@@ -52,16 +52,6 @@ PLAYOUTS = {2: 3, 3: 3, 4: 16, 5: 300}
 PERFECT = 6
 
 
-class Lookups(Protocol):
-    """What the players need from :class:`unitile_py.tables.Tables`."""
-
-    def legal(self, position: Position) -> tuple[int, ...]: ...
-
-    def outcome(self, position: Position) -> tuple[str, int]: ...
-
-    def best(self, position: Position) -> tuple[int, ...]: ...
-
-
 class Player(Protocol):
     """A computer player: ``choose`` returns the cell of a legal slide for the side to move."""
 
@@ -69,27 +59,6 @@ class Player(Protocol):
     seed: int
 
     def choose(self, position: Position, rng: random.Random | None = None) -> int: ...
-
-
-def position_rng(seed: int, position: Position) -> random.Random:
-    """The generator a player with this seed uses in this position when it is given none.
-
-    >>> from unitile_py import Board, Position
-    >>> p = Position.start(Board.get(3, 3))
-    >>> position_rng(5, p).random() == position_rng(5, p).random() != position_rng(6, p).random()
-    True
-    """
-    return random.Random(f"{int(seed)}/{format_position(position)}")
-
-
-def playable_legal(position: Position, tables: Lookups) -> tuple[int, ...]:
-    """The legal slides of a position in which the game goes on; :class:`UnitileError` otherwise."""
-    if position.winner() is not None:
-        raise UnitileError(f"position {format_position(position)}: the game is over")
-    legal = tuple(tables.legal(position))
-    if not legal:
-        raise UnitileError(f"position {format_position(position)}: the tables list no legal slide")
-    return legal
 
 
 @dataclass(eq=False)
@@ -128,10 +97,10 @@ class PerfectPlayer:
 def optimal_slides(position: Position, tables: Lookups) -> tuple[int, ...]:
     """The slides perfect play may choose, sorted; :class:`UnitileError` once the game is over."""
     if position.winner() is not None:
-        raise UnitileError(f"position {format_position(position)}: the game is over")
+        raise UnitileError(f"position {position}: the game is over")
     best = tuple(sorted(tables.best(position)))
     if not best:
-        raise UnitileError(f"position {format_position(position)}: the tables list no best slide")
+        raise UnitileError(f"position {position}: the tables list no best slide")
     return best
 
 
@@ -142,8 +111,6 @@ def hint(position: Position, tables: Lookups) -> int:
 
 def make_player(level: int, seed: int, tables: Lookups) -> Player:
     """The computer player of ``level`` (1 to 6) with its seed; :class:`UnitileError` for other levels."""
-    from .mcts import MctsPlayer
-
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
         raise UnitileError(f"level {level}: the computer levels are 1 to 6")
     if level == 1:
@@ -157,13 +124,10 @@ __all__ = [
     "LEVELS",
     "PERFECT",
     "PLAYOUTS",
-    "Lookups",
     "PerfectPlayer",
     "Player",
     "RandomPlayer",
     "hint",
     "make_player",
     "optimal_slides",
-    "playable_legal",
-    "position_rng",
 ]

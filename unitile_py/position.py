@@ -20,7 +20,6 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from .board import Board
 from .errors import UnitileError
@@ -34,47 +33,6 @@ COLOURS = (RED, BLUE)
 def other(colour: str) -> str:
     """The other colour."""
     return BLUE if colour == RED else RED
-
-
-@cache
-def _shift_masks(board: Board) -> tuple[int, int]:
-    """Masks of the cells that may move right (not last column) and left (not first column)."""
-    not_last = not_first = 0
-    for cell in range(board.cells):
-        c = cell % board.cols
-        if c != board.cols - 1:
-            not_last |= 1 << cell
-        if c != 0:
-            not_first |= 1 << cell
-    return not_last, not_first
-
-
-def grow(board: Board, seed: int, within: int) -> int:
-    """The cells of ``within`` orthogonally connected to the cells of ``seed``."""
-    not_last, not_first = _shift_masks(board)
-    cols = board.cols
-    group = seed & within
-    while True:
-        bigger = (
-            group | (group << cols) | (group >> cols) | ((group & not_last) << 1) | ((group & not_first) >> 1)
-        ) & within
-        if bigger == group:
-            return group
-        group = bigger
-
-
-def count_groups(board: Board, cells: int) -> int:
-    """The number of maximal orthogonally connected groups in a set of cells."""
-    count = 0
-    while cells:
-        cells &= ~grow(board, cells & -cells, cells)
-        count += 1
-    return count
-
-
-def is_connected(board: Board, cells: int) -> bool:
-    """True when a non-empty set of cells forms a single group."""
-    return cells != 0 and grow(board, cells & -cells, cells) == cells
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +129,7 @@ class Position:
 
     def groups(self, colour: str) -> int:
         """The number of groups of one colour."""
-        return count_groups(self.board, self.tiles(colour))
+        return self.board.count_groups(self.tiles(colour))
 
     def group_counts(self) -> tuple[int, int]:
         """``(red groups, blue groups)``, as shown above the board."""
@@ -179,7 +137,7 @@ class Position:
 
     def united(self, colour: str) -> bool:
         """True when all tiles of ``colour`` form one group."""
-        return is_connected(self.board, self.tiles(colour))
+        return self.board.connected(self.tiles(colour))
 
     def winner(self) -> str | None:
         """The united colour, or None. (No slide unites both colours from a position with neither.)"""
@@ -190,6 +148,11 @@ class Position:
         return None
 
     def __str__(self) -> str:
-        from .notation import format_position
-
-        return format_position(self)
+        """The position text (see docs/notation.md), such as ``BRB/R.B/RBR r``."""
+        board = self.board
+        chars = [
+            "." if cell == self.bubble else "R" if self.red >> cell & 1 else "B"
+            for cell in range(board.cells)
+        ]
+        rows = ["".join(chars[r * board.cols : (r + 1) * board.cols]) for r in range(board.rows)]
+        return "/".join(rows) + " " + self.turn

@@ -276,9 +276,6 @@ class Tables:
                 )
             self._loc.append(_Locator(board, b, frame, ff))
         self._full = board.full
-        self._cols = board.cols
-        self._not_last = sum(1 << c for c in range(board.cells) if c % board.cols != board.cols - 1)
-        self._not_first = sum(1 << c for c in range(board.cells) if c % board.cols != 0)
         self._memo: dict[tuple[int, int], tuple[bool, int]] = {}
 
     # Loading ---------------------------------------------------------------------------------------
@@ -295,14 +292,14 @@ class Tables:
         root = Path(directory) if directory is not None else default_root()
         folder = root if (root / "manifest.json").is_file() else root / str(b)
         if not (folder / "manifest.json").is_file():
-            raise UnitileError(f"tables {b}: manifest.json is missing in {folder}")
-        files = {"manifest.json": (folder / "manifest.json").read_bytes()}
+            raise UnitileError(f"tables {b}: no lookup tables in {folder} (manifest.json is missing)")
+        files = {"manifest.json": _read(b, folder / "manifest.json")}
         manifest = _manifest(b, files["manifest.json"])
         for name in manifest["files"]:
             path = folder / name
             if not path.is_file():
                 raise UnitileError(f"tables {b}: {name} is missing in {folder}")
-            files[name] = path.read_bytes()
+            files[name] = _read(b, path)
         return Tables.from_files(b, files)
 
     @staticmethod
@@ -329,26 +326,10 @@ class Tables:
 
     # Internals -------------------------------------------------------------------------------------
 
-    def _united(self, cells: int) -> bool:
-        """Whether a non-empty set of cells is one orthogonal group."""
-        if cells & (cells - 1) == 0:
-            return cells != 0  # a single tile
-        cols, nl, nf = self._cols, self._not_last, self._not_first
-        near = (cells << cols) | (cells >> cols) | ((cells & nl) << 1) | ((cells & nf) >> 1)
-        if cells & ~near:
-            return False  # a tile with no neighbour of its colour
-        group = cells & -cells
-        while True:
-            bigger = (
-                group | (group << cols) | (group >> cols) | ((group & nl) << 1) | ((group & nf) >> 1)
-            ) & cells
-            if bigger == group:
-                return group == cells
-            group = bigger
-
     def _over(self, red: int, bubble: int) -> bool:
         """Whether a colour is united."""
-        return self._united(red) or self._united(self._full & ~red & ~(1 << bubble))
+        connected = self.board.connected
+        return connected(red) or connected(self._full & ~red & ~(1 << bubble))
 
     def _legal_odd(self, red: int, bubble: int, skip: int = -1) -> list[int]:
         """Legal slides (sorted cells) of an active position with the bubble on an odd cell.
@@ -471,6 +452,14 @@ class Tables:
         return {cell: self.after(position, cell) for cell in self.legal(position)}
 
 
+def _read(board: Board, path: Path) -> bytes:
+    """The bytes of a table file; an unreadable one is a :class:`UnitileError` naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UnitileError(f"tables {board}: cannot read {path}: {exc.strerror or exc}") from None
+
+
 def _manifest(board: Board, raw: bytes) -> dict[str, Any]:
     """The parsed, checked manifest."""
     try:
@@ -495,9 +484,26 @@ def _tables_for(board: Board, root: str) -> Tables:
     return Tables.load(board, root)
 
 
-def tables_for(board: Board | str) -> Tables:
-    """The default tables of a board, loaded once per process."""
-    return _tables_for(_board(board), str(default_root()))
+def tables_for(board: Board | str, directory: str | os.PathLike[str] | None = None) -> Tables:
+    """The tables of a board, loaded once per process and directory (see :meth:`Tables.load`).
+
+    ``directory`` defaults to :func:`default_root`; a board without tables there is a
+    :class:`UnitileError` that says so in one line.
+    """
+    b = _board(board)
+    root = Path(directory) if directory is not None else default_root()
+    return _tables_for(b, str(root.resolve()))
 
 
-__all__ = ["ENDS", "ENV", "FORMAT", "HEADER", "KIND_EVEN", "KIND_ODD", "MAGIC", "Tables", "default_root", "tables_for"]
+__all__ = [
+    "ENDS",
+    "ENV",
+    "FORMAT",
+    "HEADER",
+    "KIND_EVEN",
+    "KIND_ODD",
+    "MAGIC",
+    "Tables",
+    "default_root",
+    "tables_for",
+]

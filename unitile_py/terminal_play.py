@@ -14,11 +14,15 @@ from collections.abc import Callable
 from typing import Any
 
 from .board import Board
+from .drawing import draw
 from .errors import UnitileError
-from .match import game_seed, load_tables
-from .notation import Record, format_record, parse_position
-from .players import LEVELS, Lookups, Player, hint, make_player
+from .game import Game
+from .lookups import Lookups
+from .notation import Record, parse_position
+from .players import LEVELS, Player, hint, make_player
 from .position import BLUE, RED, Position
+from .seeds import game_seed
+from .tables import tables_for
 
 HUMAN = "human"
 NAMES = {RED: "red", BLUE: "blue"}
@@ -32,23 +36,20 @@ def side_arg(text: str) -> str:
     return value
 
 
-def ask_human(
-    position: Position, tables: Lookups, read: Callable[[str], str], write: Callable[[str], None]
-) -> int | None:
+def ask_human(game: Game, read: Callable[[str], str], write: Callable[[str], None]) -> int | None:
     """Ask until the person gives a legal slide; None when they quit or the input ends."""
-    board = position.board
-    legal = tables.legal(position)
-    names = " ".join(board.name(c) for c in legal)
+    board = game.board
+    names = " ".join(board.name(c) for c in game.legal_moves())
     while True:
         try:
-            text = read(f"{NAMES[position.turn]} to move ({names}; hint; quit): ").strip().lower()
+            text = read(f"{NAMES[game.position.turn]} to move ({names}; hint; quit): ").strip().lower()
         except EOFError:
             write("")
             return None
         if text in ("quit", "exit"):
             return None
         if text == "hint":
-            write(f"hint: {board.name(hint(position, tables))}")
+            write(f"hint: {board.name(hint(game.position, game.rules))}")
             continue
         if not text:
             write(f"type the cell of a tile to slide, one of: {names}")
@@ -58,12 +59,10 @@ def ask_human(
         except UnitileError as exc:
             write(f"{exc}; the legal slides are {names}")
             continue
-        if cell not in position.slides():
-            write(f"{text} is not next to the bubble; the legal slides are {names}")
-        elif cell not in legal:
-            write(f"{text} neither unites a colour nor lowers the total value; the legal slides are {names}")
-        else:
+        why = game.why_illegal(cell)
+        if why is None:
             return cell
+        write(f"{text}: {why}; the legal slides are {names}")
 
 
 def play_in_terminal(
@@ -75,8 +74,6 @@ def play_in_terminal(
     write: Callable[[str], None] = print,
 ) -> Record:
     """Play one game; ``sides`` maps each colour to ``"human"`` or a level. The record of the game."""
-    from .cli import draw
-
     players: dict[str, Player | None] = {
         colour: None if side == HUMAN else make_player(int(side), game_seed(seed, 0, colour), tables)
         for colour, side in sides.items()
@@ -88,28 +85,26 @@ def play_in_terminal(
         player = players[colour]
         label = HUMAN if player is None else f"level {player.level} seed {player.seed}"
         headers["Red" if colour == RED else "Blue"] = label
-    record = Record(start, [], headers)
-    position = start
-    while position.winner() is None:
+    game = Game(start, tables, headers=headers)
+    while not game.is_over():
+        position = game.position
         write(draw(position))
         player = players[position.turn]
         if player is None:
-            cell = ask_human(position, tables, read, write)
+            cell = ask_human(game, read, write)
             if cell is None:
                 write("game left unfinished")
                 break
         else:
             cell = player.choose(position)
             write(f"{NAMES[position.turn]} (level {player.level}) slides {position.board.name(cell)}")
-        record.moves.append(cell)
-        position = position.play(cell)
-    winner = position.winner()
+        game.push(cell)
+    winner = game.winner()
     if winner is not None:
-        write(draw(position))
+        write(draw(game.position))
         write(f"{NAMES[winner]} wins")
-        record.result = "1-0" if winner == RED else "0-1"
-    write(format_record(record).rstrip("\n"))
-    return record
+    write(game.record_text().rstrip("\n"))
+    return game.record()
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -119,7 +114,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise UnitileError(f"--position is a {start.board} position, not {args.board}")
     if start.winner() is not None:
         raise UnitileError("--position: a colour is already united; the game is over")
-    tables = load_tables(str(start.board), args.tables)
+    tables = tables_for(start.board, args.tables)
     play_in_terminal({RED: args.red, BLUE: args.blue}, args.seed, tables, start)
     return 0
 

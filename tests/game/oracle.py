@@ -46,6 +46,10 @@ class Oracle:
         theirs, plies = self._solve(child)
         return ("loss" if theirs == "win" else "win", plies + 1)
 
+    def moves(self, position: Position) -> dict[int, tuple[str, int]]:
+        """For each legal slide, :meth:`after` of it."""
+        return {cell: self.after(position, cell) for cell in self.legal(position)}
+
     def best(self, position: Position) -> tuple[int, ...]:
         """Cells of the slides that perfect play may choose: the fastest win, else the longest loss."""
         results = {cell: self.after(position, cell) for cell in self.legal(position)}

@@ -43,7 +43,10 @@ def test_record_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRB r"], "row 5 has 4 cells"),
         (["show", "BRBRB/RBRBR/BRRBR/BRBRB/RBRBR r"], "one bubble"),
         (["slides", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR q"], "side to move"),
-        (["show", START, "c4", "a1"], "ply 2: move 'a1'"),
+        (["show", START, "c4", "a1"], "ply 2, a1: not next to the bubble"),
+        (["show", START, "c4", "c3"], "ply 2, c3: neither unites a colour nor lowers r + b"),
+        (["show", START, "c4", "c²"], "ply 2: move 'c²': expected a file letter"),
+        (["show", "BRBRBRB/RBRBRBR/BRB.RBR r", "d2"], "no lookup tables"),
         (["record", "/no/such/file"], "No such file"),
     ],
 )
@@ -60,5 +63,42 @@ def test_bad_record_through_a_real_process(tmp_path: Path) -> None:
         [sys.executable, "-m", "unitile_py", "record", str(path)], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 2
-    assert done.stderr.strip() == f"error: {path}: record: ply 3: move 'a1': a1 is not next to the bubble"
+    assert done.stderr.strip() == f"error: {path}: record: ply 3, a1: not next to the bubble"
     assert done.stdout == ""
+
+
+def test_the_value_rule_is_checked_by_record_and_show() -> None:
+    """Blue's c3 after c4 slides the tile straight back: it does not lower r + b (the tables say so)."""
+    record = subprocess.run(
+        [sys.executable, "-m", "unitile_py", "record", "-"],
+        input="1. c4 c3 *\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert record.returncode == 2 and record.stdout == ""
+    assert record.stderr == "error: -: ply 2, c3: neither unites a colour nor lowers r + b\n"
+    show = subprocess.run(
+        [sys.executable, "-m", "unitile_py", "show", START, "c4", "c3"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert show.returncode == 2 and show.stdout == ""
+    assert show.stderr == "error: ply 2, c3: neither unites a colour nor lowers r + b\n"
+
+
+def test_adjacent_only_records_on_boards_without_tables(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "g.txt"
+    path.write_text('[Board "3x7"]\n1. d3 c3 *\n')
+    assert main(["record", str(path)]) == 2
+    assert "no lookup tables" in capsys.readouterr().err
+    assert main(["record", "--adjacent-only", str(path)]) == 0
+    assert capsys.readouterr().out.startswith('[Board "3x7"]\n1. d3 c3 *\n')
+
+
+def test_slides_are_the_legal_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["slides", "BRBRB/RB.BR/BRRBR/BRBRB/RBRBR b"]) == 0
+    assert capsys.readouterr().out.split() == ["b4", "c5", "d4"]

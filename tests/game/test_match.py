@@ -147,8 +147,8 @@ def test_human_against_level_6_with_bad_input_and_a_hint() -> None:
     text = "\n".join(out)
     assert "type the cell of a tile to slide, one of: b3 b1" in text
     assert "'z9': no such cell on a 3x3 board; the legal slides are b3 b1" in text
-    assert "a1 is not next to the bubble; the legal slides are b3 b1" in text
-    assert "a2 neither unites a colour nor lowers the total value" in text
+    assert "a1: not next to the bubble; the legal slides are b3 b1" in text
+    assert "a2: neither unites a colour nor lowers r + b" in text
     assert "hint: b3" in text
     assert prompts[0].startswith("red to move (b3 b1; hint; quit)")
     assert len(prompts) >= 6

@@ -76,9 +76,17 @@ def test_bad_positions(text: str, message: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("1. c4 a1 *", "ply 2: move 'a1'"),
+        ("1. c4 a1 *", "ply 2, a1: not next to the bubble"),
         ("1. c4 d4 3. e4 *", "move number '3.'"),
         ("1. c4 zz *", "ply 2: move 'zz'"),
+        ("1. c4 1. d4 *", "move number '1.' before a move of Blue: write 1..."),
+        ("1. c4 d4 2.", "'2.' is followed by no move"),
+        ("1. c4 2. d4 *", "'2.' where 1... was expected"),
+        ("1. c² *", "ply 1: move 'c²'"),
+        ("1. c٤ *", "ply 1: move 'c٤'"),
+        ('[Board "³x3"]\n*', "expected ROWSxCOLS"),
+        ("1" * 5000 + ". c4 *", "where 1. was expected"),
+        ('[Position "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR b"]\n1. c4 *', "before a move of Blue: write 1..."),
         ("1. c4 1-0", "result 1-0 but the moves give \\*"),
         ("[Red Ann]\n1. c4 *", "line 1"),
         ("1. c4 * d4", "not the last token"),

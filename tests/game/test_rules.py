@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from tests.game.strategies import positions
 from unitile_py import BLUE, RED, Board, Game, Position, UnitileError
+from unitile_py.lookups import ADJACENT_ONLY
 
 
 def bfs_groups(position: Position, colour: str) -> int:
@@ -42,7 +43,7 @@ def test_play_then_undo_is_identity(p: Position, data: st.DataObject) -> None:
     assert q.bubble == cell and q.turn != p.turn
     assert q.colour_at(p.bubble) == p.colour_at(cell)
     assert q.play(p.bubble) == p
-    game = Game(p)
+    game = Game(p, ADJACENT_ONLY)
     if p.winner() is None:
         game.push(cell)
         assert game.pop() == cell and game.position == p

@@ -83,7 +83,7 @@ def test_state_after_a_slide_and_at_the_end(api33: Api) -> None:
         last["from"] == st["moves"][-1] == st["bubble"] and final.colour_at(B33.cell(last["to"])) is not None
     )
     assert st["groups"][st["winner"]] == 1
-    with pytest.raises(UnitileError, match="after the game has ended"):
+    with pytest.raises(UnitileError, match="the game is over"):
         api33.play(game, api33.state(game, ply=st["plies"] - 1)["legal"][0])
     earlier = api33.state(game, ply=1)
     assert earlier["ply"] == 1 and earlier["plies"] == st["plies"] and earlier["winner"] is None
