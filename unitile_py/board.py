@@ -21,6 +21,7 @@ unitile_py uses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from math import comb
@@ -116,7 +117,7 @@ class Board:
         The identity comes first.
         """
         rows, cols = self.rows, self.cols
-        maps = [
+        maps: list[Callable[[int, int], tuple[int, int]]] = [
             lambda r, c: (r, c),
             lambda r, c: (r, cols - 1 - c),
             lambda r, c: (rows - 1 - r, c),

@@ -176,16 +176,16 @@ class Frame:
             per_group = []
             cum_group = []
             for g in range(len(self.group_ids[j])):
-                pats, nexts = self.can_pattern[j][g], self.can_next[j][g]
+                canonical, following = self.can_pattern[j][g], self.can_next[j][g]
                 totals = [0] * (red + 1)
                 cum_k = [[0] * (1 << width) for _ in range(red + 1)]
                 for p in range(1 << width):
                     for k in range(red + 1):
                         cum_k[k][p] = totals[k]
-                    if pats[p] != p:
+                    if canonical[p] != p:
                         continue
                     ones = p.bit_count()
-                    after = completions[j + 1][nexts[p]]
+                    after = completions[j + 1][following[p]]
                     for k in range(ones, red + 1):
                         totals[k] += after[k - ones]
                 per_group.append(totals)

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from .board import Board
 from .errors import UnitileError
 from .lookups import Lookups
-from .notation import Record, format_record, result_token
+from .notation import Record, format_record, result_token, start_headers
 from .position import Position
 from .tables import tables_for
 
@@ -165,8 +165,9 @@ class Game:
     # ----- records ----------------------------------------------------------------------------------
 
     def record(self) -> Record:
-        """The game as a record."""
-        return Record(self.start, list(self._moves), dict(self.headers), self.result())
+        """The game as a record, with the ``Board`` or ``Position`` header its start needs."""
+        headers = {**self.headers, **start_headers(self.start)}
+        return Record(self.start, list(self._moves), headers, self.result())
 
     def record_text(self) -> str:
         """The game in the record notation."""

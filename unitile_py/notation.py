@@ -124,10 +124,27 @@ def _start(headers: dict[str, str]) -> Position:
     if "Position" in headers:
         start = parse_position(headers["Position"])
     else:
-        start = Position.start(Board.parse(headers.get("Board", "5x5")))
+        start = Position.start(Board.parse(headers.get("Board", DEFAULT_BOARD)))
     if "Board" in headers and Board.parse(headers["Board"]) is not start.board:
         raise UnitileError(f"record: [Board {quote(headers['Board'])}] does not match the position")
     return start
+
+
+#: The board a record is on when it names none.
+DEFAULT_BOARD = "5x5"
+
+
+def start_headers(start: Position) -> dict[str, str]:
+    """The headers a record needs to name its start: ``Board`` off 5x5, ``Position`` off the usual start.
+
+    >>> start_headers(Position.start(Board.get(3, 3))), start_headers(Position.start(Board.get(5, 5)))
+    ({'Board': '3x3'}, {})
+    """
+    if start != Position.start(start.board):
+        return {"Position": str(start)}
+    if str(start.board) != DEFAULT_BOARD:
+        return {"Board": str(start.board)}
+    return {}
 
 
 def parse_record(text: str) -> Record:

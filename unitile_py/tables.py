@@ -66,7 +66,8 @@ class _FrameFile:
     def __init__(self, name: str, data: bytes, board: Board) -> None:
         if len(data) < HEADER.size:
             raise UnitileError(f"tables {board}: {name} is truncated")
-        magic, fmt, kind, cell, count, per_block, n_sym, width, _ = HEADER.unpack_from(data, 0)
+        fields: tuple[bytes, int, int, int, int, int, int, int, int] = HEADER.unpack_from(data, 0)
+        magic, fmt, kind, cell, count, per_block, n_sym, width, _ = fields
         if magic != MAGIC:
             raise UnitileError(f"tables {board}: {name} is not a tables file")
         if fmt != FORMAT:
@@ -79,7 +80,7 @@ class _FrameFile:
         self.width = width
         at = HEADER.size
         raw = data[at : at + 3 * n_sym]
-        self.symbols = [tuple(raw[3 * i : 3 * i + 3]) for i in range(n_sym)]
+        self.symbols: list[tuple[int, ...]] = [tuple(raw[3 * i : 3 * i + 3]) for i in range(n_sym)]
         at += 3 * n_sym
         n_blocks = (count + per_block - 1) // per_block
         self.offsets = struct.unpack_from(f"<{n_blocks + 1}I", data, at)
@@ -174,8 +175,8 @@ class _Locator:
                 [tuple(sorted(actual[k] for k in range(len(canon)) if m >> k & 1)) for m in range(32)]
             )
             # The actual cell of the lowest canonical slide of each set (-1 for none).
-            low = [(m & 15 & -m).bit_length() - 1 for m in range(32)]
-            self.first.append([actual[k] if 0 <= k < len(canon) else -1 for k in low])
+            lowest = [(m & 15 & -m).bit_length() - 1 for m in range(32)]
+            self.first.append([actual[k] if 0 <= k < len(canon) else -1 for k in lowest])
 
     def _locate_3x4(self, red: int) -> tuple[int, int]:
         """:meth:`locate` unrolled for three blocks and at most 32 cells (the 5x5 board)."""
@@ -266,15 +267,15 @@ class Tables:
         self._loc: list[_Locator] = []
         for b in range(board.cells):
             rep, _ = orbit_rep(board, b)
-            ff = self._files.get(rep)
-            if ff is None:
+            found = self._files.get(rep)
+            if found is None:
                 raise UnitileError(f"tables {board}: manifest.json lists no file for cell {board.name(rep)}")
-            frame = Frame.of(board, rep, swap=ff.kind == KIND_EVEN)
-            if frame.count != ff.count:
+            frame = Frame.of(board, rep, swap=found.kind == KIND_EVEN)
+            if frame.count != found.count:
                 raise UnitileError(
-                    f"tables {board}: {ff.name} has {ff.count} records, expected {frame.count}"
+                    f"tables {board}: {found.name} has {found.count} records, expected {frame.count}"
                 )
-            self._loc.append(_Locator(board, b, frame, ff))
+            self._loc.append(_Locator(board, b, frame, found))
         self._full = board.full
         self._memo: dict[tuple[int, int], tuple[bool, int]] = {}
 

@@ -36,7 +36,7 @@ from .coords import quote
 from .errors import UnitileError
 from .game import Game
 from .lookups import ADJACENT_ONLY, Lookups
-from .notation import Record, format_record, parse_position, parse_record
+from .notation import Record, format_record, parse_position, parse_record, start_headers
 from .position import BLUE, RED, Position
 from .seeds import position_rng
 from .tables import Tables
@@ -206,11 +206,7 @@ class Api:
         if headers is not None and not isinstance(headers, dict):
             raise UnitileError("headers must be an object")
         record_headers = {str(k): str(v) for k, v in (headers or {}).items()}
-        if g.start != Position.start(self.board):
-            record_headers["Position"] = str(g.start)
-        elif self.board is not Board.get(5, 5):
-            record_headers["Board"] = str(self.board)  # records default to 5x5
-        record = Record(g.start, list(g.moves), record_headers, g.result())
+        record = Record(g.start, list(g.moves), {**record_headers, **start_headers(g.start)}, g.result())
         keep = self._undo_to(g, _humans(humans))
         out: dict[str, Any] = {
             "ply": end,
