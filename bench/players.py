@@ -30,9 +30,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from unitile_py import BLUE, RED, Board, Position
-from unitile_py.match import game_seed, play_game, run_match
-from unitile_py.mcts import SlideCache, shared_cache
+from unitile_py.match import play_game, run_match
 from unitile_py.players import LEVELS, make_player
+from unitile_py.seeds import game_seed
+from unitile_py.slide_search import SlideCache, shared_cache
 from unitile_py.tables import Tables, tables_for
 
 

@@ -1,151 +1,114 @@
-"""Monte Carlo tree search for computer levels 2 to 5.
+"""Monte Carlo tree search, generic over a game: UCT over random playouts, as in OpenSpiel's ``mcts.py``.
 
-Before each move the search plays ``playouts`` random games from the position. Each one walks down
-the tree of slides tried so far, choosing by UCB1 (an untried slide first, then the slide with the
-best mix of its win rate and how rarely it was tried), adds the first new position to the tree, and
-from there plays uniformly random legal slides until a move unites a colour. The winner is credited
-to every slide on the way down for the side that made it.
+The search knows nothing of either game. A :class:`Domain` gives it, for a state, its *edges*: every
+legal move with the state it leads to and the colour that move makes win (``""`` if none), and a
+*rollout*, the evaluator: one random playout from a state to the end, returning the winner. Colours
+are ``"r"`` and ``"b"``; ``turn_after`` says who moves in a child (the other side, or the same side
+when a game skips a player who cannot move). All randomness comes from the injected generator.
 
-Playouts are the inner loop, so legality is looked up once per position: :class:`SlideCache` keeps,
-for every position seen, its legal slides together with the red tiles after each slide and whether
-the slide unites a colour. A random playout is then a dictionary lookup, a random number and a tuple
-per ply. The cache depends only on the tables, so every search on the same tables shares it (within a
-game, across games and across both players of a match) and it never changes what a search chooses.
+Each iteration walks down the tree of moves tried so far, choosing by UCB1 (an untried move first,
+at random among several, then the move with the best mix of its win rate and how rarely it was
+tried), adds the first new state to the tree, runs a rollout from there, and credits the winner to
+every move on the way down for the side that made it.
 
->>> from unitile_py import Board, Position
->>> from unitile_py.lookups import ADJACENT_ONLY  # every slide legal
->>> search = Search(ADJACENT_ONLY, random.Random(1))
->>> start = Position.start(Board.get(3, 3))
->>> stats = search.run(start, playouts=16)
->>> sorted(stats) == sorted(start.slides()), sum(visits for visits, wins in stats.values())
-(True, 16)
+>>> class Race:  # a toy: from n counters take 1 or 2; who takes the last one wins
+...     def edges(self, state):
+...         n, turn = state
+...         other = "b" if turn == "r" else "r"
+...         return [(k, (n - k, other), turn if k == n else "") for k in (1, 2) if k <= n]
+...     def turn_after(self, turn, child):
+...         return child[1]
+...     def rollout(self, state, edges, turn, rng):
+...         while True:
+...             move, state, winner = rng.choice(self.edges(state))
+...             if winner:
+...                 return winner
+>>> stats = Search(Race(), random.Random(1)).run((4, "r"), "r", playouts=200)
+>>> sorted(stats), sum(visits for visits, wins in stats.values())
+([1, 2], 200)
+>>> choose_move(Race(), (4, "r"), "r", 200, random.Random(1))  # leave a multiple of 3
+1
 """
 
 from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
-
-from .board import Board
-from .lookups import Lookups, playable_legal
-from .position import BLUE, RED, Position, other
-from .seeds import position_rng
+from collections.abc import Hashable, Sequence
+from typing import Generic, Protocol, TypeVar
 
 #: UCB1 exploration constant (rewards are 0 or 1).
 EXPLORATION = 1.4
-#: Positions kept by a :class:`SlideCache` before it starts afresh (about 260 bytes each in CPython).
-CACHE_LIMIT = 100_000
 
-#: One legal slide: ``(cell, red tiles after it, colour it unites or "")``.
-Slide = tuple[int, int, str]
-
-
-class SlideCache:
-    """Legal slides of positions, keyed by ``red << 7 | bubble`` (the side to move does not matter)."""
-
-    def __init__(self, tables: Lookups, limit: int = CACHE_LIMIT) -> None:
-        self.tables = tables
-        self.limit = limit
-        self.entries: dict[int, tuple[Slide, ...]] = {}
-        self.misses = 0
-
-    def slides(self, board: Board, red: int, bubble: int) -> tuple[Slide, ...]:
-        """The legal slides of the position with red tiles ``red`` and the bubble on ``bubble``.
-
-        The position must have neither colour united.
-        """
-        key = red << 7 | bubble
-        found = self.entries.get(key)
-        if found is not None:
-            return found
-        return self.fill(board, red, bubble)
-
-    def fill(self, board: Board, red: int, bubble: int) -> tuple[Slide, ...]:
-        """Look the position up in the tables and remember it."""
-        self.misses += 1
-        legal = self.tables.legal(Position(board, red, bubble, RED))
-        full = board.full
-        united = board.connected
-        out = []
-        for cell in legal:
-            if red >> cell & 1:
-                child_red = red ^ (1 << cell) ^ (1 << bubble)
-                colour = RED if united(child_red) else ""
-            else:
-                child_red = red
-                colour = BLUE if united(full & ~red & ~(1 << cell)) else ""
-            out.append((cell, child_red, colour))
-        entry = tuple(out)
-        if len(self.entries) >= self.limit:
-            self.entries.clear()
-        self.entries[red << 7 | bubble] = entry
-        return entry
+S = TypeVar("S")
+Move = Hashable
+#: One legal move: ``(move, state after it, colour it makes win or "")``.
+Edge = tuple[int, S, str]
 
 
-_CACHES: dict[int, tuple[Lookups, SlideCache]] = {}
+class Domain(Protocol[S]):
+    """What the search needs of a game; states must not be terminal where the search asks."""
+
+    def edges(self, state: S) -> Sequence[Edge[S]]:
+        """Every legal move of a state in which the game goes on (non-empty)."""
+        ...
+
+    def turn_after(self, turn: str, child: S) -> str:
+        """The colour to move in ``child``, reached by a move of ``turn``."""
+        ...
+
+    def rollout(self, state: S, edges: Sequence[Edge[S]], turn: str, rng: random.Random) -> str:
+        """The winner of one random playout from ``state`` (``turn`` to move, ``edges`` its moves)."""
+        ...
 
 
-def shared_cache(tables: Lookups) -> SlideCache:
-    """The one :class:`SlideCache` of these tables (kept for the few tables objects a process uses)."""
-    found = _CACHES.get(id(tables))
-    if found is not None and found[0] is tables:
-        return found[1]
-    if len(_CACHES) >= 8:
-        _CACHES.clear()
-    cache = SlideCache(tables)
-    _CACHES[id(tables)] = (tables, cache)
-    return cache
+class _Node(Generic[S]):
+    """A state in the search tree; statistics are per edge, from the view of the side to move."""
 
+    __slots__ = ("children", "edges", "total", "turn", "visits", "wins")
 
-class _Node:
-    """A position in the search tree; statistics are per slide, from the view of the side to move."""
-
-    __slots__ = ("children", "slides", "total", "turn", "visits", "wins")
-
-    def __init__(self, turn: str, slides: tuple[Slide, ...]) -> None:
+    def __init__(self, turn: str, edges: Sequence[Edge[S]]) -> None:
         self.turn = turn
-        self.slides = slides
-        self.children: list[_Node | None] = [None] * len(slides)
-        self.visits = [0] * len(slides)
-        self.wins = [0] * len(slides)
+        self.edges = edges
+        self.children: list[_Node[S] | None] = [None] * len(edges)
+        self.visits = [0] * len(edges)
+        self.wins = [0] * len(edges)
         self.total = 0
 
 
-class Search:
-    """UCT search over random playouts; :meth:`run` returns how often each slide was tried."""
+class Search(Generic[S]):
+    """UCT search over random playouts; :meth:`run` returns how often each move was tried and won."""
 
-    def __init__(self, tables: Lookups, rng: random.Random, cache: SlideCache | None = None) -> None:
-        self.cache = cache if cache is not None else shared_cache(tables)
+    def __init__(self, domain: Domain[S], rng: random.Random) -> None:
+        self.domain = domain
         self.rng = rng
 
-    def run(self, position: Position, playouts: int) -> dict[int, tuple[int, int]]:
-        """Play ``playouts`` games from ``position`` (neither colour united).
+    def run(self, state: S, turn: str, playouts: int) -> dict[int, tuple[int, int]]:
+        """Play ``playouts`` games from ``state`` (``turn`` to move; the game must go on).
 
-        Returns ``{cell: (visits, wins)}`` for every legal slide, wins counted for the side to move.
+        Returns ``{move: (visits, wins)}`` for every legal move, wins counted for ``turn``.
         """
-        board = position.board
-        slides = self.cache.slides(board, position.red, position.bubble)
-        root = _Node(position.turn, slides)
+        root: _Node[S] = _Node(turn, self.domain.edges(state))
         for _ in range(playouts):
-            self._iterate(board, root)
-        return {slide[0]: (n, w) for slide, n, w in zip(root.slides, root.visits, root.wins, strict=True)}
+            self._iterate(root)
+        return {edge[0]: (n, w) for edge, n, w in zip(root.edges, root.visits, root.wins, strict=True)}
 
-    def _iterate(self, board: Board, root: _Node) -> None:
-        path: list[tuple[_Node, int]] = []
+    def _iterate(self, root: _Node[S]) -> None:
+        domain = self.domain
+        path: list[tuple[_Node[S], int]] = []
         node = root
         while True:
             i = self._select(node)
             path.append((node, i))
-            cell, child_red, united = node.slides[i]
-            if united:
-                winner = united
+            _, child_state, winner = node.edges[i]
+            if winner:
                 break
             child = node.children[i]
             if child is None:
-                child = _Node(other(node.turn), self.cache.slides(board, child_red, cell))
+                turn = domain.turn_after(node.turn, child_state)
+                child = _Node(turn, domain.edges(child_state))
                 node.children[i] = child
-                winner = self._playout(board, child_red, cell, child.slides)
+                winner = domain.rollout(child_state, child.edges, turn, self.rng)
                 break
             node = child
         for n, i in path:
@@ -154,9 +117,9 @@ class Search:
             if winner == n.turn:
                 n.wins[i] += 1
 
-    def _select(self, node: _Node) -> int:
+    def _select(self, node: _Node[S]) -> int:
         visits = node.visits
-        if node.total < len(visits):  # untried slides come first, and only then does UCB1 choose
+        if node.total < len(visits):  # untried moves come first, and only then does UCB1 choose
             untried = [i for i, n in enumerate(visits) if n == 0]
             return untried[0] if len(untried) == 1 else untried[int(self.rng.random() * len(untried))]
         log_total = math.log(node.total)
@@ -168,54 +131,31 @@ class Search:
                 best, best_score = i, score
         return best
 
-    def _playout(self, board: Board, red: int, bubble: int, slides: tuple[Slide, ...]) -> str:
-        """Uniformly random legal slides from this position until one unites a colour; the winner."""
-        entries = self.cache.entries
-        fill = self.cache.fill
-        rand = self.rng.random
-        while True:
-            n = len(slides)
-            cell, red, united = slides[int(rand() * n)] if n > 1 else slides[0]
-            if united:
-                return united
-            bubble = cell
-            found = entries.get(red << 7 | bubble)
-            slides = found if found is not None else fill(board, red, bubble)
+
+def choose_move(
+    domain: Domain[S],
+    state: S,
+    turn: str,
+    playouts: int,
+    rng: random.Random,
+    proportional: bool = False,
+) -> int:
+    """The move a search player makes: a move that wins at once if there is one (at random among
+    several), the only move if there is one, else by a search of ``playouts`` games: the most visited
+    move (ties to more wins, then at random), or with ``proportional`` a draw weighted by visits."""
+    edges = domain.edges(state)
+    winning = [move for move, _, winner in edges if winner == turn]
+    if winning:
+        return winning[0] if len(winning) == 1 else winning[rng.randrange(len(winning))]
+    if len(edges) == 1:
+        return edges[0][0]
+    stats = Search(domain, rng).run(state, turn, playouts)
+    moves = list(stats)
+    if proportional:
+        return rng.choices(moves, weights=[stats[m][0] for m in moves])[0]
+    top = max(stats.values())
+    tied = [m for m in moves if stats[m] == top]
+    return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
 
 
-@dataclass(eq=False)
-class MctsPlayer:
-    """Levels 2 to 5: a slide chosen from a UCT search of ``playouts`` random games.
-
-    A slide that unites the player's own colour is taken at once, and a lone legal slide needs no
-    search. Otherwise ``proportional`` (level 2) draws a slide with probability in proportion to its
-    visits; else the most visited slide is played, ties going to more wins, then to ``rng``.
-    """
-
-    seed: int
-    tables: Lookups
-    level: int
-    playouts: int
-    proportional: bool = False
-
-    def choose(self, position: Position, rng: random.Random | None = None) -> int:
-        """The chosen slide's cell."""
-        playable_legal(position, self.tables)
-        rng = rng if rng is not None else position_rng(self.seed, position)
-        cache = shared_cache(self.tables)
-        slides = cache.slides(position.board, position.red, position.bubble)
-        winning = [cell for cell, _, united in slides if united == position.turn]
-        if winning:
-            return winning[0] if len(winning) == 1 else winning[rng.randrange(len(winning))]
-        if len(slides) == 1:
-            return slides[0][0]
-        stats = Search(self.tables, rng, cache).run(position, self.playouts)
-        cells = list(stats)
-        if self.proportional:
-            return rng.choices(cells, weights=[stats[c][0] for c in cells])[0]
-        top = max(stats.values())
-        tied = [c for c in cells if stats[c] == top]
-        return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
-
-
-__all__ = ["CACHE_LIMIT", "EXPLORATION", "MctsPlayer", "Search", "SlideCache", "shared_cache"]
+__all__ = ["EXPLORATION", "Domain", "Edge", "Search", "choose_move"]

@@ -1,7 +1,8 @@
 """Computer players, levels 1 to 6, and the hint.
 
 * Level 1 slides at random among the legal slides.
-* Levels 2 to 5 search with Monte Carlo tree search (:mod:`unitile_py.mcts`): levels 2 and 3 play out
+* Levels 2 to 5 search with Monte Carlo tree search (:mod:`unitile_py.mcts` over the cached slides of
+  :mod:`unitile_py.slide_search`): levels 2 and 3 play out
   3 random games per move, level 4 plays 16 and level 5 plays 300. Levels 3 to 5 slide the tile their
   search tried most; level 2 draws a slide with probability in proportion to how often its search
   tried it. All four take a slide that unites their own colour whenever there is one.
@@ -40,9 +41,10 @@ from typing import Protocol
 
 from .errors import UnitileError
 from .lookups import Lookups, playable_legal
-from .mcts import MctsPlayer
+from .mcts import choose_move
 from .position import Position
 from .seeds import position_rng
+from .slide_search import SlideDomain, key
 
 #: The computer levels, weakest first.
 LEVELS = (1, 2, 3, 4, 5, 6)
@@ -94,6 +96,30 @@ class PerfectPlayer:
         return best[rng.randrange(len(best))]
 
 
+@dataclass(eq=False)
+class MctsPlayer:
+    """Levels 2 to 5: a slide chosen by :func:`unitile_py.mcts.choose_move` from ``playouts`` random games.
+
+    A slide that unites the player's own colour is taken at once, and a lone legal slide needs no
+    search. Otherwise ``proportional`` (level 2) draws a slide with probability in proportion to its
+    visits; else the most visited slide is played, ties going to more wins, then to ``rng``.
+    """
+
+    seed: int
+    tables: Lookups
+    level: int
+    playouts: int
+    proportional: bool = False
+
+    def choose(self, position: Position, rng: random.Random | None = None) -> int:
+        """The chosen slide's cell."""
+        playable_legal(position, self.tables)
+        rng = rng if rng is not None else position_rng(self.seed, position)
+        domain = SlideDomain(position.board, self.tables)
+        state = key(position.red, position.bubble)
+        return choose_move(domain, state, position.turn, self.playouts, rng, self.proportional)
+
+
 def optimal_slides(position: Position, tables: Lookups) -> tuple[int, ...]:
     """The slides perfect play may choose, sorted; :class:`UnitileError` once the game is over."""
     if position.winner() is not None:
@@ -124,6 +150,7 @@ __all__ = [
     "LEVELS",
     "PERFECT",
     "PLAYOUTS",
+    "MctsPlayer",
     "PerfectPlayer",
     "Player",
     "RandomPlayer",

@@ -13,8 +13,9 @@ import pytest
 from tests.game.oracle import lookups, oracle
 from unitile_py import BLUE, RED, Position, format_record, parse_record
 from unitile_py.cli import main
-from unitile_py.match import game_seed, play_game, run_match
+from unitile_py.match import play_game, run_match
 from unitile_py.players import make_player
+from unitile_py.seeds import game_seed
 from unitile_py.terminal_play import play_in_terminal
 
 

@@ -16,9 +16,11 @@ import pytest
 
 from tests.game.oracle import lookups, oracle, rank
 from unitile_py import BLUE, RED, Position, UnitileError
-from unitile_py.match import GameResult, game_seed, play_game
-from unitile_py.mcts import MctsPlayer, Search, SlideCache
-from unitile_py.players import LEVELS, PLAYOUTS, hint, make_player, optimal_slides, position_rng
+from unitile_py.match import GameResult, play_game
+from unitile_py.mcts import Search
+from unitile_py.players import LEVELS, PLAYOUTS, MctsPlayer, hint, make_player, optimal_slides
+from unitile_py.seeds import game_seed, position_rng
+from unitile_py.slide_search import SlideCache, SlideDomain, key
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
@@ -220,7 +222,9 @@ def test_levels_3_to_5_play_the_most_tried_slide(name: str) -> None:
             continue
         for level in (3, 4, 5):
             rng_seed = f"{level}/{position}"
-            stats = Search(tables, random.Random(rng_seed)).run(position, PLAYOUTS[level])
+            domain = SlideDomain(position.board, tables)
+            state = key(position.red, position.bubble)
+            stats = Search(domain, random.Random(rng_seed)).run(state, position.turn, PLAYOUTS[level])
             assert sorted(stats) == list(legal)
             assert sum(v for v, _ in stats.values()) == PLAYOUTS[level]
             assert all(0 <= w <= v for v, w in stats.values())
@@ -241,7 +245,8 @@ def test_level_2_draws_in_proportion_to_visits() -> None:
     )
     trials, agree = 300, 0
     for i in range(trials):
-        stats = Search(tables, random.Random(i)).run(position, 3)
+        domain = SlideDomain(position.board, tables)
+        stats = Search(domain, random.Random(i)).run(key(position.red, position.bubble), position.turn, 3)
         most = max(stats, key=lambda c: stats[c])
         assert make_player(3, 0, tables).choose(position, random.Random(i)) == most
         agree += make_player(2, 0, tables).choose(position, random.Random(i)) == most
@@ -263,9 +268,9 @@ def test_slide_cache_agrees_with_the_tables_and_stays_bounded(name: str) -> None
     for position in sample_positions(tables, 120, seed=10):
         slides = cache.slides(position.board, position.red, position.bubble)
         assert [cell for cell, _, _ in slides] == list(tables.legal(position))
-        for cell, child_red, united in slides:
+        for cell, child_key, united in slides:
             child = position.play(cell)
-            assert child_red == child.red
+            assert child_key == key(child.red, child.bubble)
             assert united == (child.winner() or "")
         assert len(cache.entries) <= 50
 
