@@ -21,6 +21,17 @@ there are no computer players; :meth:`Api.info` says so).
 '*\\n'
 >>> handle('{"op": "play", "args": {"game": {"start": null, "moves": []}, "move": "a1"}}')
 '{"ok": false, "error": "ply 1, a1: not next to the bubble"}'
+
+A link may hold anything; :meth:`Api.salvage` keeps what can be played and says, to a player, why
+the rest could not:
+
+>>> fixed = api.salvage({"start": None, "moves": ["C4", "a1", "d4"]})
+>>> fixed["game"]
+{'start': None, 'moves': ['c4']}
+>>> fixed["problem"]
+'slide 2 of the link, a1, is not next to the empty cell, so it and the 1 after it were not played'
+>>> api.explain(api.new_game(), "a1")
+'a1 is not next to the empty cell'
 """
 
 from __future__ import annotations
@@ -34,7 +45,7 @@ from . import players
 from .board import Board
 from .coords import quote
 from .errors import UnitileError
-from .game import Game
+from .game import NOT_ADJACENT, NOT_LOWER, Game
 from .lookups import ADJACENT_ONLY, Lookups
 from .notation import Record, format_record, parse_position, parse_record, start_headers
 from .position import BLUE, RED, Position
@@ -130,6 +141,70 @@ class Api:
             g.push_name(name)
         self._last = g
         return g
+
+    def salvage(self, game: Any) -> dict[str, Any]:
+        """The longest playable beginning of a game that may be damaged (a link typed, cut or edited by
+        hand), with the names in their usual spelling, and ``problem``: None, or one line for the
+        player on what was left out and why. Never raises for bad content.
+        """
+        if not isinstance(game, dict):
+            return {"game": self.new_game(), "problem": "the link holds no game"}
+        start_text = game.get("start")
+        start = Position.start(self.board)
+        if start_text is not None:
+            try:
+                if not isinstance(start_text, str):
+                    raise UnitileError("not a position text")
+                start = parse_position(start_text)
+                if start.board is not self.board:
+                    raise UnitileError(f"it is for a {start.board} board")
+            except UnitileError as exc:
+                moves = game.get("moves")
+                bad = f"the start position of the link is not valid ({exc}), so the usual start is shown"
+                if isinstance(moves, list) and moves:
+                    bad += f" and its {_count(len(moves), 'slide')} not played"
+                return {"game": self.new_game(), "problem": bad}
+        names = game.get("moves") or []
+        if not isinstance(names, list):
+            names = []
+        g = Game(start, self.rules)
+        problem = None
+        for i, name in enumerate(names):
+            why = self._why(g, name)
+            if why is not None:
+                after = len(names) - i - 1
+                tail = f"so it and the {after} after it were not played" if after else "so it was not played"
+                problem = f"slide {i + 1} of the link, {_shown(name)}, {why}, {tail}"
+                break
+            g.push_name(name)
+        self._last = g  # the page asks for this game's state next
+        return {"game": _plain_game(g), "problem": problem}
+
+    def explain(self, game: dict[str, Any], move: str) -> str | None:
+        """Why the tile on ``move`` may not slide now, in a player's words ("c3 would not lower
+        r + b"), or None when it may."""
+        g = self.replay(game)
+        why = self._why(g, move)
+        return None if why is None else f"{_shown(move)} {why}"
+
+    def _why(self, g: Game, name: Any) -> str | None:
+        """What :meth:`Game.why_illegal` says about a slide from ``name``, as the end of a player's
+        sentence that starts with the cell's name; None for a legal slide."""
+        if not isinstance(name, str):
+            return "is not a cell name"
+        try:
+            cell = self.board.cell(name)
+        except UnitileError:
+            return "is not a cell of the board"
+        if cell == g.position.bubble and not g.is_over():
+            return "is the empty cell"
+        why = g.why_illegal(cell)
+        if why is None:
+            return None
+        return {
+            NOT_ADJACENT: "is not next to the empty cell",
+            NOT_LOWER: "would not lower r + b",
+        }.get(why, "comes after the end of the game" if g.is_over() else why)
 
     def play(self, game: dict[str, Any], move: str) -> dict[str, Any]:
         """The game with one more move; the move must be legal."""
@@ -288,6 +363,20 @@ class Api:
         return g
 
 
+def _shown(name: Any) -> str:
+    """A name from the page, as a player would write it: lower case, quoted if it is no cell name."""
+    text = str(name).strip()
+    lowered = text.lower()
+    if lowered and len(lowered) <= 4 and lowered.isascii() and lowered.isalnum():
+        return lowered
+    return quote(text)
+
+
+def _count(count: int, noun: str) -> str:
+    """``"1 slide was"``, ``"3 slides were"``."""
+    return f"{count} {noun} was" if count == 1 else f"{count} {noun}s were"
+
+
 def _humans(value: Any) -> tuple[str, ...]:
     """The colours played by people: a list of ``"r"`` and ``"b"``."""
     if not isinstance(value, (list, tuple)) or not all(v in (RED, BLUE) for v in value):
@@ -314,6 +403,8 @@ _OPS: dict[str, Callable[..., Any]] = {
     "play": API.play,
     "undo": API.undo,
     "load": API.load,
+    "salvage": API.salvage,
+    "explain": API.explain,
     "hint": API.hint,
     "computer_move": API.computer_move,
 }

@@ -215,3 +215,44 @@ def test_with_the_committed_5x5_tables() -> None:
         assert st["analysis"] is not None and set(st["analysis"]) == set(st["legal"])
         game = api.play(game, rng.choice(st["legal"]))
     assert api.load(st["record"]) == game
+
+
+def test_salvage_plays_what_it_can_of_a_damaged_link(api33: Api) -> None:
+    table = oracle("3x3")
+    start = Position.start(B33)
+    legal = [B33.name(c) for c in table.legal(start)]
+    refused = next(B33.name(c) for c in start.slides() if B33.name(c) not in legal)
+    assert api33.salvage({"start": None, "moves": [legal[0].upper()]}) == {
+        "game": {"start": None, "moves": [legal[0]]},  # the usual spelling
+        "problem": None,
+    }
+    for game, kept, words in [
+        ({"start": None, "moves": [refused]}, [], f"slide 1 of the link, {refused}, would not lower r + b"),
+        ({"start": None, "moves": [legal[0], "zz9", "b2"]}, [legal[0]], "zz9, is not a cell of the board"),
+        ({"start": None, "moves": ["a1", "b1"]}, [], "so it and the 1 after it were not played"),
+        ({"start": None, "moves": ["b2"]}, [], "b2, is the empty cell, so it was not played"),
+        ({"start": "garbage", "moves": ["b3"]}, [], "usual start is shown and its 1 slide was not played"),
+        ({"start": str(Position.start(Board.get(5, 5))), "moves": []}, [], "it is for a 5x5 board"),
+        ({"start": None, "moves": "b3"}, [], None),
+    ]:
+        out = api33.salvage(game)
+        assert out["game"] == {"start": None, "moves": kept}
+        assert (out["problem"] is None) if words is None else (words in out["problem"]), out
+    assert api33.salvage([1])["problem"] == "the link holds no game"
+    ended = random_game(api33, seed=3)
+    out = api33.salvage({"start": None, "moves": [*ended["moves"], "b2"]})
+    assert out["game"] == ended and "comes after the end of the game" in out["problem"]
+
+
+def test_explain_says_why_a_tile_may_not_slide(api33: Api) -> None:
+    table = oracle("3x3")
+    start = Position.start(B33)
+    legal = [B33.name(c) for c in table.legal(start)]
+    refused = next(B33.name(c) for c in start.slides() if B33.name(c) not in legal)
+    game = api33.new_game()
+    assert api33.explain(game, legal[0]) is None
+    assert api33.explain(game, refused) == f"{refused} would not lower r + b"
+    assert api33.explain(game, "a1") == "a1 is not next to the empty cell"
+    assert api33.explain(game, "B2") == "b2 is the empty cell"
+    reply = json.loads(handle(json.dumps({"op": "explain", "args": {"game": game, "move": "a1"}})))
+    assert reply == {"ok": True, "result": "a1 is not next to the empty cell"}
