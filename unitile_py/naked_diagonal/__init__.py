@@ -1,0 +1,1 @@
+"""Naked Diagonal, the connection game by Mark Steere: the rules engine."""

@@ -1,0 +1,403 @@
+"""Legal placements: a stone is legal when it forms no naked diagonal and leaves no NDE area.
+
+A placement on ``p`` lies in one maximal empty region ``M`` and leaves the other regions as they were
+(fact 1 of docs/naked-diagonal.md), so in a position whose regions are all fillable it is legal exactly
+when ``M`` has a clean filling that starts with it. The engine keeps, per region, a few witnesses
+(clean fillings of ``M``); a candidate ``(p, X)`` is legal at once when some witness, with ``p`` recoloured
+``X`` and moved to the front, is still clean, which only the four 2x2 blocks around ``p`` can spoil.
+Candidates that no witness covers go to the exact solver (the parts of ``M - {p}``), and a filling it
+finds becomes one more witness of ``M``. Results are cached per region and the stones around it.
+
+If some region is already NDE (a position no game reaches), no placement is legal:
+:func:`legal_placements` returns two empty tuples and :func:`nde_regions` lists the culprits.
+
+>>> from .position import Position
+>>> pos = Position.parse("..R/.../B.. r")
+>>> g = pos.grid
+>>> [g.names(m) for m in legal_masks(pos)]
+[('a3', 'b3', 'a2', 'b2', 'c2', 'b1', 'c1'), ('a3', 'b3', 'a2', 'b2', 'c2', 'b1', 'c1')]
+>>> print(explain(pos, g.point("b2"), "r").describe(g))
+Red on b2 forms a naked diagonal with c3
+>>> print(explain(pos, g.point("b3"), "b").describe(g))  # doctest: +NORMALIZE_WHITESPACE
+Blue on b3 would leave the NDE area a3 (not BAD); smallest NDE sub-area: a3
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .areas import Solver, Witness, constructions
+from .grid import Grid
+from .position import Position
+from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, dead, forming, forms
+
+#: Colour codes in the witness arrays.
+_NONE, _RED, _BLUE = 0, 1, 2
+#: Time of a stone (placed before everything) and of the candidate (first of the filling).
+_STONE, _FIRST = -2, -1
+
+
+@dataclass(slots=True)
+class RegionInfo:
+    """What the engine knows about one region with the stones around it."""
+
+    fillable: bool
+    legal_red: int
+    legal_blue: int
+
+
+class Engine:
+    """Legal-placement generation on one grid, with its caches (one shared engine per grid size)."""
+
+    def __init__(self, grid: Grid, cache_limit: int = 50_000) -> None:
+        self.grid = grid
+        self.solver = Solver(grid)
+        self.regions: dict[tuple[int, int, int, int], RegionInfo] = {}
+        self.cache_limit = cache_limit
+        #: Candidates decided by the exact solver because no witness covered them (for the benchmark).
+        self.fallbacks = 0
+        self.region_sizes: dict[int, int] = {}
+
+    def region(self, area: int, red: int, blue: int) -> RegionInfo:
+        """Fillability and legal placements of the maximal empty region ``area``."""
+        key = self.solver.key(area, red, blue)
+        info = self.regions.get(key)
+        if info is None:
+            info = self._region(area, red, blue)
+            if len(self.regions) >= self.cache_limit:
+                self.regions.clear()
+            self.regions[key] = info
+        return info
+
+    def _region(self, area: int, red: int, blue: int) -> RegionInfo:
+        g = self.grid
+        size = area.bit_count()
+        self.region_sizes[size] = self.region_sizes.get(size, 0) + 1
+        first = self.solver.witness(area, red, blue)
+        if first is None:
+            return RegionInfo(False, 0, 0)
+        base_col = [_NONE] * g.size
+        for p in g.bits(red):
+            base_col[p] = _RED
+        for p in g.bits(blue):
+            base_col[p] = _BLUE
+        witnesses = [self._arrays(first, base_col)]
+        extra = constructions(g, red, blue, area)
+        open_red = area & ~forming(g, red, area)
+        open_blue = area & ~forming(g, blue, area)
+        legal = [0, 0]
+        diag = g.diag
+        for colour, code, candidates in ((RED, _RED, open_red), (BLUE, _BLUE, open_blue)):
+            for p in g.bits(candidates):
+                k = 0
+                while True:
+                    if k == len(witnesses):
+                        w = next(extra, None)
+                        if w is None:
+                            break
+                        witnesses.append(self._arrays(w, base_col))
+                    col, tm = witnesses[k]
+                    if _covers(diag[p], code, col, tm):
+                        break
+                    k += 1
+                if k < len(witnesses):
+                    legal[code - 1] |= 1 << p
+                    continue
+                self.fallbacks += 1
+                w = self._first_move(area, red, blue, p, colour)
+                if w is not None:
+                    legal[code - 1] |= 1 << p
+                    witnesses.append(self._arrays(w, base_col))
+        return RegionInfo(True, legal[0], legal[1])
+
+    def _first_move(self, area: int, red: int, blue: int, p: int, colour: str) -> Witness | None:
+        """A clean filling of ``area`` starting with ``colour`` on ``p`` (exact), or ``None``."""
+        bit = 1 << p
+        r2, b2 = (red | bit, blue) if colour == RED else (red, blue | bit)
+        order = [p]
+        wred = bit if colour == RED else 0
+        for part in self.grid.components(area & ~bit):
+            w = self.solver.witness(part, r2, b2, 0, p)
+            if w is None:
+                return None
+            order.extend(w.order)
+            wred |= w.red
+        return Witness(tuple(order), wred)
+
+    def _arrays(self, w: Witness, base_col: list[int]) -> tuple[list[int], list[int]]:
+        col = base_col.copy()
+        tm = [_STONE] * self.grid.size
+        wred = w.red
+        for t, p in enumerate(w.order):
+            col[p] = _RED if wred >> p & 1 else _BLUE
+            tm[p] = t
+        return col, tm
+
+    def masks(self, red: int, blue: int) -> tuple[int, int]:
+        """Legal points for Red and for Blue as masks; ``(0, 0)`` when some region is NDE."""
+        g = self.grid
+        out_red = out_blue = 0
+        for area in g.components(g.full & ~(red | blue)):
+            info = self.region(area, red, blue)
+            if not info.fillable:
+                return 0, 0
+            out_red |= info.legal_red
+            out_blue |= info.legal_blue
+        return out_red, out_blue
+
+
+def _covers(quadrants: tuple[tuple[int, int, int], ...], x: int, col: list[int], tm: list[int]) -> bool:
+    """True when a witness stays clean with the candidate (colour code ``x``) moved first.
+
+    ``quadrants`` are the candidate's diagonal neighbours ``q`` with shared points ``s, t``: the 2x2
+    blocks that contain it. Stones have time ``_STONE``, the candidate ``_FIRST``.
+    """
+    for q, s, t in quadrants:
+        cq = col[q]
+        if cq == x:
+            limit = tm[q] if tm[q] > _FIRST else _FIRST
+            if not ((col[s] == x and tm[s] < limit) or (col[t] == x and tm[t] < limit)):
+                return False
+        cs = col[s]
+        if cs and cs == col[t] and cs != x:
+            ts, tt = tm[s], tm[t]
+            if ts == _STONE and tt == _STONE:
+                continue
+            if not (cq == cs and tm[q] < (ts if ts > tt else tt)):
+                return False
+    return True
+
+
+_ENGINES: dict[int, Engine] = {}
+
+
+def engine(grid: Grid) -> Engine:
+    """The shared engine of a grid size."""
+    e = _ENGINES.get(grid.n)
+    if e is None:
+        e = _ENGINES[grid.n] = Engine(grid)
+    return e
+
+
+def legal_masks(position: Position) -> tuple[int, int]:
+    """The masks of points where Red, and where Blue, may legally place now (whoever is to move)."""
+    return engine(position.grid).masks(position.red, position.blue)
+
+
+def legal_placements(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The sorted points where Red, and where Blue, may legally place (whoever is to move).
+
+    Wins are not considered here: a game that is over has no moves, whatever this returns.
+    """
+    red, blue = legal_masks(position)
+    return Grid.points(red), Grid.points(blue)
+
+
+def has_legal_placement(position: Position, colour: str) -> bool:
+    """True when ``colour`` has a legal placement."""
+    red, blue = legal_masks(position)
+    return bool(red if colour == RED else blue)
+
+
+def is_legal(position: Position, point: int, colour: str) -> bool:
+    """True when a stone of ``colour`` on ``point`` is legal."""
+    if not 0 <= point < position.grid.size or not position.empty_points >> point & 1:
+        return False
+    red, blue = legal_masks(position)
+    return bool((red if colour == RED else blue) >> point & 1)
+
+
+def nde_regions(position: Position) -> tuple[int, ...]:
+    """The maximal empty regions that are NDE (masks); empty for every position reached in play."""
+    e = engine(position.grid)
+    g = position.grid
+    return tuple(m for m in g.components(position.empty_points)
+                 if not e.region(m, position.red, position.blue).fillable)
+
+
+@dataclass(frozen=True, slots=True)
+class Occupied:
+    """The point already holds a stone."""
+
+    point: int
+    colour: str
+
+    def describe(self, grid: Grid) -> str:
+        """One line for a person."""
+        return f"{grid.name(self.point)} is not empty"
+
+
+@dataclass(frozen=True, slots=True)
+class NakedDiagonal:
+    """The stone would form a naked diagonal with ``partner``."""
+
+    point: int
+    partner: int
+    colour: str
+
+    def describe(self, grid: Grid) -> str:
+        """One line for a person."""
+        return (f"{COLOUR_NAMES[self.colour]} on {grid.name(self.point)} forms a naked diagonal "
+                f"with {grid.name(self.partner)}")
+
+
+@dataclass(frozen=True, slots=True)
+class LeavesNDE:
+    """The stone would leave the NDE area ``area`` (a maximal empty region afterwards).
+
+    ``banned`` lists the colours that could place nowhere in it without forming a naked diagonal;
+    the area is BAD exactly when that is not empty (an NDE area can be filled by neither colour alone).
+    ``culprit`` is a smallest connected part of it that no clean sequence can cover.
+    """
+
+    point: int
+    colour: str
+    area: int
+    banned: tuple[str, ...]
+    culprit: int
+
+    @property
+    def bad(self) -> bool:
+        """Banned and disconnected (see the class docstring)."""
+        return bool(self.banned)
+
+    def describe(self, grid: Grid) -> str:
+        """One line for a person."""
+        names = " ".join(grid.names(self.area))
+        if self.banned:
+            bad = "BAD: " + " and ".join(COLOUR_NAMES[c] for c in self.banned) + " banned"
+        else:
+            bad = "not BAD"
+        return (f"{COLOUR_NAMES[self.colour]} on {grid.name(self.point)} would leave the NDE area {names} "
+                f"({bad}); smallest NDE sub-area: {' '.join(grid.names(self.culprit))}")
+
+
+Ban = Occupied | NakedDiagonal | LeavesNDE
+
+
+def explain(position: Position, point: int, colour: str) -> Ban | None:
+    """Why a stone of ``colour`` on ``point`` is not legal, or ``None`` when it is."""
+    g = position.grid
+    if colour not in COLOURS:
+        raise ValueError(f"colour {colour!r}: expected 'r' or 'b'")
+    if not position.empty_points >> point & 1:
+        return Occupied(point, RED if position.red >> point & 1 else BLUE)
+    partner = forms(g, position.stones(colour), point)
+    if partner is not None:
+        return NakedDiagonal(point, partner, colour)
+    if is_legal(position, point, colour):
+        return None
+    after = position.place(point, colour)
+    for area in nde_regions(after):
+        return LeavesNDE(point, colour, area, banned(after, area), smallest_nde(after, area))
+    raise AssertionError("an illegal placement leaves an NDE region")  # pragma: no cover
+
+
+def banned(position: Position, area: int) -> tuple[str, ...]:
+    """The colours that cannot place anywhere in ``area`` without forming a naked diagonal."""
+    g = position.grid
+    return tuple(c for c in COLOURS if not area & ~forming(g, position.stones(c), area))
+
+
+def smallest_nde(position: Position, region: int) -> int:
+    """A smallest connected subset of the NDE region ``region`` that no clean sequence can cover.
+
+    Connected subsets are tried by size, up to the size of an inclusion-minimal one found by removing
+    points one by one; each is decided exactly by :func:`coverable`.
+    """
+    g = position.grid
+    red, blue = position.red, position.blue
+    solver = engine(g).solver
+    best = region
+    changed = True
+    while changed:
+        changed = False
+        for p in g.bits(best):
+            smaller = best & ~(1 << p)
+            if (smaller and len(g.components(smaller)) == 1
+                    and not coverable(solver, region, smaller, red, blue)):
+                best = smaller
+                changed = True
+                break
+    for k in range(1, best.bit_count()):
+        for subset in connected_subsets(g, region, k):
+            if not coverable(solver, region, subset, red, blue):
+                return subset
+    return best
+
+
+def connected_subsets(grid: Grid, within: int, k: int) -> list[int]:
+    """Every connected subset of ``within`` with ``k`` points (each found from its lowest point)."""
+    out: list[int] = []
+
+    def extend(subset: int, frontier: int, banned_pts: int, size: int) -> None:
+        if size == k:
+            out.append(subset)
+            return
+        f = frontier
+        while f:
+            low = f & -f
+            f ^= low
+            new_banned = banned_pts | (frontier & (low - 1)) | low
+            grown = subset | low
+            new_frontier = (frontier | (grid.dilate4(low) & within)) & ~grown & ~new_banned
+            extend(grown, new_frontier, new_banned, size + 1)
+
+    for p in grid.bits(within):
+        low = 1 << p
+        below = within & (low - 1)
+        extend(low, grid.dilate4(low) & within & ~below & ~low, below | low, 1)
+    return out
+
+
+def coverable(solver: Solver, area: int, target: int, red: int, blue: int) -> bool:
+    """True when some clean sequence of placements inside the empty region ``area`` covers ``target``.
+
+    Exact: a filling of ``area`` covers everything; a target that cannot be filled even with the other
+    points of ``area`` as jokers is not coverable; otherwise every clean first placement is tried.
+    """
+    g = solver.grid
+    memo: dict[tuple[int, int, int, int, int], bool] = {}
+
+    def search(part: int, want: int, red: int, blue: int) -> bool:
+        if not want:
+            return True
+        key = (*solver.key(part, red, blue), want)
+        if key in memo:
+            return memo[key]
+        memo[key] = False
+        if solver.witness(part, red, blue) is not None:
+            memo[key] = True
+            return True
+        for piece in g.components(want):
+            if solver.witness(piece, red, blue, part & ~piece) is None:
+                return False
+        near = g.dilate8(want) & part
+        for p in list(g.bits(near)) + list(g.bits(part & ~near)):
+            bit = 1 << p
+            for is_red in (True, False):
+                own = red if is_red else blue
+                if forms(g, own, p) is not None:
+                    continue
+                r2, b2 = (red | bit, blue) if is_red else (red, blue | bit)
+                if all(search(piece, want & piece, r2, b2) for piece in g.components(part & ~bit)):
+                    memo[key] = True
+                    return True
+        return False
+
+    return search(area, target & area, red, blue)
+
+
+__all__ = [
+    "Ban",
+    "LeavesNDE",
+    "NakedDiagonal",
+    "Occupied",
+    "dead",
+    "explain",
+    "has_legal_placement",
+    "is_legal",
+    "legal_masks",
+    "legal_placements",
+    "nde_regions",
+]

@@ -1,0 +1,184 @@
+"""Naked Diagonal positions and their text form.
+
+A :class:`Position` is immutable: the grid, the red and blue stones (bit masks) and the side to move,
+``"r"`` or ``"b"``. Its text lists the rows from north to south joined by ``/`` (``R``, ``B`` or ``.``
+per point), a space and the side to move. A position never holds a naked diagonal: the constructor,
+:meth:`Position.parse` and :meth:`Position.place` refuse one.
+
+>>> p = Position.parse(".../.../... r")
+>>> q = p.place(p.grid.point("b2"), "r").place(p.grid.point("a1"), "b")
+>>> str(q)
+'.../.R./B.. r'
+>>> Position.parse(str(q)) == q
+True
+>>> Position.parse("R../.R./... b")
+Traceback (most recent call last):
+    ...
+unitile_py.errors.UnitileError: position 'R../.R./... b': a3 and b2 form a naked diagonal of Red
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..coords import quote
+from ..errors import UnitileError
+from .grid import Grid, Symmetry
+from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, forms, naked_diagonals, other, winner
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A Naked Diagonal position: where the stones are and whose turn it is."""
+
+    grid: Grid
+    red: int
+    blue: int
+    turn: str = RED
+
+    def __post_init__(self) -> None:
+        g = self.grid
+        if self.red < 0 or self.blue < 0 or (self.red | self.blue) & ~g.full:
+            raise UnitileError(f"stones off the {g.n}x{g.n} board")
+        if self.red & self.blue:
+            raise UnitileError(f"{g.name((self.red & self.blue).bit_length() - 1)} holds two stones")
+        if self.turn not in COLOURS:
+            raise UnitileError(f"side to move {quote(str(self.turn))}: expected 'r' or 'b'")
+        naked = naked_diagonals(g, self.red, self.blue)
+        if naked:
+            p, q, colour = naked[0]
+            raise UnitileError(f"{g.name(p)} and {g.name(q)} form a naked diagonal of {COLOUR_NAMES[colour]}")
+
+    @staticmethod
+    def empty(n: int) -> Position:
+        """The empty n x n board, Red to move."""
+        return Position(Grid.get(n), 0, 0, RED)
+
+    @staticmethod
+    def parse(text: str) -> Position:
+        """A position from its text, such as ``.../.R./B.. b``; one-line :class:`UnitileError` otherwise."""
+        where = f"position {quote(text.strip())}"
+        parts = text.split()
+        if len(parts) != 2:
+            raise UnitileError(f"{where}: expected the rows joined by '/', a space and the side to move")
+        rows_text, side = parts
+        if side not in COLOURS:
+            raise UnitileError(f"{where}: side to move {quote(side)} must be 'r' or 'b'")
+        rows = rows_text.split("/")
+        n = len(rows)
+        for i, row in enumerate(rows):
+            if len(row) != n:
+                raise UnitileError(f"{where}: {n} rows, so each needs {n} points; row {i + 1} has {len(row)}")
+            bad = set(row) - set("RB.")
+            if bad:
+                raise UnitileError(f"{where}: row {i + 1} has {quote(min(bad))}; points are R, B or .")
+        try:
+            grid = Grid.get(n)
+        except UnitileError as e:
+            raise UnitileError(f"{where}: {e}") from None
+        cells = "".join(rows)
+        red = sum(1 << i for i, ch in enumerate(cells) if ch == "R")
+        blue = sum(1 << i for i, ch in enumerate(cells) if ch == "B")
+        try:
+            return Position(grid, red, blue, side)
+        except UnitileError as e:
+            raise UnitileError(f"{where}: {e}") from None
+
+    def __str__(self) -> str:
+        n = self.grid.n
+        cells = ["R" if self.red >> p & 1 else "B" if self.blue >> p & 1 else "." for p in range(n * n)]
+        return "/".join("".join(cells[r * n:(r + 1) * n]) for r in range(n)) + " " + self.turn
+
+    @property
+    def empty_points(self) -> int:
+        """The mask of empty points."""
+        return self.grid.full & ~(self.red | self.blue)
+
+    def stones(self, colour: str) -> int:
+        """The mask of the stones of ``colour``."""
+        return self.red if colour == RED else self.blue
+
+    def is_full(self) -> bool:
+        """True when no point is empty."""
+        return not self.empty_points
+
+    def winner(self) -> str | None:
+        """``"r"``, ``"b"`` or ``None`` (see :func:`rules.winner`)."""
+        return winner(self.grid, self.red, self.blue)
+
+    def place(self, point: int, colour: str) -> Position:
+        """The position with a stone of ``colour`` on ``point``; the side to move is unchanged.
+
+        Checks only that the point is empty and that the stone forms no naked diagonal, not the rule
+        about areas (see :mod:`legality`).
+        """
+        g = self.grid
+        if colour not in COLOURS:
+            raise UnitileError(f"colour {quote(str(colour))}: expected 'r' or 'b'")
+        if not 0 <= point < g.size:
+            raise UnitileError(f"point {point} is off the {g.n}x{g.n} board")
+        if not self.empty_points >> point & 1:
+            raise UnitileError(f"{g.name(point)} is not empty")
+        q = forms(g, self.stones(colour), point)
+        if q is not None:
+            raise UnitileError(
+                f"{COLOUR_NAMES[colour]} on {g.name(point)} forms a naked diagonal with {g.name(q)}")
+        bit = 1 << point
+        red, blue = (self.red | bit, self.blue) if colour == RED else (self.red, self.blue | bit)
+        return _unchecked(g, red, blue, self.turn)
+
+    def with_turn(self, turn: str) -> Position:
+        """The same stones with ``turn`` to move."""
+        return Position(self.grid, self.red, self.blue, turn)
+
+    def after(self, point: int) -> Position:
+        """The position after the side to move places a stone on ``point``; the placement must be legal.
+
+        The opponent moves next if they have a legal placement; otherwise their turn is skipped and the
+        same side moves again. After a winning placement (or on a full board) the turn passes to the
+        opponent: the game is over.
+        """
+        from .legality import explain, has_legal_placement
+
+        g = self.grid
+        if self.winner() is not None:
+            raise UnitileError(f"the game is over: {COLOUR_NAMES[self.winner() or RED]} has won")
+        if not 0 <= point < g.size:
+            raise UnitileError(f"point {point} is off the {g.n}x{g.n} board")
+        ban = explain(self, point, self.turn)
+        if ban is not None:
+            raise UnitileError(ban.describe(g))
+        placed = self.place(point, self.turn)
+        opponent = other(self.turn)
+        if placed.winner() is None and not has_legal_placement(placed, opponent):
+            return placed
+        return placed.with_turn(opponent)
+
+    def transform(self, symmetry: Symmetry) -> Position:
+        """The image under a symmetry; maps that exchange the edges exchange the colours and the turn."""
+        red, blue = symmetry.apply(self.red), symmetry.apply(self.blue)
+        if symmetry.swaps_edges:
+            return _unchecked(self.grid, blue, red, other(self.turn))
+        return _unchecked(self.grid, red, blue, self.turn)
+
+    def draw(self) -> str:
+        """The board as a grid with rank numbers and file letters (north at the top)."""
+        g = self.grid
+        rows = str(self).split()[0].split("/")
+        width = len(str(g.n))
+        lines = [f"{g.n - r:>{width}} " + " ".join(row) for r, row in enumerate(rows)]
+        lines.append(" " * (width + 1) + " ".join("abcdefghijklmnopqrstuvwxyz"[: g.n]))
+        return "\n".join(lines)
+
+
+def _unchecked(grid: Grid, red: int, blue: int, turn: str) -> Position:
+    """A position built without the constructor's checks (the caller keeps the invariants)."""
+    p = object.__new__(Position)
+    object.__setattr__(p, "grid", grid)
+    object.__setattr__(p, "red", red)
+    object.__setattr__(p, "blue", blue)
+    object.__setattr__(p, "turn", turn)
+    return p
+
+
+__all__ = ["BLUE", "RED", "Position"]

@@ -1,0 +1,105 @@
+"""The board-level rules: naked diagonals and wins.
+
+Colours are ``"r"`` (Red, north and south edges) and ``"b"`` (Blue, west and east edges). The functions
+here take a :class:`Grid` and the stones of one colour (``own``) or both (``red``, ``blue``) as masks.
+
+>>> g = Grid.get(3)
+>>> own = 1 << g.point("a3")
+>>> forms(g, own, g.point("b2")), forms(g, own | 1 << g.point("b3"), g.point("b2"))
+(0, None)
+>>> g.names(forming(g, own, g.full & ~own))
+('b2',)
+>>> winner(g, 0b010010010, 0)
+'r'
+"""
+
+from __future__ import annotations
+
+from .grid import DIAGONALS, Grid
+
+RED = "r"
+BLUE = "b"
+COLOURS = (RED, BLUE)
+COLOUR_NAMES = {RED: "Red", BLUE: "Blue"}
+
+
+def other(colour: str) -> str:
+    """The other colour."""
+    return BLUE if colour == RED else RED
+
+
+def forms(grid: Grid, own: int, p: int) -> int | None:
+    """The diagonal neighbour with which a stone of colour ``own`` on ``p`` would form a naked diagonal.
+
+    ``own`` is the mask of that colour's stones; ``None`` when the placement forms none (the first such
+    neighbour in reading order otherwise).
+    """
+    for qbit, shared in grid.diag_bits[p]:
+        if own & qbit and not own & shared:
+            return qbit.bit_length() - 1
+    return None
+
+
+def forming(grid: Grid, own: int, where: int) -> int:
+    """The points of ``where`` where a stone of the colour whose stones are ``own`` forms a naked diagonal."""
+    out = 0
+    for dr, dc in DIAGONALS:
+        out |= grid.shift(own, dr, dc) & ~grid.shift(own, dr, 0) & ~grid.shift(own, 0, dc)
+    return out & where
+
+
+def dead(grid: Grid, own: int, enemy: int, where: int) -> int:
+    """The points of ``where`` where a stone of colour ``own`` forms a naked diagonal whatever comes later.
+
+    That is a diagonal neighbour holding ``own`` whose two shared points both hold ``enemy`` stones.
+    """
+    out = 0
+    for dr, dc in DIAGONALS:
+        out |= grid.shift(own, dr, dc) & grid.shift(enemy, dr, 0) & grid.shift(enemy, 0, dc)
+    return out & where
+
+
+def naked_diagonals(grid: Grid, red: int, blue: int) -> list[tuple[int, int, str]]:
+    """Every naked diagonal on a board: ``(p, q, colour)`` with ``p < q``, in reading order."""
+    out = []
+    for colour, own in ((RED, red), (BLUE, blue)):
+        for p in grid.bits(own):
+            for qbit, shared in grid.diag_bits[p]:
+                q = qbit.bit_length() - 1
+                if q > p and own & qbit and not own & shared:
+                    out.append((p, q, colour))
+    out.sort()
+    return out
+
+
+def _edges(grid: Grid, colour: str) -> tuple[int, int]:
+    return (grid.north, grid.south) if colour == RED else (grid.west, grid.east)
+
+
+def chain(grid: Grid, own: int, colour: str) -> int:
+    """The stones of ``own`` that lie on an orthogonal chain between the two edges of ``colour`` (0 if none).
+
+    These are the groups of ``own`` touching both edges.
+    """
+    first, second = _edges(grid, colour)
+    out = 0
+    start = own & first
+    while start:
+        group = grid.grow(start & -start, own)
+        if group & second:
+            out |= group
+        start &= ~group
+    return out
+
+
+def winner(grid: Grid, red: int, blue: int) -> str | None:
+    """``"r"`` or ``"b"`` for the colour whose stones join its two edges, else ``None``.
+
+    Both cannot at once: an orthogonal chain from north to south and one from west to east must share
+    a point.
+    """
+    if chain(grid, red, RED):
+        return RED
+    if chain(grid, blue, BLUE):
+        return BLUE
+    return None
