@@ -20,11 +20,7 @@ Every lookup is a few table reads: no numpy, so it runs the same under Pyodide.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import struct
-import zlib
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -34,14 +30,18 @@ from .board import Board
 from .canonical import Frame, orbit_rep
 from .errors import UnitileError
 from .position import RED, Position
+from .table_files import (
+    ENDS,
+    FORMAT,
+    HEADER,
+    KIND_EVEN,
+    KIND_ODD,
+    MAGIC,
+    FrameFile,
+    parse_manifest,
+    read_tables,
+)
 
-#: The format version this reader understands.
-FORMAT = 2
-MAGIC = b"UTBL"
-HEADER = struct.Struct("<4sHBBIIHBB")
-KIND_ODD, KIND_EVEN = 0, 1
-#: Bit of a stored best-slide set: perfect play ends the game with that slide (it unites a colour).
-ENDS = 1 << 4
 #: Outcomes remembered by :meth:`Tables.outcome` before the memory is cleared.
 MEMO_LIMIT = 1 << 18
 #: Environment variable naming the directory that holds ``<board>/manifest.json`` for every board.
@@ -60,71 +60,10 @@ def _board(board: Board | str) -> Board:
     return board if isinstance(board, Board) else Board.parse(board)
 
 
-class _FrameFile:
-    """One ``<cell>.bin`` file: symbols and lazily inflated blocks of records."""
-
-    def __init__(self, name: str, data: bytes, board: Board) -> None:
-        if len(data) < HEADER.size:
-            raise UnitileError(f"tables {board}: {name} is truncated")
-        fields: tuple[bytes, int, int, int, int, int, int, int, int] = HEADER.unpack_from(data, 0)
-        magic, fmt, kind, cell, count, per_block, n_sym, width, _ = fields
-        if magic != MAGIC:
-            raise UnitileError(f"tables {board}: {name} is not a tables file")
-        if fmt != FORMAT:
-            raise UnitileError(f"tables {board}: {name} has format {fmt}; this reader reads format {FORMAT}")
-        self.name = name
-        self.kind = kind
-        self.cell = cell
-        self.count = count
-        self.per_block = per_block
-        self.width = width
-        at = HEADER.size
-        raw = data[at : at + 3 * n_sym]
-        self.symbols: list[tuple[int, ...]] = [tuple(raw[3 * i : 3 * i + 3]) for i in range(n_sym)]
-        at += 3 * n_sym
-        n_blocks = (count + per_block - 1) // per_block
-        self.offsets = struct.unpack_from(f"<{n_blocks + 1}I", data, at)
-        self.base = at + 4 * (n_blocks + 1)
-        if self.base + self.offsets[-1] != len(data):
-            raise UnitileError(f"tables {board}: {name} is truncated or has extra bytes")
-        self.data = data
-        self.blocks: list[bytes | None] = [None] * n_blocks
-        self.board = board
-        # Records per block is a power of two in files written by the pipeline: shifts instead of divmod.
-        self.shift = per_block.bit_length() - 1 if per_block & (per_block - 1) == 0 else -1
-        self.low = per_block - 1
-
-    def inflate(self, block: int) -> bytes:
-        """Decompress one block of records (then kept)."""
-        a, b = self.base + self.offsets[block], self.base + self.offsets[block + 1]
-        try:
-            raw = zlib.decompress(self.data[a:b])
-        except zlib.error:
-            raise UnitileError(f"tables {self.board}: {self.name} block {block} is corrupt") from None
-        n = min(self.per_block, self.count - block * self.per_block)
-        if len(raw) != n * self.width:
-            raise UnitileError(f"tables {self.board}: {self.name} block {block} has the wrong size")
-        self.blocks[block] = raw
-        return raw
-
-    def record(self, index: int) -> tuple[int, ...]:
-        """The symbol ``(a, b, c)`` of a record."""
-        if self.shift >= 0:
-            block, at = index >> self.shift, index & self.low
-        else:
-            block, at = divmod(index, self.per_block)
-        raw = self.blocks[block]
-        if raw is None:
-            raw = self.inflate(block)
-        if self.width == 1:
-            return self.symbols[raw[at]]
-        return self.symbols[raw[at] | raw[len(raw) // 2 + at] << 8]
-
-
 class _Locator:
     """Everything needed to find the record of positions with the bubble on one cell."""
 
-    def __init__(self, board: Board, bubble: int, frame: Frame, file: _FrameFile) -> None:
+    def __init__(self, board: Board, bubble: int, frame: Frame, file: FrameFile) -> None:
         rep, s = orbit_rep(board, bubble)
         sym = board.symmetries[s]
         self.file = file
@@ -254,16 +193,11 @@ def _steps(frame: Frame) -> list[list[list[tuple[int, int, list[int], int]]]]:
 class Tables:
     """Legal slides and perfect play of one board, from the files of ``tables/<board>/``."""
 
-    def __init__(self, board: Board, manifest: dict[str, Any], files: Mapping[str, bytes]) -> None:
+    def __init__(self, board: Board, manifest: dict[str, Any], frames: Mapping[int, FrameFile]) -> None:
+        """Tables from checked files (use :meth:`load` or :meth:`from_files`)."""
         self.board = board
         self.manifest = manifest
-        self._files: dict[int, _FrameFile] = {}
-        for entry in manifest["frames"]:
-            name = entry["file"]
-            ff = _FrameFile(name, files[name], board)
-            if ff.cell != entry["cell"] or ff.count != entry["records"]:
-                raise UnitileError(f"tables {board}: {name} does not match manifest.json")
-            self._files[ff.cell] = ff
+        self._files = dict(frames)
         self._loc: list[_Locator] = []
         for b in range(board.cells):
             rep, _ = orbit_rep(board, b)
@@ -295,7 +229,7 @@ class Tables:
         if not (folder / "manifest.json").is_file():
             raise UnitileError(f"tables {b}: no lookup tables in {folder} (manifest.json is missing)")
         files = {"manifest.json": _read(b, folder / "manifest.json")}
-        manifest = _manifest(b, files["manifest.json"])
+        manifest = parse_manifest(b, files["manifest.json"])
         for name in manifest["files"]:
             path = folder / name
             if not path.is_file():
@@ -307,23 +241,8 @@ class Tables:
     def from_files(board: Board | str, files: Mapping[str, bytes]) -> Tables:
         """The tables from file contents already in memory (``{"manifest.json": ..., "c3.bin": ...}``)."""
         b = _board(board)
-        if "manifest.json" not in files:
-            raise UnitileError(f"tables {b}: manifest.json is missing")
-        manifest = _manifest(b, bytes(files["manifest.json"]))
-        data: dict[str, bytes] = {}
-        for name, info in manifest["files"].items():
-            if name not in files:
-                raise UnitileError(f"tables {b}: {name} is missing")
-            blob = bytes(files[name])
-            if len(blob) != info["bytes"]:
-                raise UnitileError(
-                    f"tables {b}: {name} has {len(blob)} bytes, manifest.json says {info['bytes']} "
-                    "(truncated?)"
-                )
-            if hashlib.sha256(blob).hexdigest() != info["sha256"]:
-                raise UnitileError(f"tables {b}: {name} is altered (its sha256 differs from manifest.json)")
-            data[name] = blob
-        return Tables(b, manifest, data)
+        manifest, frames = read_tables(b, files)
+        return Tables(b, manifest, frames)
 
     # Internals -------------------------------------------------------------------------------------
 
@@ -459,25 +378,6 @@ def _read(board: Board, path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise UnitileError(f"tables {board}: cannot read {path}: {exc.strerror or exc}") from None
-
-
-def _manifest(board: Board, raw: bytes) -> dict[str, Any]:
-    """The parsed, checked manifest."""
-    try:
-        manifest = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise UnitileError(
-            f"tables {board}: manifest.json is not valid JSON (truncated or altered?)"
-        ) from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
-        raise UnitileError(f"tables {board}: manifest.json lacks the list of files")
-    if manifest.get("format") != FORMAT:
-        raise UnitileError(
-            f"tables {board}: manifest.json has format {manifest.get('format')}; this reader reads {FORMAT}"
-        )
-    if manifest.get("board") != str(board):
-        raise UnitileError(f"tables {board}: manifest.json is for board {manifest.get('board')}")
-    return manifest
 
 
 @cache

@@ -3,15 +3,20 @@ and the 5x5 checks from the rules."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import shutil
+import struct
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.game.oracle import oracle
 from unitile_py import Board, Position, UnitileError
+from unitile_py.table_files import HEADER, FrameFile
 from unitile_py.tables import ENV, Tables, tables_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,14 +139,116 @@ def test_tables_of_another_board_are_refused(copy33: Path) -> None:
 
 
 def test_a_corrupt_block_is_reported_when_read(copy33: Path) -> None:
+    data = bytearray((copy33 / "a3.bin").read_bytes())
+    data[-4] ^= 0xFF  # inside the zlib stream (its checksum)
+    frame = FrameFile("a3.bin", bytes(data), Board.get(3, 3))  # the file alone: no manifest, no sha256
+    with pytest.raises(UnitileError, match=r"a3\.bin block 0 is corrupt"):
+        frame.inflate(0)
+
+
+def rehash(files: dict[str, bytes], name: str) -> None:
+    """Make the manifest's size and sha256 of ``name`` agree with its (edited) bytes."""
+    manifest = json.loads(files["manifest.json"])
+    manifest["files"][name] = {"bytes": len(files[name]), "sha256": hashlib.sha256(files[name]).hexdigest()}
+    files["manifest.json"] = json.dumps(manifest).encode()
+
+
+def test_a_consistent_edit_of_a_symbol_is_caught_by_the_records_digest(copy33: Path) -> None:
+    files = {p.name: p.read_bytes() for p in copy33.iterdir()}
+    data = bytearray(files["b2.bin"])
+    data[HEADER.size + 1] ^= 1  # the best set (Red to move) of symbol 0
+    files["b2.bin"] = bytes(data)
+    rehash(files, "b2.bin")
+    with pytest.raises(UnitileError, match=r"b2\.bin records differ from manifest\.json \(records_sha256\)"):
+        Tables.from_files("3x3", files)
+
+
+def edited_manifest(copy33: Path, edit: Callable[[dict[str, Any]], object]) -> dict[str, bytes]:
     files = {p.name: p.read_bytes() for p in copy33.iterdir()}
     manifest = json.loads(files["manifest.json"])
+    edit(manifest)
+    files["manifest.json"] = json.dumps(manifest).encode()
+    return files
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda m: m.pop("frames"), "field 'frames' must be a list"),
+        (lambda m: m.update(frames={}), "field 'frames' must be a list"),
+        (lambda m: m.pop("files"), "field 'files' must be an object"),
+        (lambda m: m["files"]["a3.bin"].pop("sha256"), r"files\['a3.bin'\]: field 'sha256' must be"),
+        (lambda m: m["files"]["a3.bin"].update(bytes="67"), "field 'bytes' must be a whole number"),
+        (lambda m: m["files"]["a3.bin"].update(bytes=True), "field 'bytes' must be a whole number"),
+        (lambda m: m["frames"][0].pop("cell"), r"frames\[0\]: field 'cell' must be a cell number"),
+        (lambda m: m["frames"][0].update(cell=99), r"frames\[0\]: cell 99 is off the 3x3 board"),
+        (lambda m: m["frames"][0].update(records=None), "field 'records' must be a whole number"),
+        (lambda m: m["frames"][0].update(kind="square"), "field 'kind' must be"),
+        (lambda m: m["frames"][0].update(file="c9.bin"), "file 'c9.bin' is not listed in files"),
+        (lambda m: m["frames"][1].update(file="a3.bin"), "a3.bin does not match manifest.json"),
+        (lambda m: m["files"].update({"../x.bin": m["files"]["a3.bin"]}), "is not a cell name with .bin"),
+        (lambda m: m["files"].update({"/etc/passwd": {}}), "is not a cell name with .bin"),
+        (lambda m: m.update(format=[1]), r"has format \[1\]"),
+        (lambda m: m.update(board=None), "is for board None"),
+    ],
+)
+def test_bad_manifests_are_one_line_errors(
+    copy33: Path, edit: Callable[[dict[str, Any]], object], message: str
+) -> None:
+    with pytest.raises(UnitileError, match=message) as info:
+        Tables.from_files("3x3", edited_manifest(copy33, edit))
+    assert "\n" not in str(info.value) and str(info.value).startswith("tables 3x3: ")
+
+
+def test_deeply_nested_json_is_a_one_line_error(copy33: Path) -> None:
+    files = {p.name: p.read_bytes() for p in copy33.iterdir()}
+    files["manifest.json"] = b"[" * 100_000 + b"]" * 100_000
+    with pytest.raises(UnitileError, match=r"manifest\.json is not valid JSON"):
+        Tables.from_files("3x3", files)
+
+
+@pytest.mark.parametrize(
+    ("offset", "fmt", "value", "message"),
+    [
+        (12, "<I", 0, "records per block 0 is not a power of two"),
+        (12, "<I", 3, "records per block 3 is not a power of two"),
+        (12, "<I", 1 << 30, "records per block"),
+        (8, "<I", 0xFFFFFFFF, "is truncated"),
+        (16, "<H", 0, "symbols 0 and record width"),
+        (16, "<H", 60000, "is truncated|record width"),
+        (18, "<B", 2, "record width 2 disagree"),
+        (6, "<B", 7, "header field kind 7"),
+        (7, "<B", 200, "cell 200 is out of range"),
+    ],
+)
+def test_bad_header_fields_are_one_line_errors(
+    copy33: Path, offset: int, fmt: str, value: int, message: str
+) -> None:
+    files = {p.name: p.read_bytes() for p in copy33.iterdir()}
     data = bytearray(files["a3.bin"])
-    data[-4] ^= 0xFF  # inside the zlib stream (its checksum)
+    struct.pack_into(fmt, data, offset, value)
     files["a3.bin"] = bytes(data)
-    tables = Tables(Board.get(3, 3), manifest, files)  # bypasses the sha256 check on purpose
-    with pytest.raises(UnitileError, match=r"a3\.bin block 0 is corrupt"):
-        tables.legal(Position.start(Board.get(3, 3)).play(1).play(0))
+    rehash(files, "a3.bin")
+    with pytest.raises(UnitileError, match=message) as info:
+        Tables.from_files("3x3", files)
+    assert str(info.value).startswith("tables 3x3: a3.bin")
+
+
+def test_a_symbol_with_impossible_bits_is_refused(copy33: Path) -> None:
+    files = {p.name: p.read_bytes() for p in copy33.iterdir()}
+    data = bytearray(files["b2.bin"])
+    data[HEADER.size] = 0xFF  # legal bits of symbol 0: only 4 slides exist
+    files["b2.bin"] = bytes(data)
+    rehash(files, "b2.bin")
+    with pytest.raises(UnitileError, match=r"symbol 0 .* has bits no record may hold"):
+        Tables.from_files("3x3", files)
+
+
+def test_an_unreadable_file_is_named(copy33: Path) -> None:
+    (copy33 / "a3.bin").unlink()
+    (copy33 / "a3.bin").mkdir()  # a directory where a file should be: reading it fails
+    with pytest.raises(UnitileError, match=r"a3\.bin"):
+        Tables.load("3x3", copy33)
 
 
 def test_from_files_and_the_directory_forms_agree(copy33: Path) -> None:
