@@ -196,8 +196,8 @@ def halo(path: str, parts: int, by_key: bool) -> dict[str, Any]:
     import zarr
 
     from pipeline.cg import local_parts
+    from pipeline.class_stages import stored_keys
     from pipeline.store import Store
-    from pipeline.value_stages import stored_keys
 
     board = Board.parse(zarr.open_group(path, mode="r").attrs["unitile"]["board"])
     store = Store(path, board)

@@ -65,8 +65,9 @@ def fresh_build(board: Board) -> str:
     import resource
     import shutil
 
+    from pipeline.build import run_build, value_stages
+    from pipeline.context import Context
     from pipeline.executor import DaskExecutor
-    from pipeline.stages import Context, run_build, value_stages
 
     path = f"build/bench-{board}.zarr"
     shutil.rmtree(path, ignore_errors=True)
@@ -119,8 +120,8 @@ def main() -> None:
     rng = np.random.default_rng(1)
     part.start(*(rng.random(n_o) for _ in range(3)))
     kernels = {
-        "to_even": lambda: part.even_step({}),
-        "to_odd_dot": lambda: part.odd_step({}),
+        "to_even": part.even_step,
+        "to_odd_dot": part.odd_step,
         "update_xs": lambda: part.update(1e-9),
         "update_p": lambda: part.direction(0.5),
     }

@@ -1,31 +1,70 @@
-"""Numba primitives on bit masks: colex rank and unrank, masks over cells and over tiles, symmetries.
+"""Numba primitives on bit masks: colex rank and unrank, masks over cells and over tiles, symmetries,
+connectivity and slides, and :class:`GeoArgs`, the board's tables as the one argument every kernel takes.
 
 A *tile mask* has bit ``i`` for tile ``i`` (the cells in reading order, skipping the bubble); a
-*cell mask* has bit ``c`` for cell ``c``. The tables come from :class:`pipeline.geometry.Geometry`.
-All functions are ``njit`` so that kernels inline them.
+*cell mask* has bit ``c`` for cell ``c``. The tables come from :class:`pipeline.geometry.Geometry`
+(``Geometry.of(board).args``). All functions are ``njit``; those that take the tuple are inlined by
+numba itself (:data:`INLINE`): passed through a real call it costs a copy of every field, which made a
+perfect-play sweep twice as slow.
 
 >>> from unitile_py import Board
 >>> from unitile_py.index import Indexer
 >>> from pipeline.geometry import Geometry
->>> g = Geometry.of(Board.get(3, 3))
->>> m = unrank(40, g.tiles, g.red, g.binom)
->>> rank(m, g.rank_tab, g.pop8) == 40 == Indexer.get(g.board).rank(m)
+>>> g = Geometry.of(Board.get(3, 3)).args
+>>> m = unrank(40, g)
+>>> rank(m, g) == 40 == Indexer.get(Board.get(3, 3)).rank(m)
 True
->>> next_combination(0b0111), connected(0b000_000_111, 3, g.not_last, g.not_first)
+>>> next_combination(0b0111), connected(0b000_000_111, g)
 (11, True)
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 JIT = {"cache": True, "nogil": True}
+#: For the small functions that take :class:`GeoArgs`: inlined into their callers by numba (in its own
+#: IR, before LLVM), so that the tuple is never passed in a call.
+INLINE = {**JIT, "inline": "always"}
 
 
-@njit(**JIT)
-def rank(tiles_mask: int, rank_tab: np.ndarray, pop8: np.ndarray) -> int:
+class GeoArgs(NamedTuple):
+    """The scalars and tables of one board that the numba kernels read, as one argument (numba types a
+    NamedTuple of ints and arrays as one struct, and ``cache=True`` keeps working since the class is
+    importable). Built once per board by :attr:`pipeline.geometry.Geometry.args`; the fields mean what
+    they do there."""
+
+    cells: int
+    tiles: int
+    red: int
+    colourings: int
+    cols: int
+    n_sym: int
+    #: the mask of all cells, and of the cells not in the last (first) column.
+    full: int
+    not_last: int
+    not_first: int
+    nbr_cells: np.ndarray
+    deg: np.ndarray
+    perm_tab: np.ndarray
+    rank_tab: np.ndarray
+    pop8: np.ndarray
+    binom: np.ndarray
+    cell_orbit: np.ndarray
+    orbit_reps: np.ndarray
+    to_rep: np.ndarray
+    stab: np.ndarray
+    n_stab: np.ndarray
+    orbit_masks: np.ndarray
+
+
+@njit(**INLINE)
+def rank(tiles_mask: int, g: GeoArgs) -> int:
     """Colex rank of a tile mask (byte-table lookups)."""
+    rank_tab, pop8 = g.rank_tab, g.pop8
     total = 0
     seen = 0
     ch = 0
@@ -40,12 +79,13 @@ def rank(tiles_mask: int, rank_tab: np.ndarray, pop8: np.ndarray) -> int:
     return total
 
 
-@njit(**JIT)
-def unrank(r: int, tiles: int, red: int, binom: np.ndarray) -> int:
+@njit(**INLINE)
+def unrank(r: int, g: GeoArgs) -> int:
     """The tile mask of a colex rank."""
+    binom = g.binom
     mask = 0
-    p = tiles - 1
-    for j in range(red, 0, -1):
+    p = g.tiles - 1
+    for j in range(g.red, 0, -1):
         while binom[p, j] > r:
             p -= 1
         mask |= 1 << p
@@ -76,9 +116,10 @@ def tiles_of(cells_mask: int, bubble: int) -> int:
     return low | ((cells_mask >> (bubble + 1)) << bubble)
 
 
-@njit(**JIT)
-def permute(cells_mask: int, sym: int, perm_tab: np.ndarray) -> int:
+@njit(**INLINE)
+def permute(cells_mask: int, sym: int, g: GeoArgs) -> int:
     """The image of a cell mask under a symmetry."""
+    perm_tab = g.perm_tab
     out = 0
     ch = 0
     m = cells_mask
@@ -89,9 +130,10 @@ def permute(cells_mask: int, sym: int, perm_tab: np.ndarray) -> int:
     return out
 
 
-@njit(**JIT)
-def connected(cells_mask: int, cols: int, not_last: int, not_first: int) -> bool:
+@njit(**INLINE)
+def connected(cells_mask: int, g: GeoArgs) -> bool:
     """True when a non-empty cell mask is one orthogonally connected group."""
+    cols, not_last, not_first = g.cols, g.not_last, g.not_first
     if cells_mask == 0:
         return False
     group = cells_mask & -cells_mask

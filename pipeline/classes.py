@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .bits import JIT, cells_of, connected, next_combination, permute, rank, slide, tiles_of, unrank
+from .bits import JIT, GeoArgs, cells_of, connected, next_combination, permute, rank, slide, tiles_of, unrank
 from .geometry import Geometry
 
 #: Ranks per parallel chunk in the kernels that walk through all colourings.
@@ -41,29 +41,20 @@ WEIGHT_SHIFT = 4
 
 
 @njit(parallel=True, **JIT)
-def _min_images(
-    f: int,
-    stab: np.ndarray,
-    colourings: int,
-    tiles: int,
-    red: int,
-    binom: np.ndarray,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    perm_tab: np.ndarray,
-) -> np.ndarray:
+def _min_images(f: int, stab: np.ndarray, g: GeoArgs) -> np.ndarray:
     """For every rank with the bubble on ``f``: the smallest rank among its images under ``stab``."""
+    colourings = g.colourings
     out = np.empty(colourings, dtype=np.int64)
     n_chunks = (colourings + RANK_CHUNK - 1) // RANK_CHUNK
     for ch in prange(n_chunks):
         lo = ch * RANK_CHUNK
         hi = min(lo + RANK_CHUNK, colourings)
-        m = unrank(lo, tiles, red, binom)
+        m = unrank(lo, g)
         for r in range(lo, hi):
             cm = cells_of(m, f)
             best = r
             for k in range(1, stab.shape[0]):
-                r2 = rank(tiles_of(permute(cm, stab[k], perm_tab), f), rank_tab, pop8)
+                r2 = rank(tiles_of(permute(cm, stab[k], g), f), g)
                 if r2 < best:
                     best = r2
             out[r] = best
@@ -72,26 +63,17 @@ def _min_images(
 
 
 @njit(parallel=True, **JIT)
-def _locality_keys(
-    ranks: np.ndarray,
-    f: int,
-    orbit_masks: np.ndarray,
-    radix: np.ndarray,
-    tiles: int,
-    red: int,
-    binom: np.ndarray,
-    pop8: np.ndarray,
-) -> np.ndarray:
-    """The locality key of each class: red counts per cell orbit, as one mixed-radix number."""
+def _locality_keys(ranks: np.ndarray, f: int, masks: np.ndarray, radix: np.ndarray, g: GeoArgs) -> np.ndarray:
+    """The locality key of each class: red counts per mask of cells, as one mixed-radix number."""
     out = np.empty(ranks.shape[0], dtype=np.int64)
     for i in prange(ranks.shape[0]):
-        cm = cells_of(unrank(ranks[i], tiles, red, binom), f)
+        cm = cells_of(unrank(ranks[i], g), f)
         key = 0
-        for o in range(orbit_masks.shape[0]):
-            m = cm & orbit_masks[o]
+        for o in range(masks.shape[0]):
+            m = cm & masks[o]
             count = 0
             while m:
-                count += pop8[m & 255]
+                count += g.pop8[m & 255]
                 m >>= 8
             key = key * radix[o] + count
         out[i] = key
@@ -106,7 +88,7 @@ def class_keys(geo: Geometry, o: int, ranks: np.ndarray) -> np.ndarray:
     masks = np.concatenate([np.array([geo.region], dtype=np.int64), geo.orbit_masks])
     radix = np.concatenate([np.array([geo.region.bit_count() + 1]), geo.orbit_size + 1]).astype(np.int64)
     f = int(geo.orbit_reps[o])
-    return _locality_keys(ranks.astype(np.int64), f, masks, radix, geo.tiles, geo.red, geo.binom, geo.pop8)
+    return _locality_keys(ranks.astype(np.int64), f, masks, radix, geo.args)
 
 
 def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndarray, np.ndarray]:
@@ -119,9 +101,7 @@ def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndar
     f = int(geo.orbit_reps[o])
     stab = geo.stab[o, : geo.n_stab[o]].copy()
     if stab.shape[0] > 1:
-        min_img = _min_images(
-            f, stab, geo.colourings, geo.tiles, geo.red, geo.binom, geo.rank_tab, geo.pop8, geo.perm_tab
-        )
+        min_img = _min_images(f, stab, geo.args)
     else:
         min_img = np.arange(geo.colourings, dtype=np.int64)
     ranks = np.flatnonzero(min_img == np.arange(geo.colourings))
@@ -141,59 +121,43 @@ def _class_graph(
     rank_to_local: np.ndarray,
     row_of: np.ndarray,
     starts: np.ndarray,
-    reps: np.ndarray,
-    cell_orbit: np.ndarray,
-    to_rep: np.ndarray,
-    stab: np.ndarray,
-    n_stab: np.ndarray,
-    nbr_cells: np.ndarray,
-    deg: np.ndarray,
-    tiles: int,
-    red: int,
-    cols: int,
-    not_last: int,
-    not_first: int,
-    binom: np.ndarray,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    perm_tab: np.ndarray,
-    n_sym: int,
+    g: GeoArgs,
     nbr: np.ndarray,
     info: np.ndarray,
     swap: np.ndarray,
 ) -> None:
-    full_tiles = (1 << tiles) - 1
+    full_tiles = (1 << g.tiles) - 1
     for i in prange(cls_rank.shape[0]):
         o = cls_orbit[i]
-        f = reps[o]
-        m = unrank(cls_rank[i], tiles, red, binom)
+        f = g.orbit_reps[o]
+        m = unrank(cls_rank[i], g)
         cm = cells_of(m, f)
-        swap[i] = starts[o] + rank_to_local[row_of[o], rank(full_tiles & ~m, rank_tab, pop8)]
+        swap[i] = starts[o] + rank_to_local[row_of[o], rank(full_tiles & ~m, g)]
         fixed = 0
-        for k in range(n_stab[o]):
-            if permute(cm, stab[o, k], perm_tab) == cm:
+        for k in range(g.n_stab[o]):
+            if permute(cm, g.stab[o, k], g) == cm:
                 fixed += 1
         weight_log = 0
-        w = n_sym // fixed
+        w = g.n_sym // fixed
         while w > 1:
             w >>= 1
             weight_log += 1
-        d = deg[f]
-        active = not connected(cm, cols, not_last, not_first)
+        d = g.deg[f]
+        active = not connected(cm, g)
         info[i] = d | (ACTIVE_BIT if active else 0) | (weight_log << WEIGHT_SHIFT)
         for k in range(4):
             nbr[i, k] = -1
         if not active:
             continue
         for k in range(d):
-            n = nbr_cells[f, k]
+            n = g.nbr_cells[f, k]
             cm2 = slide(cm, f, n)
             # Red can only become united when a red tile moves.
-            if cm >> n & 1 and connected(cm2, cols, not_last, not_first):
+            if cm >> n & 1 and connected(cm2, g):
                 continue
-            o2 = cell_orbit[n]
-            f2 = reps[o2]
-            r2 = rank(tiles_of(permute(cm2, to_rep[n], perm_tab), f2), rank_tab, pop8)
+            o2 = g.cell_orbit[n]
+            f2 = g.orbit_reps[o2]
+            r2 = rank(tiles_of(permute(cm2, g.to_rep[n], g), f2), g)
             nbr[i, k] = starts[o2] + rank_to_local[row_of[o2], r2]
 
 
@@ -234,23 +198,7 @@ def class_graph(
         rank_to_local,
         np.arange(geo.n_orbits, dtype=np.int64) if row_of is None else row_of.astype(np.int64),
         starts,
-        geo.orbit_reps,
-        geo.cell_orbit,
-        geo.to_rep,
-        geo.stab,
-        geo.n_stab,
-        geo.nbr_cells,
-        geo.deg,
-        geo.tiles,
-        geo.red,
-        geo.cols,
-        geo.not_last,
-        geo.not_first,
-        geo.binom,
-        geo.rank_tab,
-        geo.pop8,
-        geo.perm_tab,
-        geo.n_sym,
+        geo.args,
         nbr,
         info,
         swap,
@@ -266,22 +214,17 @@ def _position_locals(
     row: np.ndarray,
     f: int,
     s: int,
-    tiles: int,
-    red: int,
-    binom: np.ndarray,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    perm_tab: np.ndarray,
+    g: GeoArgs,
     out: np.ndarray,
 ) -> None:
     n_chunks = (hi - lo + RANK_CHUNK - 1) // RANK_CHUNK
     for ch in prange(n_chunks):
         a = lo + ch * RANK_CHUNK
         b = min(a + RANK_CHUNK, hi)
-        m = unrank(a, tiles, red, binom)
+        m = unrank(a, g)
         for r in range(a, b):
-            cm = permute(cells_of(m, bubble), s, perm_tab)
-            out[r - lo] = row[rank(tiles_of(cm, f), rank_tab, pop8)]
+            cm = permute(cells_of(m, bubble), s, g)
+            out[r - lo] = row[rank(tiles_of(cm, f), g)]
             m = next_combination(m)
 
 
@@ -298,12 +241,7 @@ def position_locals(geo: Geometry, bubble: int, lo: int, hi: int, row: np.ndarra
         row,
         int(geo.orbit_reps[o]),
         int(geo.to_rep[bubble]),
-        geo.tiles,
-        geo.red,
-        geo.binom,
-        geo.rank_tab,
-        geo.pop8,
-        geo.perm_tab,
+        geo.args,
         out,
     )
     return out

@@ -7,16 +7,19 @@ import json
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
+from pathlib import Path
 
 from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 from unitile_py.notation import parse_position
 
+from .build import BuildOptions, plan, run_build, verify_plan
+from .context import Context
 from .executor import DaskExecutor, Executor, InProcessExecutor
-from .stages import Context, plan, run_build
 from .store import Store, default_path, is_url
-from .value_stages import VerifyError
+from .table_stages import tables_dir
+from .values import Lookup
+from .verify_stage import VerifyError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,51 +71,34 @@ def _executor(args: argparse.Namespace) -> Executor:
 
 def _build(args: argparse.Namespace, verify_only: bool) -> int:
     board = Board.parse(args.board)
+    # Tasks on the workers open the store and the tables by these names, from their own directory.
     path = args.store or default_path(board)
-    names = [s.name for s in plan()]
-    for f in getattr(args, "force", []):
-        if f not in names:
-            raise UnitileError(f"--force {f}: no such stage (stages: {', '.join(names)})")
-    tables = getattr(args, "tables", None) or _url_tables_dir(path, verify_only)
-    store = Store(path, board, create=not verify_only)
+    path = path if is_url(path) else str(Path(path).resolve())
     if verify_only:
+        stages = None
+    else:
+        chosen = args.tables
+        tables = Path(chosen).resolve() if chosen else tables_dir(path, board)
+        stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables)))
+        names = [s.name for s in stages]
+        for f in args.force:
+            if f not in names:
+                raise UnitileError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+    store = Store(path, board, create=not verify_only)
+    if stages is None:
         store.require("positions")
+        stages = verify_plan(store)
     executor = _executor(args)
     try:
-        ctx = Context(board, store, executor, show_progress=not args.quiet, tables=tables)
-        if verify_only:
-            from .table_stages import verify_stages
-            from .value_stages import VerifyStage
-
-            extra = verify_stages(store)
-            run_build(ctx, stages=[VerifyStage(), *extra], force=("verify", *(s.name for s in extra)))
-        else:
-            stages = [
-                replace(st, checkpoint_seconds=args.checkpoint_seconds) if st.name == "solve" else st
-                for st in plan()
-            ]
-            run_build(ctx, stages=stages, force=tuple(args.force))
+        ctx = Context(board, store, executor, show_progress=not args.quiet)
+        force = [s.name for s in stages] if verify_only else args.force
+        run_build(ctx, stages, force=force)
     finally:
         executor.close()
     return 0
 
 
-def _url_tables_dir(path: str, verify_only: bool) -> str | None:
-    """Where the tables go for a store URL without ``--tables``: next to a ``file://`` store; other URLs
-    need ``--tables DIR`` (a directory the client writes and every worker reads)."""
-    if not is_url(path) or verify_only:
-        return None
-    if path.startswith("file://"):
-        local = path.removeprefix("file://").removesuffix("/")
-        return local.removesuffix(".zarr") + ".tables"
-    raise UnitileError(
-        f"store {path}: give --tables DIR, a directory the client writes and every worker reads"
-    )
-
-
 def _values(args: argparse.Namespace) -> int:
-    from .values import Lookup
-
     lookups: dict[tuple[Board, str], Lookup] = {}
     lines = sys.stdin if args.position == "-" else [args.position]
     status = 0

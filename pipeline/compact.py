@@ -34,17 +34,14 @@ from numba import njit, prange
 from unitile_py.board import Board
 from unitile_py.canonical import Frame, orbit_rep
 from unitile_py.errors import UnitileError
+from unitile_py.tables import ENDS, FORMAT, HEADER, KIND_EVEN, KIND_ODD, MAGIC
 
-from .bits import JIT, cells_of, connected, next_combination, rank, unrank
+from .bits import JIT, GeoArgs, cells_of, connected, next_combination, rank, unrank
 from .geometry import Geometry
 from .legal import CHUNK, SLIDES, UNITED
 
-FORMAT = 2
-MAGIC = b"UTBL"
 RECORDS_PER_BLOCK = 1 << 16
 ZLIB_LEVEL = 9
-KIND_ODD, KIND_EVEN = 0, 1
-HEADER = struct.Struct("<4sHBBIIHBB")
 
 
 def is_even(board: Board, cell: int) -> bool:
@@ -144,28 +141,26 @@ class FrameArrays:
 
 
 @njit(parallel=True, **JIT)
-def _colourings(
-    bubble: int, tiles: int, red: int, binom: np.ndarray, rank_tab: np.ndarray, pop8: np.ndarray, c: int
-) -> tuple[np.ndarray, np.ndarray]:
+def _colourings(bubble: int, g: GeoArgs) -> tuple[np.ndarray, np.ndarray]:
     """Red cell masks of the positions ``bubble * C + r`` and the rank of their colour swaps."""
+    c = g.colourings
     cells = np.empty(c, dtype=np.int64)
     swap = np.empty(c, dtype=np.int64)
-    full = (1 << tiles) - 1
+    full = (1 << g.tiles) - 1
     for ch in prange((c + CHUNK - 1) // CHUNK):
         a = ch * CHUNK
         b = min(a + CHUNK, c)
-        m = unrank(a, tiles, red, binom)
+        m = unrank(a, g)
         for r in range(a, b):
             cells[r] = cells_of(m, bubble)
-            swap[r] = rank(full & ~m, rank_tab, pop8)
+            swap[r] = rank(full & ~m, g)
             m = next_combination(m)
     return cells, swap
 
 
 def colourings(board: Board, bubble: int) -> tuple[np.ndarray, np.ndarray]:
     """``(red cell masks, colour-swap ranks)`` of all positions with the bubble on ``bubble``."""
-    g = Geometry.of(board)
-    return _colourings(bubble, g.tiles, g.red, g.binom, g.rank_tab, g.pop8, g.colourings)
+    return _colourings(bubble, Geometry.of(board).args)
 
 
 # Encoding ---------------------------------------------------------------------------------------
@@ -181,10 +176,6 @@ class FrameRecords:
     records: np.ndarray
     #: (a, b, c) per symbol: even (legal, best red, best blue), odd (0, best red, 0); best sets with ENDS.
     symbols: list[tuple[int, int, int]]
-
-
-#: Bit of a best-slide set: the best slides end the game (they unite a colour; value +1 or -1).
-ENDS = 1 << 4
 
 
 def frame_records(
@@ -354,14 +345,13 @@ def parse(data: bytes) -> tuple[int, int, list[tuple[int, int, int]], np.ndarray
 
 
 @njit(parallel=True, **JIT)
-def _united(
-    cells: np.ndarray, bubble: int, full: int, cols: int, not_last: int, not_first: int
-) -> np.ndarray:
+def _united(cells: np.ndarray, bubble: int, g: GeoArgs) -> np.ndarray:
+    """Whether a colour is united in each position (red cell masks ``cells``, the bubble on ``bubble``)."""
     out = np.empty(cells.shape[0], dtype=np.bool_)
     for i in prange(cells.shape[0]):
         cm = cells[i]
-        blue = full & ~cm & ~(1 << bubble)
-        out[i] = connected(cm, cols, not_last, not_first) or connected(blue, cols, not_last, not_first)
+        blue = g.full & ~cm & ~(1 << bubble)
+        out[i] = connected(cm, g) or connected(blue, g)
     return out
 
 
@@ -426,7 +416,7 @@ class Decoder:
         if cells is None:
             cells, _ = colourings(board, bubble)
         deg = len(board.neighbours[bubble])
-        united = _united(cells, bubble, g.full, g.cols, g.not_last, g.not_first)
+        united = _united(cells, bubble, g.args)
         rep, rows, e, s = self._locate(cells, bubble)
         kmap = self._to_actual(bubble, rep, s, e)[e]
         kind = self.frames[rep][0]

@@ -154,8 +154,9 @@ class DaskExecutor:
                 exc = cause
                 self.client.cancel(futures)
                 raise UnitileError(
-                    f"{desc}: the cluster cannot import the project ({exc}); start the scheduler and "
-                    "workers with the repository on PYTHONPATH"
+                    f"{desc}: the cluster cannot import the project ({exc}); install it on every node "
+                    "(pip install -e . with requirements.lock, docs/cluster.md) and start the scheduler "
+                    "and workers from that environment"
                 ) from None
         return out
 

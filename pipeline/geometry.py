@@ -14,12 +14,14 @@ pipeline numbers positions exactly as the game does: ``index = bubble * C(tiles,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from math import comb
 
 import numpy as np
 
 from unitile_py.board import Board
+
+from .bits import GeoArgs
 
 #: Bits per lookup-table chunk for ranking and for permuting cell masks.
 CHUNK = 8
@@ -160,19 +162,31 @@ class Geometry:
             not_first=not_first,
         )
 
-    def kernel_args(self) -> tuple:
-        """The tables the numba kernels take, in the order of :data:`pipeline.bits.GeoArgs`."""
-        return (
-            self.tiles,
-            self.red,
-            self.cols,
-            self.full,
-            self.not_last,
-            self.not_first,
-            self.rank_tab,
-            self.pop8,
-            self.perm_tab,
-            self.binom,
+    @cached_property
+    def args(self) -> GeoArgs:
+        """The tables as the one argument of the numba kernels (built once per board)."""
+        return GeoArgs(
+            cells=self.cells,
+            tiles=self.tiles,
+            red=self.red,
+            colourings=self.colourings,
+            cols=self.cols,
+            n_sym=self.n_sym,
+            full=self.full,
+            not_last=self.not_last,
+            not_first=self.not_first,
+            nbr_cells=self.nbr_cells,
+            deg=self.deg,
+            perm_tab=self.perm_tab,
+            rank_tab=self.rank_tab,
+            pop8=self.pop8,
+            binom=self.binom,
+            cell_orbit=self.cell_orbit,
+            orbit_reps=self.orbit_reps,
+            to_rep=self.to_rep,
+            stab=self.stab,
+            n_stab=self.n_stab,
+            orbit_masks=self.orbit_masks,
         )
 
     @property

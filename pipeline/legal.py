@@ -12,18 +12,18 @@ when the two T are exactly equal it is legal in neither direction (the rule asks
 A slide that unites a colour is always legal. The kernels also measure what the rule depends on: the
 number of exact ties and the smallest gap ``|T(P) - T(P')|`` over the slides that unite nothing.
 
+With a made-up T, the position index itself, the slides from the 3x3 start to a smaller index are legal:
+
 >>> import numpy as np
 >>> from unitile_py import Board, Position
->>> from tests.game.reference import exact_r, total_values
 >>> board = Board.get(3, 3)
->>> t = np.array([float(v) for v in total_values(board, exact_r(board))])
->>> res = legal_bytes(board, t)
 >>> p = Position.start(board)
+>>> p.index(), [(board.name(c), p.play(c).index()) for c in p.slides()]
+(329, [('b3', 120), ('a2', 259), ('c2', 399), ('b1', 549)])
+>>> res = legal_bytes(board, np.arange(board.positions, dtype=np.float64))
 >>> byte = int(res.legal[p.index()])
->>> [board.name(c) for k, c in enumerate(p.slides()) if byte >> k & 1]
-['b3', 'b1']
->>> res.ties, res.stuck
-(0, 0)
+>>> [board.name(c) for k, c in enumerate(p.slides()) if byte >> k & 1], res.ties
+(['b3', 'a2'], 0)
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from numba import njit, prange
 
 from unitile_py.board import Board
 
-from .bits import JIT, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
+from .bits import JIT, GeoArgs, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
 from .geometry import Geometry
 
 #: Bits of the legal byte.
@@ -52,17 +52,7 @@ CHUNK = 1 << 15
 def _legal_bubble(
     bubble: int,
     blocks: np.ndarray,
-    nbr_cells: np.ndarray,
-    deg: np.ndarray,
-    tiles: int,
-    red: int,
-    cols: int,
-    full: int,
-    not_last: int,
-    not_first: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    binom: np.ndarray,
+    g: GeoArgs,
     out: np.ndarray,
     stats: np.ndarray,
     gaps: np.ndarray,
@@ -82,26 +72,25 @@ def _legal_bubble(
         stuck = 0
         gap = np.inf
         rel = np.inf
-        m = unrank(a, tiles, red, binom)
+        m = unrank(a, g)
         for r in range(a, b):
             cm = cells_of(m, bubble)
-            blue = full & ~cm & ~(1 << bubble)
+            blue = g.full & ~cm & ~(1 << bubble)
             flags = 0
-            if connected(cm, cols, not_last, not_first):
+            if connected(cm, g):
                 flags |= RED_UNITED
-            if connected(blue, cols, not_last, not_first):
+            if connected(blue, g):
                 flags |= BLUE_UNITED
             if flags == 0:
                 here = blocks[0, r]
-                for k in range(deg[bubble]):
-                    n = nbr_cells[bubble, k]
+                for k in range(g.deg[bubble]):
+                    n = g.nbr_cells[bubble, k]
                     cm2 = slide(cm, bubble, n)
-                    blue2 = full & ~cm2 & ~(1 << n)
-                    unites = connected(cm2, cols, not_last, not_first)
-                    if unites or connected(blue2, cols, not_last, not_first):
+                    blue2 = g.full & ~cm2 & ~(1 << n)
+                    if connected(cm2, g) or connected(blue2, g):
                         flags |= 1 << k
                         continue
-                    there = blocks[1 + k, rank(tiles_of(cm2, n), rank_tab, pop8)]
+                    there = blocks[1 + k, rank(tiles_of(cm2, n), g)]
                     if there < here:
                         flags |= 1 << k
                     elif there == here:
@@ -147,17 +136,7 @@ def legal_of_bubble(board: Board, bubble: int, blocks: np.ndarray) -> LegalResul
     _legal_bubble(
         bubble,
         np.ascontiguousarray(blocks, dtype=np.float64),
-        geo.nbr_cells,
-        geo.deg,
-        geo.tiles,
-        geo.red,
-        geo.cols,
-        geo.full,
-        geo.not_last,
-        geo.not_first,
-        geo.rank_tab,
-        geo.pop8,
-        geo.binom,
+        geo.args,
         out,
         stats,
         gaps,

@@ -53,7 +53,7 @@ from numba import njit, prange
 
 from unitile_py.board import Board
 
-from .bits import JIT, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
+from .bits import INLINE, JIT, GeoArgs, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
 from .geometry import Geometry
 from .legal import CHUNK, UNITED
 
@@ -67,28 +67,18 @@ def _score(v: int) -> int:
     return WIN - v if v > 0 else -WIN - v
 
 
-@njit(**JIT)
-def _child(
-    cm: int,
-    bubble: int,
-    n: int,
-    cols: int,
-    full: int,
-    not_last: int,
-    not_first: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-) -> tuple[int, int]:
+@njit(**INLINE)
+def _child(cm: int, bubble: int, n: int, g: GeoArgs) -> tuple[int, int]:
     """The slide from cell ``n`` of the position ``(cm, bubble)`` with Red to move: ``(1, -1)`` when it
     unites Red, ``(-1, -1)`` when it unites Blue, else ``(0, rank)`` with the rank in cell ``n`` of the
     child with Blue to move after colour swap (Red to move; the swap moves no cell)."""
     cm2 = slide(cm, bubble, n)
-    if connected(cm2, cols, not_last, not_first):
+    if connected(cm2, g):
         return 1, -1
-    blue2 = full & ~cm2 & ~(1 << n)
-    if connected(blue2, cols, not_last, not_first):
+    blue2 = g.full & ~cm2 & ~(1 << n)
+    if connected(blue2, g):
         return -1, -1
-    return 0, rank(tiles_of(blue2, n), rank_tab, pop8)
+    return 0, rank(tiles_of(blue2, n), g)
 
 
 @njit(**JIT)
@@ -101,44 +91,21 @@ def _result_of(v: int) -> int:
     return 0
 
 
-@njit(**JIT)
-def _slide_result(
-    cm: int,
-    bubble: int,
-    n: int,
-    vals: np.ndarray,
-    row: np.ndarray,
-    cols: int,
-    full: int,
-    not_last: int,
-    not_first: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-) -> int:
+@njit(**INLINE)
+def _slide_result(cm: int, bubble: int, n: int, vals: np.ndarray, row: np.ndarray, g: GeoArgs) -> int:
     """The mover's result (a value) of the slide from cell ``n`` when Red is to move, or 0 if unknown.
 
     ``vals[row[cell]]`` holds the values of the positions with the bubble on ``cell``, by rank.
     """
-    united, r = _child(cm, bubble, n, cols, full, not_last, not_first, rank_tab, pop8)
+    united, r = _child(cm, bubble, n, g)
     if united:
         return united
     return _result_of(vals[row[n], r])
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _best_slides(
-    cm: int,
-    bubble: int,
-    flags: int,
-    nbr_cells: np.ndarray,
-    vals: np.ndarray,
-    row: np.ndarray,
-    cols: int,
-    full: int,
-    not_last: int,
-    not_first: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
+    cm: int, bubble: int, flags: int, vals: np.ndarray, row: np.ndarray, g: GeoArgs
 ) -> tuple[int, int, int]:
     """Perfect play over the legal slides (bits of ``flags``) of the position ``(cm, bubble)``.
 
@@ -152,9 +119,7 @@ def _best_slides(
     for k in range(4):
         if not flags >> k & 1:
             continue
-        res = _slide_result(
-            cm, bubble, nbr_cells[bubble, k], vals, row, cols, full, not_last, not_first, rank_tab, pop8
-        )
+        res = _slide_result(cm, bubble, g.nbr_cells[bubble, k], vals, row, g)
         if res == 0:
             not_ready += 1
             continue
@@ -207,12 +172,12 @@ NEAR = 32
 SPAN = 64
 
 
-@njit(**JIT)
-def _mask_at(r: int, last: int, m: int, tiles: int, red: int, binom: np.ndarray) -> int:
+@njit(**INLINE)
+def _mask_at(r: int, last: int, m: int, g: GeoArgs) -> int:
     """The tile mask of rank ``r``, stepping from ``m``, the mask of rank ``last`` (< r), when near
     (``last < 0``: none known)."""
     if last < 0 or r - last > NEAR:
-        return unrank(r, tiles, red, binom)
+        return unrank(r, g)
     for _ in range(r - last):
         m = next_combination(m)
     return m
@@ -224,22 +189,15 @@ def _mark_parents(
     vals: np.ndarray,
     row: np.ndarray,
     since: int,
-    nbr_cells: np.ndarray,
-    deg: np.ndarray,
-    tiles: int,
-    red: int,
-    full: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    binom: np.ndarray,
+    g: GeoArgs,
     mark: np.ndarray,
 ) -> None:
     """``mark[r] = 1`` for every position of ``bubble`` (by rank) with a child whose value is at least
     ``since`` in absolute value, that is, a parent of such a position of a neighbour cell."""
     colourings = vals.shape[1]
     n_chunks = (colourings + CHUNK - 1) // CHUNK
-    for k in range(deg[bubble]):
-        n = nbr_cells[bubble, k]
+    for k in range(g.deg[bubble]):
+        n = g.nbr_cells[bubble, k]
         there = vals[row[n]]
         for ch in prange(n_chunks):
             last = -1
@@ -255,13 +213,13 @@ def _mark_parents(
                 for r in range(lo, hi):
                     if abs(there[r]) < since:
                         continue
-                    m = _mask_at(r, last, m, tiles, red, binom)
+                    m = _mask_at(r, last, m, g)
                     last = r
                     # ``there[r]`` is the colour-swapped child with Red to move; the child itself has Blue
                     # to move and Red on ``cm2``. The slide moved the tile now on ``bubble`` from ``n``.
-                    cm2 = full & ~cells_of(m, n) & ~(1 << n)
+                    cm2 = g.full & ~cells_of(m, n) & ~(1 << n)
                     cm = (cm2 & ~(1 << bubble)) | (1 << n) if cm2 >> bubble & 1 else cm2
-                    mark[rank(tiles_of(cm, bubble), rank_tab, pop8)] = 1
+                    mark[rank(tiles_of(cm, bubble), g)] = 1
 
 
 @njit(parallel=True, **JIT)
@@ -272,16 +230,7 @@ def _sweep_bubble(
     row: np.ndarray,
     mark: np.ndarray,
     every: bool,
-    nbr_cells: np.ndarray,
-    tiles: int,
-    red: int,
-    cols: int,
-    full: int,
-    not_last: int,
-    not_first: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    binom: np.ndarray,
+    g: GeoArgs,
     counts: np.ndarray,
 ) -> None:
     """One half-sweep step on the positions with the bubble on ``bubble`` (``vals[row[bubble]]``, by
@@ -304,22 +253,9 @@ def _sweep_bubble(
             if not (every or mark[r]):
                 unknown += 1
                 continue
-            m = _mask_at(r, last, m, tiles, red, binom)
+            m = _mask_at(r, last, m, g)
             last = r
-            best, _, not_ready = _best_slides(
-                cells_of(m, bubble),
-                bubble,
-                flags,
-                nbr_cells,
-                vals,
-                row,
-                cols,
-                full,
-                not_last,
-                not_first,
-                rank_tab,
-                pop8,
-            )
+            best, _, not_ready = _best_slides(cells_of(m, bubble), bubble, flags, vals, row, g)
             # A known win is the fastest one; a loss only once every child is known.
             if best > 0 or (best < 0 and not_ready == 0):
                 own[r] = best
@@ -342,46 +278,14 @@ def sweep_bubble(
     ``level - 1`` or ``level``, see the module docstring) can change, so only those are re-derived.
     Returns ``(newly solved, still unknown)`` over the cell's active positions.
     """
-    geo = Geometry.of(board)
+    g = Geometry.of(board).args
     c = board.colourings
     every = level < 2
     mark = np.zeros(0 if every else c, dtype=np.uint8)
     if not every:
-        _mark_parents(
-            bubble,
-            vals,
-            row,
-            level - 1,
-            geo.nbr_cells,
-            geo.deg,
-            geo.tiles,
-            geo.red,
-            geo.full,
-            geo.rank_tab,
-            geo.pop8,
-            geo.binom,
-            mark,
-        )
+        _mark_parents(bubble, vals, row, level - 1, g, mark)
     counts = np.zeros(((c + CHUNK - 1) // CHUNK, 2), dtype=np.int64)
-    _sweep_bubble(
-        bubble,
-        legal,
-        vals,
-        row,
-        mark,
-        every,
-        geo.nbr_cells,
-        geo.tiles,
-        geo.red,
-        geo.cols,
-        geo.full,
-        geo.not_last,
-        geo.not_first,
-        geo.rank_tab,
-        geo.pop8,
-        geo.binom,
-        counts,
-    )
+    _sweep_bubble(bubble, legal, vals, row, mark, every, g, counts)
     return int(counts[:, 0].sum()), int(counts[:, 1].sum())
 
 
@@ -476,16 +380,7 @@ def _gather_bubble(
     legal: np.ndarray,
     vals: np.ndarray,
     row: np.ndarray,
-    nbr_cells: np.ndarray,
-    tiles: int,
-    red: int,
-    cols: int,
-    full: int,
-    not_last: int,
-    not_first: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    binom: np.ndarray,
+    g: GeoArgs,
     results: np.ndarray,
     children: np.ndarray,
 ) -> None:
@@ -494,14 +389,14 @@ def _gather_bubble(
     for u in prange(ranks.shape[0]):
         r = ranks[u]
         flags = legal[r]
-        cm = cells_of(unrank(r, tiles, red, binom), bubble)
+        cm = cells_of(unrank(r, g), bubble)
         for k in range(4):
             results[u, k] = 0
             children[u, k] = -1
             if not flags >> k & 1:
                 continue
-            n = nbr_cells[bubble, k]
-            united, r2 = _child(cm, bubble, n, cols, full, not_last, not_first, rank_tab, pop8)
+            n = g.nbr_cells[bubble, k]
+            united, r2 = _child(cm, bubble, n, g)
             res = united if united else _result_of(vals[row[n], r2])
             if res:
                 results[u, k] = res
@@ -513,29 +408,10 @@ def unknowns_of_bubble(
     board: Board, bubble: int, legal: np.ndarray, vals: np.ndarray, row: np.ndarray
 ) -> Unknowns:
     """The unknown active positions of ``bubble`` and their slides; arguments as for :func:`sweep_bubble`."""
-    geo = Geometry.of(board)
     ranks = np.flatnonzero((vals[row[bubble]] == 0) & ((legal & UNITED) == 0)).astype(np.int64)
     results = np.empty((ranks.size, 4), dtype=np.int16)
     children = np.empty((ranks.size, 4), dtype=np.int64)
-    _gather_bubble(
-        bubble,
-        ranks,
-        legal,
-        vals,
-        row,
-        geo.nbr_cells,
-        geo.tiles,
-        geo.red,
-        geo.cols,
-        geo.full,
-        geo.not_last,
-        geo.not_first,
-        geo.rank_tab,
-        geo.pop8,
-        geo.binom,
-        results,
-        children,
-    )
+    _gather_bubble(bubble, ranks, legal, vals, row, Geometry.of(board).args, results, children)
     return Unknowns(bubble, ranks, results, children)
 
 
@@ -656,16 +532,7 @@ def sweep_values(board: Board, legal: np.ndarray, tail: int = TAIL) -> PerfectRe
 def _retrograde(
     order: np.ndarray,
     legal: np.ndarray,
-    nbr_cells: np.ndarray,
-    tiles: int,
-    red: int,
-    cols: int,
-    full: int,
-    not_last: int,
-    not_first: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    binom: np.ndarray,
+    g: GeoArgs,
     vals: np.ndarray,
     row: np.ndarray,
 ) -> int:
@@ -679,10 +546,8 @@ def _retrograde(
             continue
         bubble = i // colourings
         r = i - bubble * colourings
-        cm = cells_of(unrank(r, tiles, red, binom), bubble)
-        best, _, not_ready = _best_slides(
-            cm, bubble, flags, nbr_cells, vals, row, cols, full, not_last, not_first, rank_tab, pop8
-        )
+        cm = cells_of(unrank(r, g), bubble)
+        best, _, not_ready = _best_slides(cm, bubble, flags, vals, row, g)
         missing += not_ready
         vals[row[bubble], r] = best
     return missing
@@ -693,26 +558,10 @@ def retrograde(board: Board, total: np.ndarray, legal: np.ndarray) -> PerfectRes
 
     The reference the tests compare the level sweeps with; it holds every value, T and its order.
     """
-    geo = Geometry.of(board)
     order = np.argsort(total, kind="stable")
     value = np.zeros(board.positions, dtype=np.int16)
     vals, row = whole_block(board, value)
-    missing = _retrograde(
-        order,
-        legal,
-        geo.nbr_cells,
-        geo.tiles,
-        geo.red,
-        geo.cols,
-        geo.full,
-        geo.not_last,
-        geo.not_first,
-        geo.rank_tab,
-        geo.pop8,
-        geo.binom,
-        vals,
-        row,
-    )
+    missing = _retrograde(order, legal, Geometry.of(board).args, vals, row)
     del order
     if missing:
         raise RuntimeError(f"{missing} slides reached a position that increasing T had not solved yet")
@@ -728,16 +577,7 @@ def _best_bubble(
     legal: np.ndarray,
     vals: np.ndarray,
     row: np.ndarray,
-    nbr_cells: np.ndarray,
-    tiles: int,
-    red: int,
-    cols: int,
-    full: int,
-    not_last: int,
-    not_first: int,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
-    binom: np.ndarray,
+    g: GeoArgs,
     out: np.ndarray,
     bad: np.ndarray,
 ) -> None:
@@ -753,15 +593,12 @@ def _best_bubble(
         a = ch * CHUNK
         b = min(a + CHUNK, colourings)
         wrong = 0
-        m = unrank(a, tiles, red, binom)
+        m = unrank(a, g)
         for r in range(a, b):
             flags = legal[r]
             mask = 0
             if not flags & UNITED:
-                cm = cells_of(m, bubble)
-                best, mask, not_ready = _best_slides(
-                    cm, bubble, flags, nbr_cells, vals, row, cols, full, not_last, not_first, rank_tab, pop8
-                )
+                best, mask, not_ready = _best_slides(cells_of(m, bubble), bubble, flags, vals, row, g)
                 wrong += not_ready
                 if best != own[r]:
                     wrong += 1
@@ -791,28 +628,10 @@ def best_of_bubble(
     the cell and its neighbour cells, ``row`` its row map. With Blue to move the best slides of P are
     those of swap(P) with Red to move (the colour swap moves no cell).
     """
-    geo = Geometry.of(board)
     c = board.colourings
     out = np.empty(c, dtype=np.uint8)
     bad = np.zeros((c + CHUNK - 1) // CHUNK, dtype=np.int64)
-    _best_bubble(
-        bubble,
-        legal,
-        vals,
-        row,
-        geo.nbr_cells,
-        geo.tiles,
-        geo.red,
-        geo.cols,
-        geo.full,
-        geo.not_last,
-        geo.not_first,
-        geo.rank_tab,
-        geo.pop8,
-        geo.binom,
-        out,
-        bad,
-    )
+    _best_bubble(bubble, legal, vals, row, Geometry.of(board).args, out, bad)
     return BestResult(out, int(bad.sum()))
 
 

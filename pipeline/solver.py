@@ -191,7 +191,7 @@ def residual_rows(
     nb = (n + BLOCK - 1) // BLOCK
     peak = np.zeros(nb)
     bound = np.zeros(nb)
-    u = 2.0**-53
+    u = UNIT
     for b in prange(nb):
         lo = b * BLOCK
         hi = min(lo + BLOCK, n)

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,7 @@ from .compact import (
     frame_file,
     write_files,
 )
+from .context import Context
 from .legal import SLIDES, UNITED, LegalResult, combine, legal_of_bubble
 from .perfect import (
     TAIL,
@@ -53,8 +55,7 @@ from .perfect import (
     sweep_bubble,
     unknowns_of_bubble,
 )
-from .stages import Context
-from .store import Store, default_path, fast_compressor
+from .store import Store, default_path, fast_compressor, is_url
 from .values import load_bound
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,16 +63,19 @@ ROOT = Path(__file__).resolve().parent.parent
 DECODE_SLICE = 1 << 18
 
 
-def tables_dir(ctx: Context) -> Path:
-    """Where the ``tables`` stage writes: ``--tables DIR``; else the repository's ``tables/<board>`` when
-    the store is the default ``build/<board>.zarr``; else ``<store>.tables`` next to the store (so that a
-    build into a scratch store never touches the committed tables)."""
-    chosen = getattr(ctx, "tables", None)
-    if chosen:
-        return Path(chosen)
-    store = Path(ctx.store.path).resolve()
-    if store == (ROOT / default_path(ctx.board)).resolve():
-        return ROOT / "tables" / str(ctx.board)
+def tables_dir(store_path: str, board: Board) -> Path:
+    """Where the ``tables`` stage writes without ``--tables DIR``: the repository's ``tables/<board>``
+    when the store is the default ``build/<board>.zarr``; else ``<store>.tables`` next to a store that is
+    a path or a ``file://`` URL (so that a build into a scratch store never touches the committed
+    tables). Other URLs need ``--tables DIR``, a directory the client writes and every worker reads: a
+    one-line error."""
+    if is_url(store_path) and not store_path.startswith("file://"):
+        raise UnitileError(
+            f"store {store_path}: give --tables DIR, a directory the client writes and every worker reads"
+        )
+    store = Path(store_path.removeprefix("file://")).resolve()
+    if store == (ROOT / default_path(board)).resolve():
+        return ROOT / "tables" / str(board)
     return store.with_name(store.name.removesuffix(".zarr") + ".tables")
 
 
@@ -375,9 +379,11 @@ def tables_task(task: TablesTask) -> tuple[tuple[int, ...], tuple[str, bytes, di
 
 @dataclass(frozen=True)
 class TablesStage:
-    """The compact files of ``tables/<board>/`` (``--tables DIR`` for another place)."""
+    """The compact files of ``tables/<board>/`` (``directory``, from ``--tables DIR``, for another place)."""
 
     name: ClassVar[str] = "tables"
+    #: Where the files go; None: :func:`tables_dir`.
+    directory: str | None = None
 
     def run(self, ctx: Context) -> dict[str, Any]:
         """One task per bubble cell (counts; a frame cell also encodes its file), then this process
@@ -404,7 +410,7 @@ class TablesStage:
             },
         }
         files, manifest = assemble(board, [file for _, file in results if file is not None], info)
-        out = tables_dir(ctx)
+        out = Path(self.directory) if self.directory else tables_dir(ctx.store.path, board)
         write_files(out, files)
         data_bytes = sum(len(v) for k, v in files.items() if k != "manifest.json")
         total = sum(len(v) for v in files.values())
@@ -418,14 +424,8 @@ class TablesStage:
             "data_bytes": data_bytes,
             "bits_per_position": 8 * total / board.positions,
             "files": manifest["files"],
-            "manifest_sha256": _sha(files["manifest.json"]),
+            "manifest_sha256": hashlib.sha256(files["manifest.json"]).hexdigest(),
         }
-
-
-def _sha(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
 
 
 # tables-verify ----------------------------------------------------------------------------------------
@@ -571,11 +571,3 @@ def format_tables_report(rep: dict[str, Any]) -> list[str]:
         )
     lines.append("  tables-verify: " + ("OK" if rep["ok"] else "FAILED"))
     return lines
-
-
-def verify_stages(store: Store) -> list[Any]:
-    """The checks ``python -m pipeline verify`` reruns after the values' own (when the store has tables)."""
-    return [TablesVerifyStage()] if store.done("tables") else []
-
-
-STAGES = (LegalStage(), PerfectStage(), TablesStage(), TablesVerifyStage())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .bits import JIT, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
+from .bits import JIT, GeoArgs, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
 
 #: Slots of the per-chunk statistics vector.
 RED_ONLY, BLUE_ONLY, BOTH, NEITHER = 0, 1, 2, 3
@@ -27,17 +27,7 @@ def verify_block(
     blocks: np.ndarray,
     bound: float,
     mean_tol: float,
-    nbr_cells: np.ndarray,
-    deg: np.ndarray,
-    full: int,
-    tiles: int,
-    red: int,
-    cols: int,
-    not_last: int,
-    not_first: int,
-    binom: np.ndarray,
-    rank_tab: np.ndarray,
-    pop8: np.ndarray,
+    g: GeoArgs,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Statistics of the positions with the bubble on ``bubble``.
 
@@ -48,20 +38,21 @@ def verify_block(
     n_chunks = (colourings + CHUNK - 1) // CHUNK
     counts = np.zeros((n_chunks, N_COUNTS), dtype=np.int64)
     reals = np.empty((n_chunks, N_REALS))
-    d = deg[bubble]
+    d = g.deg[bubble]
+    full = g.full
     for ch in prange(n_chunks):
         lo = ch * CHUNK
         hi = min(lo + CHUNK, colourings)
         max_dev = 0.0
         min_drop = np.inf
         min_gap = np.inf
-        m = unrank(lo, tiles, red, binom)
+        m = unrank(lo, g)
         for r in range(lo, hi):
             cm = cells_of(m, bubble)
             m = next_combination(m)
             blue = full & ~cm & ~(1 << bubble)
-            ru = connected(cm, cols, not_last, not_first)
-            bu = connected(blue, cols, not_last, not_first)
+            ru = connected(cm, g)
+            bu = connected(blue, g)
             if ru and bu:
                 counts[ch, BOTH] += 1
                 continue
@@ -76,16 +67,16 @@ def verify_block(
             total = 0.0
             best_drop = -np.inf
             for k in range(d):
-                n = nbr_cells[bubble, k]
+                n = g.nbr_cells[bubble, k]
                 cm2 = slide(cm, bubble, n)
-                t2 = blocks[1 + k, rank(tiles_of(cm2, n), rank_tab, pop8)]
+                t2 = blocks[1 + k, rank(tiles_of(cm2, n), g)]
                 total += t2
                 best_drop = max(best_drop, t - t2)
                 # Only the colour of the moving tile can become united.
                 if cm >> n & 1:
-                    if connected(cm2, cols, not_last, not_first):
+                    if connected(cm2, g):
                         continue
-                elif connected(full & ~cm2 & ~(1 << n), cols, not_last, not_first):
+                elif connected(full & ~cm2 & ~(1 << n), g):
                     continue
                 counts[ch, DECIDING] += 1
                 gap = abs(t - t2)
@@ -130,11 +121,7 @@ def random_walks(
     bubble: int,
     walks: int,
     seed: int,
-    nbr_cells: np.ndarray,
-    deg: np.ndarray,
-    cols: int,
-    not_last: int,
-    not_first: int,
+    g: GeoArgs,
 ) -> np.ndarray:
     """Slides until red is united, for ``walks`` independent uniform random walks (seeded)."""
     out = np.empty(walks, dtype=np.int64)
@@ -143,15 +130,15 @@ def random_walks(
         cm = red_cells
         b = bubble
         steps = 0
-        united = connected(cm, cols, not_last, not_first)
+        united = connected(cm, g)
         while not united:
             state, z = _splitmix(state)
-            n = nbr_cells[b, np.int64(z % np.uint64(deg[b]))]
+            n = g.nbr_cells[b, np.int64(z % np.uint64(g.deg[b]))]
             moved_red = cm >> n & 1
             cm = slide(cm, b, n)
             b = n
             steps += 1
             if moved_red:
-                united = connected(cm, cols, not_last, not_first)
+                united = connected(cm, g)
         out[w] = steps
     return out

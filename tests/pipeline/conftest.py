@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from pipeline.build import run_build, value_stages
+from pipeline.context import Context
 from pipeline.executor import InProcessExecutor
-from pipeline.stages import Context, run_build, value_stages
 from pipeline.store import Store
 from unitile_py import Board
 

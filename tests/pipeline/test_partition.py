@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from pipeline.cg import local_parts
+from pipeline.class_stages import stored_keys
 from pipeline.partition import chunk_starts, owners, plan_parts
 from pipeline.solver import BLOCK
 from pipeline.store import Store
-from pipeline.value_stages import stored_keys
 from tests.pipeline.conftest import B35
 
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import pipeline.perfect
+from pipeline.context import Context
 from pipeline.executor import InProcessExecutor
 from pipeline.legal import SLIDES, UNITED, legal_bytes
 from pipeline.perfect import (
@@ -25,7 +26,6 @@ from pipeline.perfect import (
     sweep_bubble,
     sweep_values,
 )
-from pipeline.stages import Context
 from pipeline.store import Store
 from pipeline.table_stages import PerfectStage
 from tests.game.oracle import oracle

@@ -15,10 +15,11 @@ import numba
 import numpy as np
 import pytest
 
+from pipeline.build import run_build, value_stages
 from pipeline.cg import solve
+from pipeline.context import Context
 from pipeline.executor import DaskExecutor, InProcessExecutor
 from pipeline.solver import SolverState
-from pipeline.stages import Context, run_build, value_stages
 from pipeline.store import Store
 from pipeline.values import load_T
 from tests.pipeline.conftest import B35, quiet_build

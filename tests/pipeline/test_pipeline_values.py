@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline.build import run_build, value_stages
 from pipeline.cli import main
+from pipeline.context import Context
 from pipeline.executor import InProcessExecutor
-from pipeline.stages import Context, run_build, value_stages
 from pipeline.store import Store
 from pipeline.values import Lookup, load_bound, load_T
 from tests.game.reference import exact_r, float_r, swap_index, total_values

@@ -55,4 +55,3 @@ def test_tables_verify_decodes_every_slice_of_a_cell(tmp_path: Path, monkeypatch
     best[last : last + 1] = np.asarray(best[last : last + 1]) ^ 1
     assert table_stages.check_task(tasks[0])[1] == 1
     assert table_stages.check_task(tasks[0])[4] == 1
-

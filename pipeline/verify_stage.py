@@ -1,22 +1,28 @@
-"""The verification report: run the checks over every position, combine, print, judge.
+"""The ``verify`` stage: the value identities over every position (one task per bubble cell), a Monte
+Carlo run from the start, the symmetric images check, and the report.
 
-The per-position checks run as tasks (:func:`pipeline.value_stages.verify_task`); this process reads
-only r of the start position and the sampled entries of the symmetric images check.
+The per-position checks run as tasks (:func:`verify_task`, kernels in :mod:`pipeline.verify`); this
+process reads only r of the start position and the sampled entries of the symmetric images check.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
+import numba
 import numpy as np
 
 from unitile_py.board import Board
 from unitile_py.index import Indexer
 from unitile_py.position import Position
 
-from .stages import Context
+from .context import Context
+from .geometry import Geometry
+from .solver import UNIT
 from .store import Store
-from .value_stages import VerifyError, VerifyTask, monte_carlo, verify_task
+from .values import Lookup
 from .verify import (
     BLUE_ONLY,
     BOTH,
@@ -30,15 +36,70 @@ from .verify import (
     NEITHER,
     RED_ONLY,
     UNDECIDABLE,
+    random_walks,
+    verify_block,
 )
 
-UNIT = 2.0**-53
+
+@dataclass(frozen=True)
+class VerifyTask:
+    """Check the identities for all positions with the bubble on one cell."""
+
+    path: str
+    board: str
+    bubble: int
+    bound: float
+    mean_tol: float
+    threads: int
+
+
+def verify_task(task: VerifyTask) -> tuple[list[int], list[float]]:
+    """Counts and extremes of one bubble cell (see :mod:`pipeline.verify`)."""
+    numba.set_num_threads(task.threads)
+    board = Board.parse(task.board)
+    geo = Geometry.of(board)
+    store = Store(task.path, board)
+    arr = store.array("positions/T")
+    c = geo.colourings
+    cells = [task.bubble, *board.neighbours[task.bubble]]
+    blocks = np.stack([np.asarray(arr[b * c : (b + 1) * c]) for b in cells])
+    counts, reals = verify_block(task.bubble, blocks, task.bound, task.mean_tol, geo.args)
+    return counts.tolist(), reals.tolist()
+
+
+class VerifyError(Exception):
+    """The values failed a check: the printed report says which (exit status 1)."""
+
+
+@dataclass(frozen=True)
+class VerifyStage:
+    """Check every position's values; fails the build if any check fails."""
+
+    name: ClassVar[str] = "verify"
+    walks: int = 20000
+    seed: int = 2024
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """Run the checks and print the report."""
+        report = verify_values(ctx, self.walks, self.seed)
+        return {"report": report}
+
+    def summary(self, record: dict[str, Any]) -> list[str]:
+        """The stored report, for a rerun that skips this stage."""
+        return format_report(record["report"])
+
+
+def monte_carlo(board: Board, r_start: float, walks: int, seed: int) -> dict[str, float]:
+    """Mean and standard error of the slides to unite red from the start, by simulation."""
+    start = Position.start(board)
+    steps = random_walks(start.red, start.bubble, walks, seed, Geometry.of(board).args).astype(np.float64)
+    mean = float(steps.mean())
+    se = float(steps.std(ddof=1) / math.sqrt(walks))
+    return {"walks": walks, "mean": mean, "stderr": se, "r_start": r_start, "z": (mean - r_start) / se}
 
 
 def verify_values(ctx: Context, walks: int, seed: int) -> dict[str, Any]:
     """Check every position; print the report; raise :class:`VerifyError` if a check fails."""
-    from .values import Lookup
-
     store, board = ctx.store, ctx.board
     solve = store.require("solve")
     store.require("positions")

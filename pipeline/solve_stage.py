@@ -1,4 +1,4 @@
-"""The solve stage's driver: parts of the class graph on the workers, CG, r and T stored.
+"""The ``solve`` stage: parts of the class graph on the workers, CG driven from here, r and T stored.
 
 Each worker holds one part (:class:`pipeline.partition.StoredPartition`: its rows of the graph, its
 slices of the vectors and its halo); this process holds only scalars (:func:`pipeline.cg.run_cg`). The
@@ -18,22 +18,19 @@ import math
 import os
 import resource
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
 import zarr
 
 from .cg import Group, connect, run_cg
+from .class_stages import stored_keys
+from .context import Context
 from .executor import progress
 from .partition import StoredPartition, plan_parts
-from .solver import BLOCK, SolveResult, SolverState
-from .stages import Context
+from .solver import BLOCK, UNIT, SolveResult, SolverState
 from .store import Store
-from .value_stages import stored_keys
-
-UNIT = 2.0**-53
-
 
 #: Classes per task when T is formed from r (whole chunks of values/T_class).
 T_CHUNK = 64 * BLOCK
@@ -192,3 +189,22 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "threads": numba.get_num_threads(),
         "cores": os.cpu_count(),
     }
+
+
+@dataclass(frozen=True)
+class SolveStage:
+    """r on every class by preconditioned CG, with checkpoints (:func:`run_solve`).
+
+    The graph and the vectors live in parts on the workers (one part using every core on a
+    LocalCluster or in process; one part per worker on a cluster); this process drives the iteration.
+    """
+
+    name: ClassVar[str] = "solve"
+    #: Target for the rigorous max-norm residual bound. The floor in float64 is about
+    #: 4 * unit roundoff * max r (~3e-13 on 5x5, where r reaches 1317).
+    tol: float = 1e-12
+    checkpoint_seconds: float = 15.0
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """Solve (resuming from a checkpoint of the same graph), then store r and T per class."""
+        return run_solve(ctx, self.tol, self.checkpoint_seconds)

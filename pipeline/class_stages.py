@@ -1,16 +1,14 @@
-"""The value stages: symmetry classes, class graph, the solve, T for every position, verification.
+"""The stages around the symmetry classes: ``classes`` (enumerate them), ``graph`` (the lumped walk on
+them) and ``positions`` (T of every position from T of its class).
 
-Each parallel stage maps a top-level task function over picklable task descriptions; the task reads
-its inputs from the store and writes whole shards of its outputs. No task reads a whole per-class or
-per-position array: a graph task reads the ``classes/rank_to_local`` rows of the orbits its classes
-reach, a positions task its orbit's row and its orbit's window of ``values/T_class``, a verify task the
-``positions/T`` shards of its bubble cell and the neighbouring cells. The client reads single entries
-(r of the start) and samples (the symmetric images check) through :meth:`pipeline.store.Store.take`.
+Each stage maps a top-level task function over picklable task descriptions; the task reads its inputs
+from the store and writes whole shards of its outputs. No task reads a whole per-class or per-position
+array: a graph task reads the ``classes/rank_to_local`` rows of the orbits its classes reach, a
+positions task its orbit's row and its orbit's window of ``values/T_class``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -20,15 +18,11 @@ import numpy as np
 
 from unitile_py.board import Board
 from unitile_py.errors import UnitileError
-from unitile_py.position import Position
 
 from .classes import ACTIVE_BIT, class_graph, class_keys, graph_orbits, orbit_classes, position_locals
+from .context import Context
 from .geometry import Geometry
-from .stages import Context
 from .store import CLASS_SHARD, Store
-
-UNIT = 2.0**-53
-
 
 # Classes ----------------------------------------------------------------------------------------
 
@@ -190,30 +184,6 @@ class GraphStage:
         return {"active": sum(a for a, _ in results), "edges": sum(e for _, e in results)}
 
 
-# Solve --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SolveStage:
-    """r on every class by preconditioned CG, with checkpoints (:mod:`pipeline.solve_runner`).
-
-    The graph and the vectors live in parts on the workers (one part using every core on a
-    LocalCluster or in process; one part per worker on a cluster); this process drives the iteration.
-    """
-
-    name: ClassVar[str] = "solve"
-    #: Target for the rigorous max-norm residual bound. The floor in float64 is about
-    #: 4 * unit roundoff * max r (~3e-13 on 5x5, where r reaches 1317).
-    tol: float = 1e-12
-    checkpoint_seconds: float = 15.0
-
-    def run(self, ctx: Context) -> dict[str, Any]:
-        """Solve (resuming from a checkpoint of the same graph), then store r and T per class."""
-        from .solve_runner import run_solve
-
-        return run_solve(ctx, self.tol, self.checkpoint_seconds)
-
-
 # Positions ----------------------------------------------------------------------------------------
 
 
@@ -263,90 +233,3 @@ class PositionsStage:
         ]
         ctx.executor.map(positions_task, tasks, "positions")
         return {"positions": ctx.board.positions}
-
-
-# Verify -------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class VerifyTask:
-    """Check the identities for all positions with the bubble on one cell."""
-
-    path: str
-    board: str
-    bubble: int
-    bound: float
-    mean_tol: float
-    threads: int
-
-
-def verify_task(task: VerifyTask) -> tuple[list[int], list[float]]:
-    """Counts and extremes of one bubble cell (see :mod:`pipeline.verify`)."""
-    from .verify import verify_block
-
-    numba.set_num_threads(task.threads)
-    board = Board.parse(task.board)
-    geo = Geometry.of(board)
-    store = Store(task.path, board)
-    arr = store.array("positions/T")
-    c = geo.colourings
-    cells = [task.bubble, *board.neighbours[task.bubble]]
-    blocks = np.stack([np.asarray(arr[b * c : (b + 1) * c]) for b in cells])
-    counts, reals = verify_block(
-        task.bubble,
-        blocks,
-        task.bound,
-        task.mean_tol,
-        geo.nbr_cells,
-        geo.deg,
-        geo.full,
-        geo.tiles,
-        geo.red,
-        geo.cols,
-        geo.not_last,
-        geo.not_first,
-        geo.binom,
-        geo.rank_tab,
-        geo.pop8,
-    )
-    return counts.tolist(), reals.tolist()
-
-
-class VerifyError(Exception):
-    """The values failed a check: the printed report says which (exit status 1)."""
-
-
-@dataclass(frozen=True)
-class VerifyStage:
-    """Check every position's values; fails the build if any check fails."""
-
-    name: ClassVar[str] = "verify"
-    walks: int = 20000
-    seed: int = 2024
-
-    def run(self, ctx: Context) -> dict[str, Any]:
-        """Run the checks and print the report."""
-        from .report import verify_values
-
-        report = verify_values(ctx, self.walks, self.seed)
-        return {"report": report}
-
-    def summary(self, record: dict[str, Any]) -> list[str]:
-        """The stored report, for a rerun that skips this stage."""
-        from .report import format_report
-
-        return format_report(record["report"])
-
-
-def monte_carlo(board: Board, r_start: float, walks: int, seed: int) -> dict[str, float]:
-    """Mean and standard error of the slides to unite red from the start, by simulation."""
-    from .verify import random_walks
-
-    geo = Geometry.of(board)
-    start = Position.start(board)
-    steps = random_walks(
-        start.red, start.bubble, walks, seed, geo.nbr_cells, geo.deg, geo.cols, geo.not_last, geo.not_first
-    ).astype(np.float64)
-    mean = float(steps.mean())
-    se = float(steps.std(ddof=1) / math.sqrt(walks))
-    return {"walks": walks, "mean": mean, "stderr": se, "r_start": r_start, "z": (mean - r_start) / se}
