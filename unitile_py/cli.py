@@ -110,15 +110,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
+        return status
     except UnitileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, and keep Python from failing on the final flush.
+        # The reader went away (``| head``): stop quietly.
+        _drop_stdout()
+        return 0
+    except OSError as exc:
+        _drop_stdout()
+        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Send what is left in stdout's buffer nowhere, so that Python's final flush cannot fail too."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
+    except (OSError, ValueError):  # no real file descriptor (a test's captured stream)
+        pass
 
 
 __all__ = ["EXIT_USAGE", "main", "rules_for"]

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .board import Board
+from .coords import quote
 from .errors import UnitileError
 from .game import Game
 from .lookups import Lookups
@@ -153,7 +154,7 @@ def run_match(
 def level_arg(text: str) -> int:
     """A computer level from the command line."""
     if text.strip() not in {str(level) for level in LEVELS}:
-        raise argparse.ArgumentTypeError(f"level {text!r}: expected 1 to 6")
+        raise argparse.ArgumentTypeError(f"level {quote(text)}: expected 1 to 6")
     return int(text)
 
 

@@ -24,29 +24,32 @@ def parse_position(text: str) -> Position:
     """A position from ``ROWS/ROWS/... SIDE``, such as ``BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r``."""
     parts = text.split()
     if len(parts) != 2:
-        raise UnitileError(f"position {text.strip()!r}: expected the rows, a space and the side to move")
+        raise UnitileError(f"position {quote(text.strip())}: expected the rows, a space and the side to move")
     rows_text, side = parts
     if side not in ("r", "b"):
-        raise UnitileError(f"position {text.strip()!r}: side to move {side!r} must be 'r' or 'b'")
+        raise UnitileError(f"position {quote(text.strip())}: side to move {quote(side)} must be 'r' or 'b'")
     rows = rows_text.split("/")
     cols = len(rows[0])
     for i, row in enumerate(rows):
         if len(row) != cols:
-            raise UnitileError(f"position {rows_text!r}: row {i + 1} has {len(row)} cells, row 1 has {cols}")
+            raise UnitileError(
+                f"position {quote(rows_text)}: row {i + 1} has {len(row)} cells, row 1 has {cols}"
+            )
         bad = set(row) - set("RB.")
         if bad:
             raise UnitileError(
-                f"position {rows_text!r}: row {i + 1} has {sorted(bad)[0]!r}; cells are R, B or ."
+                f"position {quote(rows_text)}: row {i + 1} has {sorted(bad)[0]!r}; cells are R, B or ."
             )
     board = Board.get(len(rows), cols)
     cells = "".join(rows)
     bubbles = cells.count(".")
     if bubbles != 1:
-        raise UnitileError(f"position {rows_text!r}: expected one bubble '.', found {bubbles}")
+        raise UnitileError(f"position {quote(rows_text)}: expected one bubble '.', found {bubbles}")
     reds, blues = cells.count("R"), cells.count("B")
     if reds != blues:
         raise UnitileError(
-            f"position {rows_text!r}: {reds} red and {blues} blue tiles; each colour needs {board.red_count}"
+            f"position {quote(rows_text)}: {reds} red and {blues} blue tiles; "
+            f"each colour needs {board.red_count}"
         )
     red = sum(1 << i for i, ch in enumerate(cells) if ch == "R")
     return Position(board, red, cells.index("."), side)

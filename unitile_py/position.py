@@ -53,7 +53,7 @@ class Position:
         if self.red.bit_count() != b.red_count:
             raise UnitileError(f"a {b} position has {b.red_count} red tiles, not {self.red.bit_count()}")
         if self.turn not in COLOURS:
-            raise UnitileError(f"side to move {self.turn!r}: expected 'r' or 'b'")
+            raise UnitileError(f"side to move {str(self.turn)[:20]!r}: expected 'r' or 'b'")
 
     @staticmethod
     def start(board: Board) -> Position:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .board import Board
+from .coords import quote
 from .drawing import draw
 from .errors import UnitileError
 from .game import Game
@@ -32,7 +33,7 @@ def side_arg(text: str) -> str:
     """``human`` or a computer level from the command line."""
     value = text.strip().lower()
     if value != HUMAN and value not in {str(level) for level in LEVELS}:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected human or a level 1 to 6")
+        raise argparse.ArgumentTypeError(f"{quote(text)}: expected human or a level 1 to 6")
     return value
 
 
@@ -46,6 +47,9 @@ def ask_human(game: Game, read: Callable[[str], str], write: Callable[[str], Non
         except EOFError:
             write("")
             return None
+        except UnicodeDecodeError:
+            write(f"that line is not UTF-8 text; type the cell of a tile to slide, one of: {names}")
+            continue
         if text in ("quit", "exit"):
             return None
         if text == "hint":

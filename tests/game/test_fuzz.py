@@ -1,0 +1,180 @@
+"""Hostile input never escapes as an exception: every parser raises only UnitileError (one line, the
+quoted input cut short), and the web API's ``handle`` never raises at all. Seeded, a few thousand inputs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from unitile_py import Board, UnitileError, parse_position, parse_record
+from unitile_py.coords import QUOTE_LIMIT, parse_cell
+from unitile_py.webapi import handle
+
+FUZZ = settings(
+    max_examples=600, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+
+#: Characters that matter to the notation, digits that are not ASCII, controls and quotes.
+ALPHABET = st.sampled_from([*list('RB.rb/ 12345c4x[]"\\\n\t*-0…²³٤é\x00'), "1-0", "0-1", "1.", "1...", "c4"])
+TEXT = st.one_of(st.text(max_size=60), st.lists(ALPHABET, max_size=40).map("".join))
+
+
+def one_line(exc: UnitileError) -> None:
+    message = str(exc)
+    assert "\n" not in message and len(message) < 400, message
+
+
+@FUZZ
+@given(TEXT)
+def test_position_and_board_parsers(text: str) -> None:
+    for parse in (parse_position, Board.parse, lambda t: parse_cell(t, 5, 5)):
+        try:
+            parse(text)
+        except UnitileError as exc:
+            one_line(exc)
+
+
+@FUZZ
+@given(
+    st.lists(
+        st.one_of(TEXT, st.sampled_from(['[Board "³x3"]', '[Position "x"]', "1" * 5000 + "."])), max_size=6
+    )
+)
+def test_record_parser(lines: list[str]) -> None:
+    try:
+        parse_record("\n".join(lines))
+    except UnitileError as exc:
+        one_line(exc)
+
+
+def test_long_input_is_quoted_short() -> None:
+    with pytest.raises(UnitileError) as info:
+        parse_position("R" * 1_000_000 + " r")
+    assert len(str(info.value)) < 200
+    with pytest.raises(UnitileError) as info:
+        parse_record("1. " + "c" * 1_000_000 + " *")
+    assert len(str(info.value)) < 200 and str(info.value).count("c") <= QUOTE_LIMIT + 5
+
+
+JSON = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(allow_nan=True),
+        st.text(max_size=12),
+        st.sampled_from(["c4", "C4", "c²", "r", "b", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR b", "1" * 5000]),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+OPS = st.sampled_from(["info", "new_game", "state", "play", "undo", "load", "hint", "computer_move", "nope"])
+ARGS = st.fixed_dictionaries(
+    {},
+    optional={
+        "game": st.one_of(JSON, st.fixed_dictionaries({"start": JSON, "moves": st.lists(JSON, max_size=5)})),
+        "move": JSON,
+        "humans": JSON,
+        "ply": JSON,
+        "analysis": JSON,
+        "headers": JSON,
+        "text": st.one_of(JSON, TEXT),
+        "level": JSON,
+        "seed": JSON,
+        "extra": JSON,
+    },
+)
+
+
+@settings(max_examples=2000, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.fixed_dictionaries({"op": OPS, "args": st.one_of(ARGS, JSON)}), JSON))
+def test_handle_never_raises(message: Any) -> None:
+    try:
+        request = json.dumps(message)
+    except ValueError:
+        request = repr(message)
+    reply = json.loads(handle(request))
+    assert set(reply) in ({"ok", "result"}, {"ok", "error"})
+    if not reply["ok"]:
+        assert "\n" not in reply["error"] and not reply["error"].startswith("internal error"), reply
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "[]",
+        "null",
+        "1",
+        '"x"',
+        "{",
+        '{"op": "state", "args": {"game": {"moves": ["c4"]}, "ply": NaN}}',
+        "\ud800",
+    ],
+)
+def test_handle_odd_requests(request_text: str) -> None:
+    reply = json.loads(handle(request_text))
+    assert reply["ok"] is False and not reply["error"].startswith("internal error")
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin"),
+    [
+        (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r", "c²"], b""),
+        (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r", "c\u0664"], b""),
+        (["match", "--red", "1", "--blue", "1", "--board", "\u00b3x3"], b""),
+        (["record", "-"], b"\xff\n"),
+        (["analyze", "-"], b"\xff\n"),
+        (["record", "-"], b"1" * 5000 + b". c4 *\n"),
+        (["record", "-"], b'[Board "\xc2\xb3x3"]\n*\n'),
+    ],
+)
+def test_command_line_hostile_input(argv: list[str], stdin: bytes) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "unitile_py", *argv],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+        env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"},
+    )
+    err = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 2 and "Traceback" not in err and err.count("\n") == 1, err
+
+
+def test_output_to_a_full_disk_and_a_closed_pipe() -> None:
+    start = "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r"
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "unitile_py", "show", start],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+    assert (
+        done.returncode == 2 and done.stderr == b"error: cannot write the output: No space left on device\n"
+    )
+    lines = "\n".join([start] * 3000) + "\n"
+    pipe = subprocess.Popen(
+        [sys.executable, "-m", "unitile_py", "analyze", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert pipe.stdin is not None and pipe.stdout is not None
+        pipe.stdin.write(lines.encode())
+        pipe.stdin.close()
+        pipe.stdout.readline()
+        pipe.stdout.close()  # like `| head -1`
+        assert pipe.wait(timeout=60) == 0
+        assert pipe.stderr is not None and pipe.stderr.read() == b""
+    finally:
+        pipe.kill()
+        pipe.wait()
