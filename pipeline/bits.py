@@ -25,10 +25,13 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-JIT = {"cache": True, "nogil": True}
+#: The decorator of every numba function here: compiled once, cached on disk, without the GIL.
+JIT = njit(cache=True, nogil=True)
+#: The same for kernels with ``prange`` loops (numba's threads).
+PARALLEL = njit(cache=True, nogil=True, parallel=True)
 #: For the small functions that take :class:`GeoArgs`: inlined into their callers by numba (in its own
 #: IR, before LLVM), so that the tuple is never passed in a call.
-INLINE = {**JIT, "inline": "always"}
+INLINE = njit(cache=True, nogil=True, inline="always")
 
 
 class GeoArgs(NamedTuple):
@@ -61,7 +64,7 @@ class GeoArgs(NamedTuple):
     orbit_masks: np.ndarray
 
 
-@njit(**INLINE)
+@INLINE
 def rank(tiles_mask: int, g: GeoArgs) -> int:
     """Colex rank of a tile mask (byte-table lookups)."""
     rank_tab, pop8 = g.rank_tab, g.pop8
@@ -79,7 +82,7 @@ def rank(tiles_mask: int, g: GeoArgs) -> int:
     return total
 
 
-@njit(**INLINE)
+@INLINE
 def unrank(r: int, g: GeoArgs) -> int:
     """The tile mask of a colex rank."""
     binom = g.binom
@@ -94,7 +97,7 @@ def unrank(r: int, g: GeoArgs) -> int:
     return mask
 
 
-@njit(**JIT)
+@JIT
 def next_combination(m: int) -> int:
     """The next mask with the same number of bits in increasing order (Gosper's hack)."""
     c = m & -m
@@ -102,21 +105,21 @@ def next_combination(m: int) -> int:
     return (((r ^ m) >> 2) // c) | r
 
 
-@njit(**JIT)
+@JIT
 def cells_of(tiles_mask: int, bubble: int) -> int:
     """Tile mask to cell mask (the bubble's bit clear)."""
     low = tiles_mask & ((1 << bubble) - 1)
     return low | ((tiles_mask >> bubble) << (bubble + 1))
 
 
-@njit(**JIT)
+@JIT
 def tiles_of(cells_mask: int, bubble: int) -> int:
     """Cell mask to tile mask (the bubble's bit squeezed out)."""
     low = cells_mask & ((1 << bubble) - 1)
     return low | ((cells_mask >> (bubble + 1)) << bubble)
 
 
-@njit(**INLINE)
+@INLINE
 def permute(cells_mask: int, sym: int, g: GeoArgs) -> int:
     """The image of a cell mask under a symmetry."""
     perm_tab = g.perm_tab
@@ -130,7 +133,7 @@ def permute(cells_mask: int, sym: int, g: GeoArgs) -> int:
     return out
 
 
-@njit(**INLINE)
+@INLINE
 def connected(cells_mask: int, g: GeoArgs) -> bool:
     """True when a non-empty cell mask is one orthogonally connected group."""
     cols, not_last, not_first = g.cols, g.not_last, g.not_first
@@ -146,7 +149,7 @@ def connected(cells_mask: int, g: GeoArgs) -> bool:
         group = bigger
 
 
-@njit(**JIT)
+@JIT
 def slide(cells_mask: int, bubble: int, cell: int) -> int:
     """The red cell mask after the tile on ``cell`` slides into the bubble."""
     if cells_mask >> cell & 1:

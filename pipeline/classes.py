@@ -25,9 +25,20 @@ leaving it (:mod:`pipeline.partition`).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from .bits import JIT, GeoArgs, cells_of, connected, next_combination, permute, rank, slide, tiles_of, unrank
+from .bits import (
+    PARALLEL,
+    GeoArgs,
+    cells_of,
+    connected,
+    next_combination,
+    permute,
+    rank,
+    slide,
+    tiles_of,
+    unrank,
+)
 from .geometry import Geometry
 
 #: Ranks per parallel chunk in the kernels that walk through all colourings.
@@ -40,7 +51,7 @@ ACTIVE_BIT = 8
 WEIGHT_SHIFT = 4
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _min_images(f: int, stab: np.ndarray, g: GeoArgs) -> np.ndarray:
     """For every rank with the bubble on ``f``: the smallest rank among its images under ``stab``."""
     colourings = g.colourings
@@ -62,7 +73,7 @@ def _min_images(f: int, stab: np.ndarray, g: GeoArgs) -> np.ndarray:
     return out
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _locality_keys(ranks: np.ndarray, f: int, masks: np.ndarray, radix: np.ndarray, g: GeoArgs) -> np.ndarray:
     """The locality key of each class: red counts per mask of cells, as one mixed-radix number."""
     out = np.empty(ranks.shape[0], dtype=np.int64)
@@ -114,7 +125,7 @@ def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndar
     return ranks, local[min_img]
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _class_graph(
     cls_orbit: np.ndarray,
     cls_rank: np.ndarray,
@@ -206,7 +217,7 @@ def class_graph(
     return nbr, info, swap
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _position_locals(
     bubble: int,
     lo: int,

@@ -29,14 +29,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from unitile_py.board import Board
 from unitile_py.canonical import Frame, orbit_rep
 from unitile_py.errors import UnitileError
 from unitile_py.tables import ENDS, FORMAT, HEADER, KIND_EVEN, KIND_ODD, MAGIC
 
-from .bits import JIT, GeoArgs, cells_of, connected, next_combination, rank, unrank
+from .bits import PARALLEL, GeoArgs, cells_of, connected, next_combination, rank, unrank
 from .geometry import Geometry
 from .legal import CHUNK, SLIDES, UNITED
 
@@ -140,7 +140,7 @@ class FrameArrays:
         return idx, e, canonical
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _colourings(bubble: int, g: GeoArgs) -> tuple[np.ndarray, np.ndarray]:
     """Red cell masks of the positions ``bubble * C + r`` and the rank of their colour swaps."""
     c = g.colourings
@@ -344,7 +344,7 @@ def parse(data: bytes) -> tuple[int, int, list[tuple[int, int, int]], np.ndarray
     return kind, cell, symbols, np.concatenate(parts)  # type: ignore[return-value]
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _united(cells: np.ndarray, bubble: int, g: GeoArgs) -> np.ndarray:
     """Whether a colour is united in each position (red cell masks ``cells``, the bubble on ``bubble``)."""
     out = np.empty(cells.shape[0], dtype=np.bool_)
@@ -371,7 +371,7 @@ class Decoder:
             self.frames[cell] = (kind, table, records)
             self.arrays[cell] = FrameArrays.of(Frame.of(board, cell, swap=kind == KIND_EVEN))
 
-    def _locate(self, cells: np.ndarray, bubble: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    def _locate(self, cells: np.ndarray, bubble: int) -> tuple[int, np.ndarray, np.ndarray, int]:
         """``(rep cell, symbol rows, element, transform)`` for positions with the bubble on ``bubble``."""
         rep, s = orbit_rep(self.board, bubble)
         g = self.geo

@@ -112,6 +112,8 @@ class DaskExecutor:
         self.show_progress = show_progress
         self.retries = retries
         self.cluster = None
+        #: The workers that hold objects of the last :meth:`group`.
+        self._held: set[str] = set()
         if scheduler is not None:
             address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
             try:
@@ -184,7 +186,7 @@ class DaskExecutor:
         a little after this client does, so ask again for up to ``patience`` seconds."""
         import time
 
-        held = getattr(self, "_held", set())
+        held = self._held
         end = time.monotonic() + patience
         while not held - set(self.worker_addresses()):
             if time.monotonic() > end:

@@ -31,11 +31,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from unitile_py.board import Board
 
-from .bits import JIT, GeoArgs, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
+from .bits import PARALLEL, GeoArgs, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
 from .geometry import Geometry
 
 #: Bits of the legal byte.
@@ -48,7 +48,7 @@ UNITED = RED_UNITED | BLUE_UNITED
 CHUNK = 1 << 15
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _legal_bubble(
     bubble: int,
     blocks: np.ndarray,

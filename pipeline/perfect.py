@@ -49,11 +49,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from unitile_py.board import Board
 
-from .bits import INLINE, JIT, GeoArgs, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
+from .bits import (
+    INLINE,
+    JIT,
+    PARALLEL,
+    GeoArgs,
+    cells_of,
+    connected,
+    next_combination,
+    rank,
+    slide,
+    tiles_of,
+    unrank,
+)
 from .geometry import Geometry
 from .legal import CHUNK, UNITED
 
@@ -61,13 +73,13 @@ from .legal import CHUNK, UNITED
 WIN = 1 << 14
 
 
-@njit(**JIT)
+@JIT
 def _score(v: int) -> int:
     """Larger is better for the side to move."""
     return WIN - v if v > 0 else -WIN - v
 
 
-@njit(**INLINE)
+@INLINE
 def _child(cm: int, bubble: int, n: int, g: GeoArgs) -> tuple[int, int]:
     """The slide from cell ``n`` of the position ``(cm, bubble)`` with Red to move: ``(1, -1)`` when it
     unites Red, ``(-1, -1)`` when it unites Blue, else ``(0, rank)`` with the rank in cell ``n`` of the
@@ -81,7 +93,7 @@ def _child(cm: int, bubble: int, n: int, g: GeoArgs) -> tuple[int, int]:
     return 0, rank(tiles_of(blue2, n), g)
 
 
-@njit(**JIT)
+@JIT
 def _result_of(v: int) -> int:
     """The mover's result of a slide to a child whose colour-swapped value is ``v`` (0: unknown)."""
     if v > 0:
@@ -91,7 +103,7 @@ def _result_of(v: int) -> int:
     return 0
 
 
-@njit(**INLINE)
+@INLINE
 def _slide_result(cm: int, bubble: int, n: int, vals: np.ndarray, row: np.ndarray, g: GeoArgs) -> int:
     """The mover's result (a value) of the slide from cell ``n`` when Red is to move, or 0 if unknown.
 
@@ -103,7 +115,7 @@ def _slide_result(cm: int, bubble: int, n: int, vals: np.ndarray, row: np.ndarra
     return _result_of(vals[row[n], r])
 
 
-@njit(**INLINE)
+@INLINE
 def _best_slides(
     cm: int, bubble: int, flags: int, vals: np.ndarray, row: np.ndarray, g: GeoArgs
 ) -> tuple[int, int, int]:
@@ -172,7 +184,7 @@ NEAR = 32
 SPAN = 64
 
 
-@njit(**INLINE)
+@INLINE
 def _mask_at(r: int, last: int, m: int, g: GeoArgs) -> int:
     """The tile mask of rank ``r``, stepping from ``m``, the mask of rank ``last`` (< r), when near
     (``last < 0``: none known)."""
@@ -183,7 +195,7 @@ def _mask_at(r: int, last: int, m: int, g: GeoArgs) -> int:
     return m
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _mark_parents(
     bubble: int,
     vals: np.ndarray,
@@ -222,7 +234,7 @@ def _mark_parents(
                     mark[rank(tiles_of(cm, bubble), g)] = 1
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _sweep_bubble(
     bubble: int,
     legal: np.ndarray,
@@ -373,7 +385,7 @@ class Unknowns:
     children: np.ndarray
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _gather_bubble(
     bubble: int,
     ranks: np.ndarray,
@@ -415,7 +427,7 @@ def unknowns_of_bubble(
     return Unknowns(bubble, ranks, results, children)
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _tail_level(
     side: int, node_parity: np.ndarray, results: np.ndarray, child: np.ndarray, val: np.ndarray
 ) -> int:
@@ -528,7 +540,7 @@ def sweep_values(board: Board, legal: np.ndarray, tail: int = TAIL) -> PerfectRe
 # Reference: one pass in increasing T ------------------------------------------------------------------
 
 
-@njit(**JIT)
+@JIT
 def _retrograde(
     order: np.ndarray,
     legal: np.ndarray,
@@ -571,7 +583,7 @@ def retrograde(board: Board, total: np.ndarray, legal: np.ndarray) -> PerfectRes
 # Best slides and the consistency pass -----------------------------------------------------------------
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def _best_bubble(
     bubble: int,
     legal: np.ndarray,

@@ -30,7 +30,7 @@ from .context import Context
 from .executor import progress
 from .partition import StoredPartition, plan_parts
 from .solver import BLOCK, UNIT, SolveResult, SolverState
-from .store import Store
+from .store import Store, as_record
 
 #: Classes per task when T is formed from r (whole chunks of values/T_class).
 T_CHUNK = 64 * BLOCK
@@ -44,16 +44,16 @@ def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | No
         group = zarr.open_group(store.path, path="solve", mode="r")
     except (FileNotFoundError, zarr.errors.GroupNotFoundError):
         return None
-    meta = group.attrs.get("checkpoint")
+    meta = as_record(group.attrs.get("checkpoint"))
     if not meta or meta.get("graph") != graph or meta.get("classes") != split:
         return None
-    return dict(meta)
+    return meta
 
 
 def save_checkpoint(store: Store, group: Group, state: SolverState, graph: str, split: int) -> None:
     """The parts write their x, s, p into the slot not in use; then the attributes point at it."""
     solve_group = zarr.open_group(store.path, path="solve", mode="a")
-    meta = solve_group.attrs.get("checkpoint") or {}
+    meta = as_record(solve_group.attrs.get("checkpoint"))
     slot = "b" if meta.get("slot") == "a" else "a"
     for v in "xsp":
         store.create(f"solve/{slot}_{v}", (split,), None, np.float64, chunks=(BLOCK,), compress=False)
@@ -101,7 +101,7 @@ def solve_on_parts(
     # processes; on a cluster of several machines, one part per worker bounds each one's memory.
     local = getattr(ctx.executor, "cluster", None) is not None
     plans = plan_parts(split, n, 1 if local else ctx.executor.workers, stored_keys(store))
-    threads = ctx.task_threads if len(plans) > 1 else numba.config.NUMBA_NUM_THREADS
+    threads = ctx.task_threads if len(plans) > 1 else pool_threads()
     group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads) for p in plans])
     connect(group)
     meta = checkpoint_meta(store, graph, split)
@@ -134,6 +134,12 @@ def solve_on_parts(
     r_max = max(group.call("write_r", [(store.path,)] * group.size))
     peaks = group.call("peak_memory")
     return result, r_max, peaks, group.size, meta is not None
+
+
+def pool_threads() -> int:
+    """The size of numba's thread pool (``NUMBA_NUM_THREADS``, by default the number of cores)."""
+    # numba.config sets its attributes from the environment at run time, out of a type checker's sight.
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
 
 
 def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, Any]:

@@ -34,9 +34,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from .bits import JIT
+from .bits import JIT, PARALLEL
 from .classes import ACTIVE_BIT, DEG_MASK, WEIGHT_SHIFT
 
 #: Classes per reduction chunk (fixed, so sums are independent of threads and parts); parts own whole
@@ -58,7 +58,7 @@ def tables() -> tuple[np.ndarray, np.ndarray]:
     return inv, omega
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def gather_mean(nbr: np.ndarray, info: np.ndarray, inv: np.ndarray, src: np.ndarray, out: np.ndarray) -> None:
     """``out[i] = mean of src over the slides of row i`` (0 on inactive rows): a gather ``P src``.
 
@@ -76,7 +76,7 @@ def gather_mean(nbr: np.ndarray, info: np.ndarray, inv: np.ndarray, src: np.ndar
         out[i] = inv[code] * acc
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def odd_dot(
     nbr: np.ndarray,
     info: np.ndarray,
@@ -111,7 +111,7 @@ def odd_dot(
     return partial
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def update_xs(
     alpha: float,
     info: np.ndarray,
@@ -142,7 +142,7 @@ def update_xs(
     return partial, peak.max() if nb else 0.0
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def square_sums(info: np.ndarray, omega: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, float]:
     """Per-chunk sums of ``<s, s>_omega`` and ``max |s|``."""
     n = s.shape[0]
@@ -163,21 +163,21 @@ def square_sums(info: np.ndarray, omega: np.ndarray, s: np.ndarray) -> tuple[np.
     return partial, peak.max() if nb else 0.0
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def update_p(beta: float, s: np.ndarray, p: np.ndarray) -> None:
     """``p = s + beta p``."""
     for i in prange(p.shape[0]):
         p[i] = s[i] + beta * p[i]
 
 
-@njit(**JIT)
+@JIT
 def _two_sum(a: float, b: float) -> tuple[float, float]:
     s = a + b
     bb = s - a
     return s, (a - (s - bb)) + (b - bb)
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def residual_rows(
     nbr: np.ndarray, info: np.ndarray, x: np.ndarray, other: np.ndarray, s: np.ndarray
 ) -> tuple[float, float]:

@@ -19,6 +19,7 @@ a time.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,15 @@ FORMAT = 1
 fsspec.config.conf.setdefault("file", {}).setdefault("auto_mkdir", True)
 #: Classes per shard of the per-class arrays (and per graph task).
 CLASS_SHARD = 1 << 20
+
+
+def as_record(value: object) -> dict[str, Any]:
+    """A JSON attribute that should be an object, as a dict (empty when it is missing or anything else).
+
+    >>> as_record({"board": "3x5"}), as_record(None), as_record([1])
+    ({'board': '3x5'}, {}, {})
+    """
+    return dict(value) if isinstance(value, Mapping) else {}
 
 
 def is_url(path: str) -> bool:
@@ -98,8 +108,8 @@ class Store:
             self.root = zarr.open_group(path, mode="a" if create else "r+")
         except (FileNotFoundError, zarr.errors.GroupNotFoundError, ValueError) as exc:
             raise UnitileError(f"store {path}: not a pipeline store ({exc})") from None
-        meta = self.root.attrs.get("unitile")
-        if meta is None:
+        raw = self.root.attrs.get("unitile")
+        if raw is None:
             if not create:
                 raise UnitileError(f"store {path}: not a pipeline store")
             if len(list(self.root.keys())):
@@ -107,6 +117,7 @@ class Store:
             self.root.attrs["unitile"] = {"format": FORMAT, "board": str(board)}
             self.root.attrs["stages"] = {}
         else:
+            meta = as_record(raw)
             if meta.get("board") != str(board):
                 raise UnitileError(f"store {path}: holds board {meta.get('board')}, not {board}")
             if meta.get("format") != FORMAT:
@@ -117,7 +128,7 @@ class Store:
         """The board recorded in an existing store."""
         try:
             root = zarr.open_group(path, mode="r")
-            return Board.parse(root.attrs["unitile"]["board"])
+            return Board.parse(str(as_record(root.attrs["unitile"])["board"]))
         except (FileNotFoundError, KeyError, TypeError, zarr.errors.GroupNotFoundError):
             raise UnitileError(f"store {path}: not found or not a pipeline store") from None
 
@@ -125,7 +136,7 @@ class Store:
 
     def stages(self) -> dict[str, Any]:
         """All stage records (a fresh read)."""
-        return dict(zarr.open_group(self.path, mode="r").attrs.get("stages", {}))
+        return as_record(zarr.open_group(self.path, mode="r").attrs.get("stages"))
 
     def record(self, name: str) -> dict[str, Any] | None:
         """The record of a completed stage, or None."""
@@ -173,6 +184,8 @@ class Store:
         """(Re)create an array with shards of ``shard`` elements and inner chunks dividing them, compressed
         with ``codec`` (default :func:`compressor`) unless ``compress`` is False."""
         if chunks is None:
+            if shard is None:
+                raise ValueError(f"{name}: give the shard or the chunks")
             inner = inner_chunk(shard[0])
             # A shard made of tiny chunks is slow: without a good divisor, one chunk per shard.
             chunks = (inner if inner >= min(shard[0], 1 << 12) else shard[0], *shard[1:])

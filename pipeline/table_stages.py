@@ -308,7 +308,9 @@ class PerfectStage:
         inconsistent = sum(r[0] for r in results)
         if inconsistent:
             raise UnitileError(f"perfect: {inconsistent} values disagree with their children")
-        start = start_result(board, int(store.array("perfect/value")[Position.start(board).index()]))
+        start = start_result(
+            board, int(np.asarray(store.array("perfect/value")[Position.start(board).index()]))
+        )
         max_distance = max(r[3] for r in results)
         tail = (
             f" (the last {sweeps.in_process} in this process over {sweeps.tail_positions:,} positions)"

@@ -73,7 +73,7 @@ class Lookup:
 
     def values(self, position: Position) -> tuple[float, float, float]:
         """``(r, b, T)`` of a position; T is the stored entry, equal to r + b bit for bit."""
-        r = float(self.r[self.class_of(position)])
-        b = float(self.r[self.class_of(position.swap_colours())])
-        t = float(self.t[position.index()])
+        r = float(np.asarray(self.r[self.class_of(position)]))
+        b = float(np.asarray(self.r[self.class_of(position.swap_colours())]))
+        t = float(np.asarray(self.t[position.index()]))
         return r, b, t

@@ -8,9 +8,9 @@ values decide; the gap ``|T(P) - T(P')|`` of each must exceed the uncertainty ``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
-from .bits import JIT, GeoArgs, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
+from .bits import JIT, PARALLEL, GeoArgs, cells_of, connected, next_combination, rank, slide, tiles_of, unrank
 
 #: Slots of the per-chunk statistics vector.
 RED_ONLY, BLUE_ONLY, BOTH, NEITHER = 0, 1, 2, 3
@@ -21,7 +21,7 @@ N_REALS = 3
 CHUNK = 1 << 15
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def verify_block(
     bubble: int,
     blocks: np.ndarray,
@@ -106,7 +106,7 @@ def verify_block(
     return out_c, out_r
 
 
-@njit(**JIT)
+@JIT
 def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     state = state + np.uint64(0x9E3779B97F4A7C15)
     z = state
@@ -115,7 +115,7 @@ def _splitmix(state: np.uint64) -> tuple[np.uint64, np.uint64]:
     return state, z ^ (z >> np.uint64(31))
 
 
-@njit(parallel=True, **JIT)
+@PARALLEL
 def random_walks(
     red_cells: int,
     bubble: int,
