@@ -28,8 +28,9 @@ from collections.abc import Iterable
 from .board import Board
 from .errors import UnitileError
 from .lookups import Lookups
-from .notation import Record, format_record, result_token, start_headers
+from .notation import Record, format_record, start_headers
 from .position import Position
+from .records import result_token
 from .tables import tables_for
 
 #: Why the value rule refuses a slide.

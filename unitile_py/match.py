@@ -22,9 +22,10 @@ from .coords import quote
 from .errors import UnitileError
 from .game import Game
 from .lookups import Lookups
-from .notation import Record, format_record, result_token
+from .notation import Record, format_record
 from .players import LEVELS, Player, make_player
 from .position import BLUE, RED, Position
+from .records import result_token
 from .seeds import game_seed
 from .tables import tables_for
 
