@@ -1,10 +1,13 @@
 """The build on a real dask.distributed cluster: a ``dask scheduler`` and two ``dask worker`` processes on
 127.0.0.1, driven through ``python -m pipeline build --scheduler``.
 
-Every store built on the cluster must equal an in-process build bit for bit (every array, the table
-files and the stage records without their timings), also when a worker is SIGKILLed mid-stage (and a
-replacement joins) and when the client itself is SIGKILLed mid-build and rerun. Each process is started
-in its own session and its whole process group is killed at the end, also when a test fails.
+Every process runs from the virtual environment the project is installed into, in a temporary
+directory and without ``PYTHONPATH``, as on a node where the project was ``pip install``ed. Every store
+built on the cluster must equal an in-process build bit for bit (every array, the table files and the
+stage records without their timings), also when a worker is SIGKILLed mid-stage (and a replacement
+joins) and when the client itself is SIGKILLed mid-build and rerun; the tables must equal the committed
+tables/3x5. Each process is started in its own session and its whole process group is killed at the
+end, also when a test fails.
 """
 
 from __future__ import annotations
@@ -61,6 +64,11 @@ TASK_STAGE = {
 }
 
 
+def installed_env() -> dict[str, str]:
+    """This environment without ``PYTHONPATH``: the processes find the project as installed."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
 def wait_for(condition: Callable[[], Any], what: str, timeout: float = DEADLINE) -> Any:
     """Poll ``condition`` until it returns something truthy; fail after ``timeout`` seconds."""
     end = time.monotonic() + timeout
@@ -80,11 +88,12 @@ class Processes:
         self.started: list[subprocess.Popen[bytes]] = []
 
     def start(self, name: str, cmd: list[str]) -> subprocess.Popen[bytes]:
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        """Start ``cmd`` in the log directory (a temporary one) with :func:`installed_env`."""
         with open(self.logs / f"{name}.log", "wb") as log:
             proc = subprocess.Popen(
-                cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-            )
+                cmd, cwd=self.logs, env=installed_env(), stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
         self.started.append(proc)
         return proc
 
@@ -155,6 +164,11 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         c.start_worker("w1")
         c.start_worker("w2")
         c.wait_workers(2)
+        # The workers run in the temporary directory and import this checkout's pipeline as installed.
+        # (A lambda travels by value: the workers cannot import this test module.)
+        seen = c.client.run(lambda: (os.getcwd(), __import__("pipeline").__file__, os.getenv("PYTHONPATH")))
+        expected = (str(tmp.resolve()), str(ROOT / "pipeline" / "__init__.py"), None)
+        assert set(seen.values()) == {expected}, seen
         yield c
     finally:
         if c is not None:
@@ -181,10 +195,11 @@ def build_cmd(store: Path, scheduler: str | None, url: bool = False) -> list[str
 
 
 def run_build(store: Path, scheduler: str | None, url: bool = False) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    """The build command from the store's (temporary) directory, as installed."""
     out = subprocess.run(
-        build_cmd(store, scheduler, url), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
+        build_cmd(store, scheduler, url), cwd=store.parent, env=installed_env(), capture_output=True,
+        text=True, timeout=300,
+    )  # fmt: skip
     assert out.returncode == 0, out.stderr
     return out
 
@@ -243,14 +258,21 @@ def stage_records(store: Path) -> dict[str, Any]:
         return {}
 
 
-def test_cluster_build_into_a_file_url_equals_local_build(
+def test_cluster_build_into_a_file_url_equals_local_build_and_committed_tables(
     cluster: Cluster, local: Path, tmp_path: Path
 ) -> None:
-    """The store named by a ``file://`` URL goes through fsspec in the client and in every worker."""
+    """The store named by a ``file://`` URL goes through fsspec in the client and in every worker; the
+    tables are the committed ones, byte for byte."""
     store = tmp_path / "shared" / f"{BOARD}.zarr"
+    store.parent.mkdir()
     out = run_build(store, cluster.address, url=True)
     assert f"tables: {store.with_suffix('.tables')}:" in out.stderr
     assert_identical(store, local)
+    committed = ROOT / "tables" / BOARD
+    built = store.with_suffix(".tables")
+    assert sorted(p.name for p in built.iterdir()) == sorted(p.name for p in committed.iterdir())
+    for path in committed.iterdir():
+        assert (built / path.name).read_bytes() == path.read_bytes(), path.name
 
 
 def test_worker_killed_mid_stage(cluster: Cluster, local: Path, tmp_path: Path) -> None:
@@ -259,9 +281,8 @@ def test_worker_killed_mid_stage(cluster: Cluster, local: Path, tmp_path: Path) 
     victim = cluster.worker_address(victim_name)
     assert victim is not None
     store = tmp_path / f"{BOARD}.zarr"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     build = subprocess.Popen(
-        build_cmd(store, cluster.address), cwd=ROOT, env=env, stdout=subprocess.PIPE,
+        build_cmd(store, cluster.address), cwd=tmp_path, env=installed_env(), stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     try:
@@ -296,10 +317,10 @@ def test_worker_killed_mid_solve(cluster: Cluster, local: Path, tmp_path: Path) 
     """The parts of the solve live on the workers: losing one restarts them from the last checkpoint."""
     cluster.wait_workers(2)
     store = tmp_path / f"{BOARD}.zarr"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     build = subprocess.Popen(
-        [*build_cmd(store, cluster.address), "--checkpoint-seconds", "0"], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [*build_cmd(store, cluster.address), "--checkpoint-seconds", "0"], cwd=tmp_path,
+        env=installed_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
     )  # fmt: skip
     try:
         wait_for(lambda: solve_checkpoint(store) >= 5 or build.poll() is not None, "a solve checkpoint")
@@ -320,9 +341,8 @@ def test_worker_killed_mid_solve(cluster: Cluster, local: Path, tmp_path: Path) 
 def test_client_killed_mid_build_resumes(cluster: Cluster, local: Path, tmp_path: Path) -> None:
     cluster.wait_workers(2)
     store = tmp_path / f"{BOARD}.zarr"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     build = subprocess.Popen(
-        build_cmd(store, cluster.address), cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        build_cmd(store, cluster.address), cwd=tmp_path, env=installed_env(), stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     try:
