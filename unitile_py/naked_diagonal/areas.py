@@ -12,9 +12,8 @@ one:
 1. a memo keyed on ``C`` and the colours of the stones around it (nothing else can matter);
 2. a *dead point* (for both colours a diagonal stone of that colour whose two shared points hold the
    other colour) proves NDE at once;
-3. constructive witnesses: the four-phase *lattice* orders (points of one parity class of rows and
-   columns, then the next, ...; points of a phase never share a 2x2 block), each point taking a
-   preferred colour when clean, else the other; every witness is replayed before it is trusted;
+3. constructive witnesses (:mod:`construct`: lattice orders with a greedy colour per point, then
+   local repairs); every witness is replayed before it is trusted;
 4. *relaxations*: a small window ``K`` of ``C`` whose other neighbours in ``C`` act as jokers (they
    clothe every diagonal and form none); if ``K`` cannot be filled even so, ``C`` is NDE;
 5. otherwise an exhaustive search: ``C`` is fillable exactly when some clean first placement ``p``
@@ -35,169 +34,15 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .construct import constructions
 from .grid import Grid
 from .rules import dead
+from .witness import Witness, replay
 
-#: Offsets (row, column parity) of the four lattice orders.
-LATTICE_OFFSETS = ((0, 0), (1, 1), (0, 1), (1, 0))
 #: Window radii tried by the relaxation proofs, smallest first.
 RELAX_RADII = (1, 2)
-#: How many stuck points a lattice construction may move to the front before it gives up.
-PROMOTIONS = 8
-
-
-@dataclass(frozen=True, slots=True)
-class Witness:
-    """A clean filling: the points in placement order and the mask of those placed red (others blue)."""
-
-    order: tuple[int, ...]
-    red: int
-
-    def colour_of(self, p: int) -> str:
-        """``"r"`` or ``"b"``: the colour this filling gives to point ``p``."""
-        return "r" if self.red >> p & 1 else "b"
-
-
-def replay(grid: Grid, red: int, blue: int, witness: Witness, jokers: int = 0) -> bool:
-    """True when the witness places only empty points and forms no naked diagonal on the way.
-
-    ``jokers`` are points that clothe every diagonal and never form one (used by relaxations).
-    """
-    diag_bits = grid.diag_bits
-    for p in witness.order:
-        bit = 1 << p
-        if (red | blue | jokers) & bit:
-            return False
-        is_red = witness.red & bit
-        own = red if is_red else blue
-        clothes = own | jokers
-        for qbit, shared in diag_bits[p]:
-            if own & qbit and not clothes & shared:
-                return False
-        if is_red:
-            red |= bit
-        else:
-            blue |= bit
-    return True
-
-
-@dataclass(frozen=True, slots=True)
-class Stuck:
-    """Where a lattice construction got stuck: the point and the stones placed by then."""
-
-    point: int
-    red: int
-    blue: int
-
-
-def lattice(grid: Grid, red: int, blue: int, area: int, offset: tuple[int, int], prefer_red: bool,
-            jokers: int = 0, first: tuple[tuple[int, bool], ...] = ()) -> Witness | Stuck:
-    """A lattice-order filling of ``area``, or where the greedy colour choice got stuck.
-
-    The points of ``first`` come first, in that order and with the given colours (``True`` for red);
-    then phase ``k`` holds the points whose (row, column) parities relative to ``offset`` are (0, 0),
-    (0, 1), (1, 0), (1, 1) for k = 0..3, each taking the preferred colour if that forms no naked
-    diagonal, else the other. Two points of one phase never share a 2x2 block, so the order inside a
-    phase does not matter.
-    """
-    n = grid.n
-    r0, c0 = offset
-    diag_bits = grid.diag_bits
-    order: list[int] = []
-    wred = 0
-    skip = 0
-    for p, want_red in first:
-        bit = 1 << p
-        skip |= bit
-        own = red if want_red else blue
-        clothes = own | jokers
-        for qbit, shared in diag_bits[p]:
-            if own & qbit and not clothes & shared:
-                return Stuck(p, red, blue)
-        if want_red:
-            red |= bit
-            wred |= bit
-        else:
-            blue |= bit
-        order.append(p)
-    phases: list[list[int]] = [[], [], [], []]
-    for p in grid.bits(area & ~skip):
-        r, c = divmod(p, n)
-        phases[((r - r0) & 1) * 2 + ((c - c0) & 1)].append(p)
-    for phase in phases:
-        for p in phase:
-            bit = 1 << p
-            for want_red in (prefer_red, not prefer_red):
-                own = red if want_red else blue
-                clothes = own | jokers
-                if all(not own & qbit or clothes & shared for qbit, shared in diag_bits[p]):
-                    break
-            else:
-                return Stuck(p, red, blue)
-            if want_red:
-                red |= bit
-                wred |= bit
-            else:
-                blue |= bit
-            order.append(p)
-    return Witness(tuple(order), wred)
-
-
-def _repair(grid: Grid, stuck: Stuck, area: int, jokers: int, taken: int,
-            colours: tuple[bool, ...]) -> list[tuple[int, bool]] | None:
-    """Placements to put first so that the stuck point can take a colour: for every diagonal that
-    blocks it, one of the two shared points in that colour. ``None`` when no colour can be helped."""
-    for want_red in colours:
-        own = stuck.red if want_red else stuck.blue
-        clothes = own | jokers
-        fix: list[tuple[int, bool]] = []
-        used = taken
-        for qbit, shared in grid.diag_bits[stuck.point]:
-            if own & qbit and not clothes & shared:
-                free = shared & area & ~used
-                if not free:
-                    break
-                s = (free & -free).bit_length() - 1
-                used |= 1 << s
-                fix.append((s, want_red))
-        else:
-            return fix
-    return None
-
-
-def constructions(grid: Grid, red: int, blue: int, area: int, jokers: int = 0,
-                  stuck: list[int] | None = None) -> Iterator[Witness]:
-    """Witnesses of ``area`` built by the lattice orders, lazily (none when every variant gets stuck).
-
-    When a variant gets stuck on a point, the shared points that would clothe its blocking diagonals
-    are placed first in the needed colour and the variant is tried again, at most ``PROMOTIONS``
-    times. The points that stayed stuck are appended to ``stuck`` when given.
-    """
-    for prefer_red in (True, False):
-        for offset in LATTICE_OFFSETS:
-            first: list[tuple[int, bool]] = []
-            taken = 0
-            for _ in range(PROMOTIONS + 1):
-                w = lattice(grid, red, blue, area, offset, prefer_red, jokers, tuple(first))
-                if isinstance(w, Witness):
-                    yield w
-                    break
-                forced = [c for p, c in first if p == w.point]
-                colours = (forced[0],) if forced else (prefer_red, not prefer_red)
-                fix = _repair(grid, w, area, jokers, taken, colours)
-                if not fix:
-                    if stuck is not None:
-                        stuck.append(w.point)
-                    break
-                for p, _colour in fix:
-                    taken |= 1 << p
-                first = fix + first
-            else:
-                if stuck is not None and isinstance(w, Stuck):
-                    stuck.append(w.point)
 
 
 @dataclass(slots=True)
@@ -260,8 +105,9 @@ class Solver:
             return None
         stuck: list[int] = []
         for w in constructions(g, red, blue, area, jokers, stuck):
-            st.lattice += 1
-            return w
+            if replay(g, red, blue, w, jokers):
+                st.lattice += 1
+                return w
         if hint >= 0:
             stuck.insert(0, hint)
         if self._relaxation_proves_nde(area, red, blue, jokers, stuck, RELAX_RADII):

@@ -26,15 +26,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .areas import Solver, Witness, constructions
+from .areas import Solver
+from .construct import constructions
 from .grid import Grid
 from .position import Position
 from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, dead, forming, forms
+from .witness import BLUE as _BLUE
+from .witness import RED as _RED
+from .witness import Timeline, Witness, covers, repair, replay
 
-#: Colour codes in the witness arrays.
-_NONE, _RED, _BLUE = 0, 1, 2
-#: Time of a stone (placed before everything) and of the candidate (first of the filling).
-_STONE, _FIRST = -2, -1
+#: Most points a local repair of a witness may change for one candidate.
+REPAIR_LIMIT = 40
+#: How many witnesses a candidate's local repair may start from.
+REPAIR_BASES = 3
 
 
 @dataclass(slots=True)
@@ -56,6 +60,10 @@ class Engine:
         self.cache_limit = cache_limit
         #: Candidates decided by the exact solver because no witness covered them (for the benchmark).
         self.fallbacks = 0
+        #: Candidates made legal by a local repair of a witness.
+        self.repairs = 0
+        #: When true, every repaired witness is also replayed in full (tests turn this on).
+        self.check = False
         self.region_sizes: dict[int, int] = {}
 
     def region(self, area: int, red: int, blue: int) -> RegionInfo:
@@ -76,39 +84,56 @@ class Engine:
         first = self.solver.witness(area, red, blue)
         if first is None:
             return RegionInfo(False, 0, 0)
-        base_col = [_NONE] * g.size
-        for p in g.bits(red):
-            base_col[p] = _RED
-        for p in g.bits(blue):
-            base_col[p] = _BLUE
-        witnesses = [self._arrays(first, base_col)]
+        lines = [Timeline.of(g, red, blue, first)]
+        bases = 1  # the constructed witnesses come first, the repaired ones after them
         extra = constructions(g, red, blue, area)
-        open_red = area & ~forming(g, red, area)
-        open_blue = area & ~forming(g, blue, area)
         legal = [0, 0]
         diag = g.diag
-        for colour, code, candidates in ((RED, _RED, open_red), (BLUE, _BLUE, open_blue)):
-            for p in g.bits(candidates):
+        for colour, code, own in ((RED, _RED, red), (BLUE, _BLUE, blue)):
+            for p in g.bits(area & ~forming(g, own, area)):
+                quadrants = diag[p]
                 k = 0
                 while True:
-                    if k == len(witnesses):
+                    if k == len(lines):
                         w = next(extra, None)
-                        if w is None:
+                        if w is None or not replay(g, red, blue, w):
                             break
-                        witnesses.append(self._arrays(w, base_col))
-                    col, tm = witnesses[k]
-                    if _covers(diag[p], code, col, tm):
+                        lines.insert(bases, Timeline.of(g, red, blue, w))
+                        bases += 1
+                    line = lines[k]
+                    if covers(quadrants, code, line):
                         break
                     k += 1
-                if k < len(witnesses):
+                if k < len(lines):
                     legal[code - 1] |= 1 << p
+                    continue
+                fixed = self._repaired(area, p, code, _bases(lines, REPAIR_BASES), REPAIR_LIMIT)
+                if fixed is None:
+                    fixed = self._repaired(area, p, code, lines, 2 * REPAIR_LIMIT)
+                if fixed is not None:
+                    self.repairs += 1
+                    legal[code - 1] |= 1 << p
+                    lines.append(fixed)
                     continue
                 self.fallbacks += 1
                 w = self._first_move(area, red, blue, p, colour)
                 if w is not None:
                     legal[code - 1] |= 1 << p
-                    witnesses.append(self._arrays(w, base_col))
+                    lines.append(Timeline.of(g, red, blue, w))
         return RegionInfo(True, legal[0], legal[1])
+
+    def _repaired(self, area: int, p: int, code: int, bases: list[Timeline], limit: int) -> Timeline | None:
+        """A filling of ``area`` that starts with colour ``code`` on ``p``, by repairing a witness."""
+        g = self.grid
+        bit = 1 << p
+        for base in bases:
+            line = base.with_first(p, code)
+            if repair(g, area, line, g.dilate8(bit) & area & ~bit, bit, limit):
+                if self.check:
+                    w = line.witness(g, area)
+                    assert w.order[0] == p and replay(g, *_stones(line, area, g), w), "repair"
+                return line
+        return None
 
     def _first_move(self, area: int, red: int, blue: int, p: int, colour: str) -> Witness | None:
         """A clean filling of ``area`` starting with ``colour`` on ``p`` (exact), or ``None``."""
@@ -124,15 +149,6 @@ class Engine:
             wred |= w.red
         return Witness(tuple(order), wred)
 
-    def _arrays(self, w: Witness, base_col: list[int]) -> tuple[list[int], list[int]]:
-        col = base_col.copy()
-        tm = [_STONE] * self.grid.size
-        wred = w.red
-        for t, p in enumerate(w.order):
-            col[p] = _RED if wred >> p & 1 else _BLUE
-            tm[p] = t
-        return col, tm
-
     def masks(self, red: int, blue: int) -> tuple[int, int]:
         """Legal points for Red and for Blue as masks; ``(0, 0)`` when some region is NDE."""
         g = self.grid
@@ -146,26 +162,23 @@ class Engine:
         return out_red, out_blue
 
 
-def _covers(quadrants: tuple[tuple[int, int, int], ...], x: int, col: list[int], tm: list[int]) -> bool:
-    """True when a witness stays clean with the candidate (colour code ``x``) moved first.
+def _bases(lines: list[Timeline], k: int) -> list[Timeline]:
+    """The witnesses a repair starts from: the ``k`` newest (often a neighbour's repair) and ``k`` first."""
+    if len(lines) <= 2 * k:
+        return lines[::-1]
+    return lines[:-k - 1:-1] + lines[:k]
 
-    ``quadrants`` are the candidate's diagonal neighbours ``q`` with shared points ``s, t``: the 2x2
-    blocks that contain it. Stones have time ``_STONE``, the candidate ``_FIRST``.
-    """
-    for q, s, t in quadrants:
-        cq = col[q]
-        if cq == x:
-            limit = tm[q] if tm[q] > _FIRST else _FIRST
-            if not ((col[s] == x and tm[s] < limit) or (col[t] == x and tm[t] < limit)):
-                return False
-        cs = col[s]
-        if cs and cs == col[t] and cs != x:
-            ts, tt = tm[s], tm[t]
-            if ts == _STONE and tt == _STONE:
-                continue
-            if not (cq == cs and tm[q] < (ts if ts > tt else tt)):
-                return False
-    return True
+
+def _stones(line: Timeline, area: int, grid: Grid) -> tuple[int, int]:
+    """The red and blue stones of a timeline (its points outside ``area`` that have a colour)."""
+    red = blue = 0
+    for p, c in enumerate(line.col):
+        if not area >> p & 1:
+            if c == _RED:
+                red |= 1 << p
+            elif c == _BLUE:
+                blue |= 1 << p
+    return red, blue
 
 
 _ENGINES: dict[int, Engine] = {}
