@@ -8,6 +8,12 @@ Usage: .venv/bin/python bench/values.py [--store build/5x5.zarr] [--iterations 3
   --build  first runs the value stages into a fresh build/bench-<board>.zarr (LocalCluster, as
            `python -m pipeline build` does) and reports on that store.
   --solve  also reruns the whole solve from scratch in this process and checks it against the store.
+
+       .venv/bin/python bench/values.py --against /tmp/before [--rounds 5] [--store ...] [--solve]
+  runs this script and the same script of another checkout (a `git worktree` of an older commit, say)
+  alternately on the same store, ``--rounds`` times each, and prints the median per iteration of each
+  with the load average of every run: a before/after comparison in one run on a machine whose load
+  varies.
 """
 
 from __future__ import annotations
@@ -15,6 +21,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -87,6 +96,46 @@ def fresh_build(board: Board) -> str:
     return path
 
 
+#: What a run prints that the comparison reads: the kernel sequence per iteration, the solve's.
+ITERATION = re.compile(r"^iteration\s+([\d.]+)", re.MULTILINE)
+SOLVE = re.compile(r"solve from scratch: .*?\(([\d.]+) ms each\)")
+LOAD = re.compile(r"load average ([\d.]+)")
+
+
+def compare(other: Path, rounds: int, passed: list[str]) -> None:
+    """Run this script and ``other``'s alternately (``passed`` are the options for both); print the
+    per-iteration times of each run and their medians."""
+    here = Path(__file__).resolve().parent.parent
+    trees = {"before": other.resolve(), "after": here}
+    rows: dict[str, list[tuple[float, float | None, float]]] = {name: [] for name in trees}
+    for r in range(rounds):
+        for name, tree in trees.items():
+            out = subprocess.run(
+                [sys.executable, str(tree / "bench" / "values.py"), *passed],
+                cwd=tree, capture_output=True, text=True, check=True,
+            ).stdout  # fmt: skip
+            kernels = ITERATION.search(out)
+            solve = SOLVE.search(out)
+            load = LOAD.search(out)
+            if kernels is None or load is None:
+                raise RuntimeError(f"{tree}: unexpected output:\n{out}")
+            rows[name].append((float(kernels[1]), float(solve[1]) if solve else None, float(load[1])))
+            got = rows[name][-1]
+            solved = f", solve {got[1]:.1f} ms per iteration" if got[1] is not None else ""
+            print(f"round {r + 1} {name:<6} ({tree}): kernels {got[0]:.1f} ms{solved}, load {got[2]:.2f}")
+    print(f"medians of {rounds} runs each (ms per iteration):")
+    med = {}
+    for name, runs in rows.items():
+        solves = [s for _, s, _ in runs if s is not None]
+        med[name] = (statistics.median(k for k, _, _ in runs), statistics.median(solves) if solves else None)
+        loads = [ld for _, _, ld in runs]
+        solve_text = f", solve {med[name][1]:.1f}" if med[name][1] is not None else ""
+        print(f"  {name:<6} kernels {med[name][0]:.1f}{solve_text} (load {min(loads):.2f}-{max(loads):.2f})")
+    b, a = med["before"], med["after"]
+    print(f"  after / before: kernels {a[0] / b[0]:.3f}", end="")
+    print(f", solve {a[1] / b[1]:.3f}" if a[1] is not None and b[1] is not None else "")
+
+
 def main() -> None:
     """Measure and print."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -99,7 +148,14 @@ def main() -> None:
         action="store_true",
         help="first run the value stages into a fresh build/bench-<board>.zarr on a LocalCluster",
     )
+    ap.add_argument("--against", type=Path, help="compare with this checkout's bench/values.py")
+    ap.add_argument("--rounds", type=int, default=5, help="runs of each checkout with --against")
     args = ap.parse_args()
+    if args.against is not None:
+        store = str(Path(args.store or f"build/{args.board}.zarr").resolve())
+        passed = ["--board", args.board, "--store", store, "--iterations", str(args.iterations)]
+        compare(args.against, args.rounds, passed + (["--solve"] if args.solve else []))
+        return
     board = Board.parse(args.board)
     path = args.store or f"build/{board}.zarr"
     if args.build:
@@ -196,7 +252,7 @@ def main() -> None:
         rel = np.max(np.abs(result.x - r) / np.maximum(r, 1.0))
         print(
             f"solve from scratch: {dt:.1f} s, {result.iterations} iterations "
-            f"({result.seconds_per_iteration * 1e3:.0f} ms each), residual {result.sigma:.2e}, "
+            f"({result.seconds_per_iteration * 1e3:.1f} ms each), residual {result.sigma:.2e}, "
             f"max relative difference from the store {rel:.1e}"
         )
 

@@ -191,7 +191,6 @@ def residual_rows(
     nb = (n + BLOCK - 1) // BLOCK
     peak = np.zeros(nb)
     bound = np.zeros(nb)
-    u = UNIT
     for b in prange(nb):
         lo = b * BLOCK
         hi = min(lo + BLOCK, n)
@@ -221,7 +220,7 @@ def residual_rows(
             mx = max(mx, abs(v))
             # Sum2 (Ogita, Rump, Oishi): |computed - exact| <= u|exact| + gamma_{n-1}^2 sum|t|,
             # n <= 9 terms; then one rounded division by d. Inflate generously.
-            bd = max(bd, abs(v) * (1.0 + 8.0 * u) + 128.0 * u * u * absum * 1.01)
+            bd = max(bd, abs(v) * (1.0 + 8.0 * UNIT) + 128.0 * UNIT * UNIT * absum * 1.01)
         peak[b] = mx
         bound[b] = bd
     if nb == 0:
