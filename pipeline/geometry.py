@@ -164,30 +164,9 @@ class Geometry:
 
     @cached_property
     def args(self) -> GeoArgs:
-        """The tables as the one argument of the numba kernels (built once per board)."""
-        return GeoArgs(
-            cells=self.cells,
-            tiles=self.tiles,
-            red=self.red,
-            colourings=self.colourings,
-            cols=self.cols,
-            n_sym=self.n_sym,
-            full=self.full,
-            not_last=self.not_last,
-            not_first=self.not_first,
-            nbr_cells=self.nbr_cells,
-            deg=self.deg,
-            perm_tab=self.perm_tab,
-            rank_tab=self.rank_tab,
-            pop8=self.pop8,
-            binom=self.binom,
-            cell_orbit=self.cell_orbit,
-            orbit_reps=self.orbit_reps,
-            to_rep=self.to_rep,
-            stab=self.stab,
-            n_stab=self.n_stab,
-            orbit_masks=self.orbit_masks,
-        )
+        """The tables as the one argument of the numba kernels (built once per board): the fields of
+        this object that :class:`pipeline.bits.GeoArgs` names."""
+        return GeoArgs(**{name: getattr(self, name) for name in GeoArgs._fields})
 
     @property
     def full(self) -> int:
