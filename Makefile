@@ -26,7 +26,7 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $(NODE_STAMP)
 
-$(SITE): $(NODE_STAMP) $(SITE_SOURCES)
+$(SITE): $(NODE_STAMP) $(SITE_SOURCES) site/serve.py
 	$(PYTHON) site/build.py --out $(SITE_OUT)
 
 # The static site in build/site: site/web, unitile_py, tables/5x5 and the Pyodide runtime.
@@ -36,8 +36,9 @@ site: $(SITE)
 serve: $(SITE)
 	$(PYTHON) site/serve.py --dir $(SITE_OUT) --host 127.0.0.1 --port 8000
 
-lint: $(STAMP)
+lint: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check unitile_py pipeline tests bench site
+	npx --no-install eslint --config site/eslint.config.mjs site
 
 # Browser tests need Debian's chromium; without it they are skipped (never under CI=true).
 browser-check:

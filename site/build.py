@@ -5,6 +5,11 @@ The result is one self-contained folder (default ``build/site``) that any static
 and a version, the hash of every file's bytes, so a new build gets new cache names and the page can
 offer the update.
 
+The pages share one frame, written once in ``site/web/frame/``: ``<!-- frame:head -->``,
+``<!-- frame:header -->`` and ``<!-- frame:footer -->`` in a page are replaced by those fragments (the
+head carries the Content-Security-Policy of ``site/serve.py``; the header marks the page's own link
+with ``aria-current``). A page that is a game also gets a ``modulepreload`` for each of its modules.
+
     python site/build.py [--out build/site] [--salt TEXT]
 
 Exit status 2 with a one-line message when something it needs is missing.
@@ -14,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +45,12 @@ BOARD = "5x5"
 #: Precompiled Python (the standard library, unitile_py) is made once per input and kept here.
 CACHE = ROOT / "build" / "cache"
 COMPILE = ROOT / "site" / "compile_python.mjs"
+#: The fragments every page shares (not copied into the build themselves).
+FRAME = WEB / "frame"
+FRAME_MARK = re.compile(r"<!-- frame:([a-z]+) -->")
+#: A page's module script, and a module's static imports of its neighbours.
+ENTRY = re.compile(r'<script type="module" src="js/([\w-]+\.js)">')
+IMPORT = re.compile(r'^import\s[^;]*?from\s+"\./([\w-]+\.js)"', re.M)
 
 
 class BuildError(Exception):
@@ -54,10 +67,13 @@ class Built:
     total_bytes: int
 
 
-def _copy_tree(src: Path, dst: Path, pattern: str = "*") -> list[Path]:
-    """Copy the files under ``src`` matching ``pattern`` to ``dst``; returns the copies."""
+def _copy_tree(src: Path, dst: Path, pattern: str = "*", skip: Path | None = None) -> list[Path]:
+    """Copy the files under ``src`` matching ``pattern`` to ``dst`` (not those under ``skip``);
+    returns the copies."""
     out = []
     for path in sorted(src.rglob(pattern)):
+        if skip is not None and path.is_relative_to(skip):
+            continue
         if path.is_file() and "__pycache__" not in path.parts:
             target = dst / path.relative_to(src)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -119,6 +135,65 @@ def compiled_package(source: Path) -> Path:
     return cached
 
 
+def meta_csp() -> str:
+    """The Content-Security-Policy of ``site/serve.py`` as a meta tag may carry it (without
+    ``frame-ancestors``, which only a header can set)."""
+    spec = importlib.util.spec_from_file_location("unitile_site_serve_csp", ROOT / "site" / "serve.py")
+    if spec is None or spec.loader is None:
+        raise BuildError("site/serve.py cannot be read")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    parts = [p.strip() for p in str(module.CSP).split(";")]
+    return "; ".join(p for p in parts if p and not p.startswith("frame-ancestors"))
+
+
+def module_graph(js: Path, entry: str) -> list[str]:
+    """``entry`` and every module of ``js`` it imports, directly or not (static imports only)."""
+    seen: list[str] = []
+    todo = [entry]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        path = js / name
+        if not path.is_file():
+            raise BuildError(f"js/{name} is imported but missing")
+        seen.append(name)
+        todo.extend(IMPORT.findall(path.read_text()))
+    return seen
+
+
+def frame_page(page: Path, fragments: dict[str, str]) -> str:
+    """A page of site/web with the shared frame filled in (see the module's docstring)."""
+    text = page.read_text()
+    link = "./" if page.name == "index.html" else page.name
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in fragments:
+            raise BuildError(f"{page.name}: no frame fragment {name!r} in {FRAME}")
+        fragment = fragments[name].rstrip("\n")
+        if name == "header":
+            fragment = fragment.replace(f'<a href="{link}">', f'<a href="{link}" aria-current="page">')
+        if name == "head":
+            entries = ENTRY.findall(text)
+            modules = sorted({m for e in entries for m in module_graph(page.parent / "js", e)})
+            fragment += "".join(f'\n  <link rel="modulepreload" href="js/{m}">' for m in modules)
+        return fragment.rstrip("\n")
+
+    return FRAME_MARK.sub(fill, text)
+
+
+def _frame_pages(out: Path) -> None:
+    """Fill the frame into every page copied to ``out``."""
+    if not FRAME.is_dir():
+        return
+    fragments = {p.stem: p.read_text() for p in sorted(FRAME.glob("*.html"))}
+    fragments = {k: v.replace("{{csp}}", meta_csp()) for k, v in fragments.items()}
+    for page in sorted(out.glob("*.html")):
+        page.write_text(frame_page(page, fragments))
+
+
 def build(out: Path, salt: str = "") -> Built:
     """Build the site into ``out`` (emptied first); ``salt`` changes the version (tests use it)."""
     _check_pyodide()
@@ -127,7 +202,8 @@ def build(out: Path, salt: str = "") -> Built:
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    web = [p for p in _copy_tree(WEB, out) if p.name != "sw.js"]
+    web = [p for p in _copy_tree(WEB, out, skip=FRAME) if p.name != "sw.js"]
+    _frame_pages(out)
     # unitile_py as bytecode for Pyodide's Python 3.14: importing compiles nothing in the browser.
     python = _copy_tree(compiled_package(ROOT / "unitile_py"), out / "py" / "unitile_py", "*.pyc")
     tables_dir = ROOT / "tables" / BOARD

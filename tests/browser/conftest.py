@@ -144,7 +144,7 @@ class Site:
         return self.page.evaluate(expression)
 
     def state(self) -> dict[str, Any]:
-        return self.js("window.unitile.S.state")
+        return self.js("window.unitile.state")
 
     def ply(self) -> int:
         return int(self.page.locator("#board").get_attribute("data-ply") or "-1")
@@ -154,19 +154,27 @@ class Site:
 
     def idle(self) -> bool:
         """No request is waiting on the worker and no computer is about to move."""
-        return bool(self.js("window.unitile.pendingCount() === 0 && !window.unitile.S.busy"))
+        return bool(self.js("window.unitile.pendingCount() === 0"))
 
     def wait_idle(self) -> None:
         wait_until(self.idle, "the page to finish its requests")
 
     def tile(self, name: str) -> Any:
-        return self.page.locator(f'#tiles .tile[data-cell="{name}"]')
+        """The drawn tile on a cell (its classes show marking, last slide, choice, hint, end)."""
+        return self.page.locator(f'#board .tile[data-cell="{name}"]')
+
+    def cell(self, name: str) -> Any:
+        """The grid cell on top of a tile: it takes the taps and the focus, and has the label."""
+        return self.page.locator(f'#board [role="gridcell"][data-cell="{name}"]')
+
+    def message(self) -> str:
+        return str(self.page.locator("#message").inner_text())
 
     def legal(self) -> list[str]:
         return list(self.state()["legal"])
 
     def click(self, name: str) -> None:
-        self.tile(name).click()
+        self.cell(name).click()
 
     def play(self, *moves: str) -> None:
         """Click each tile (Confirm moves off) and wait for the slide to land."""
@@ -174,6 +182,19 @@ class Site:
             ply = self.ply()
             self.click(move)
             self.wait_ply(ply + 1)
+
+    def new_game(self) -> None:
+        """New game, answering yes when the page asks."""
+        self.page.locator("#btn-new").click()
+        if self.page.locator("#dlg-new").is_visible():
+            self.page.locator("#dlg-new-ok").click()
+        self.wait_ply(0)
+
+    def load_record(self, text: str) -> None:
+        """Paste ``text`` into the record dialog and press Load (the dialog closes if it loads)."""
+        self.page.locator("#btn-record").click()
+        self.page.locator("#record-load").fill(text)
+        self.page.locator("#btn-load").click()
 
     def set_option(self, option_id: str, on: bool) -> None:
         box = self.page.locator(f"#{option_id}")

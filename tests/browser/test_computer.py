@@ -25,7 +25,7 @@ def setup(site: Site, red: str, blue: str, pace: str = "0", seed: int = 7) -> No
     settings = {"r": red, "b": blue, "pace": pace, "marking": True, "confirm": False, "analysis": False}
     site.js(f"localStorage.setItem('unitile.settings.v1', {json.dumps(json.dumps(settings))})")
     site.open(f"?seed={seed}", idle=red == "human" or blue == "human")
-    assert site.js("window.unitile.S.info.players"), "the build must have its computer players"
+    assert site.js("window.unitile.info.players"), "the build must have its computer players"
     assert site.page.locator("#player-r").input_value() == red
     assert site.page.locator("#player-b").input_value() == blue
 
@@ -49,15 +49,15 @@ def test_win_against_level_1_by_clicking_the_hints(site: Site) -> None:
         if st["over"]:
             break
         site.page.locator("#btn-hint").click()
-        hinted = site.page.locator("#tiles .tile.hint")
+        hinted = site.page.locator("#board .tile.hint")
         wait_until(lambda h=hinted: h.count() == 1, "the hint")
         ply = site.ply()
-        hinted.click()
+        site.click(hinted.get_attribute("data-cell"))
         wait_until(lambda p=ply: site.ply() > p, "the slide")
     st = site.state()
     assert st["over"] and st["winner"] == "b" and st["result"] == "0-1"
     assert site.page.locator("#turn").inner_text() == "Blue wins"
-    assert site.page.locator("#tiles .tile.uniting").count() == 12
+    assert site.page.locator("#board .tile.uniting").count() == 12
     site.shot("10-blue-beats-level-1")
 
 
@@ -80,10 +80,10 @@ def test_hint_is_level_6s_move(site: Site) -> None:
     setup(site, red="human", blue="human")
     site.play(site.legal()[0])
     site.page.keyboard.press("h")
-    hinted = site.page.locator("#tiles .tile.hint")
+    hinted = site.page.locator("#board .tile.hint")
     wait_until(lambda: hinted.count() == 1, "the hint")
     hint = hinted.get_attribute("data-cell")
-    assert "hint" in hinted.get_attribute("aria-label")
+    assert "hint" in site.cell(hint).get_attribute("aria-label")
     site.shot("11-hint")
     site.set_player("b", "6")
     site.wait_ply(2)
@@ -100,7 +100,7 @@ def test_computer_against_computer_with_pause(site: Site) -> None:
     paused_at = site.ply()
     assert pause.inner_text() == "Resume" and site.page.locator("#turn").inner_text() == "Paused"
     assert site.state()["ply"] == paused_at and not site.state()["over"]
-    assert site.page.locator("#tiles .tile.marked").count() == 0  # no dots while a computer is to move
+    assert site.page.locator("#board .tile.marked").count() == 0  # no dots while a computer is to move
     pause.click()
     wait_until(lambda: site.state()["over"], "the end of the game", timeout=120)
     st = site.state()
@@ -111,7 +111,7 @@ def test_computer_against_computer_with_pause(site: Site) -> None:
 
 def test_analysis_marks_every_legal_slide(site: Site) -> None:
     setup(site, red="human", blue="human")
-    assert site.page.locator("#tiles .badge.win, #tiles .badge.loss").count() == 0  # off by default
+    assert site.page.locator("#board .badge.win, #board .badge.loss").count() == 0  # off by default
     site.set_option("opt-analysis", True)
     wait_until(lambda: site.state().get("analysis"), "the analysis")
     analysis = site.state()["analysis"]

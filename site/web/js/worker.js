@@ -58,12 +58,15 @@ async function startPython(indexURL, snapshotName, snapshot) {
 async function boot() {
   const started = performance.now();
   const info = await (await fetch(new URL("build.json", BASE))).json();
-  post({ type: "progress", text: "Starting Python…" });
   const snapshotName = SNAPSHOT_PREFIX + info.version;
   const saved = await readSnapshot(snapshotName);
+  if (!saved) {
+    const megabytes = Object.values(info.files).reduce((a, b) => a + b, 0) / 1e6;
+    post({ type: "progress", text: `Loading the game… The first visit downloads ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
+  }
   const fetchTables = () => Promise.all(info.tables.map((path) => fetchOk(path, "bytes")));
   // Without a snapshot the tables are needed: fetch them while Python starts.
-  let tablesFetch = saved ? null : fetchTables();
+  const tablesFetch = saved ? null : fetchTables();
   const [{ pyodide, restored }, sources] = await Promise.all([
     startPython(new URL("pyodide/", BASE).href, snapshotName, saved),
     Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
@@ -78,8 +81,7 @@ async function boot() {
   if (!restored) {
     // A fresh interpreter: import the game, load the tables, then keep a snapshot of all that.
     const tables = await (tablesFetch || fetchTables());
-    tablesFetch = null;
-    post({ type: "progress", text: tables.length ? "Loading the tables…" : "Loading the game…" });
+    post({ type: "progress", text: "Setting up the board…" });
     const tableDir = `${HOME}/tables-in-memory`;
     pyodide.FS.mkdirTree(tableDir);
     const tableNames = info.tables.map((path) => path.slice(path.lastIndexOf("/") + 1));

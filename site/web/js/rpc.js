@@ -1,0 +1,57 @@
+// The worker client: starts the module Web Worker that runs Python and calls its service by name.
+// Any game's page can use it; the worker answers {op, args} requests (see worker.js).
+
+/** An error the service reported in one line for the player (a refused move, a bad record). */
+export class UserError extends Error {}
+
+export class WorkerClient {
+  /**
+   * @param {URL} url the worker module
+   * @param {(text: string) => void} onProgress called with each loading message
+   */
+  constructor(url, onProgress = () => {}) {
+    this.pending = new Map();
+    this.nextId = 1;
+    this.calls = []; // the last 200 replies: {op, ms} (the worker's own time), for the benchmark
+    this.ready = new Promise((resolve, reject) => {
+      this.worker = new Worker(url, { type: "module" });
+      this.worker.addEventListener("message", (event) => {
+        const data = event.data;
+        if (data.type === "progress") onProgress(data.text);
+        else if (data.type === "ready") resolve(data);
+        else if (data.type === "failed") reject(new UserError(data.error));
+        else if (data.type === "reply") this.receive(data);
+      });
+      this.worker.addEventListener("error", (event) => {
+        reject(new UserError(event.message || "the worker could not start"));
+      });
+    });
+  }
+
+  /** Requests sent and not answered yet. */
+  get open() {
+    return this.pending.size;
+  }
+
+  /** Call ``op`` with ``args``; resolves with its result, rejects with a UserError. */
+  call(op, args = {}) {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.pending.set(id, { resolve, reject, op });
+      this.worker.postMessage({ id, op, args });
+    });
+  }
+
+  receive(data) {
+    const waiter = this.pending.get(data.id);
+    this.pending.delete(data.id);
+    if (!waiter) return;
+    if (!data.ok) {
+      waiter.reject(new UserError(data.error));
+      return;
+    }
+    this.calls.push({ op: waiter.op, ms: data.ms });
+    if (this.calls.length > 200) this.calls.shift();
+    waiter.resolve(data.result);
+  }
+}
