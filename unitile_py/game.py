@@ -27,10 +27,10 @@ from collections.abc import Iterable
 
 from .board import Board
 from .errors import UnitileError
+from .history import History
 from .lookups import Lookups
 from .notation import Record, format_record, start_headers
 from .position import Position
-from .records import result_token
 from .tables import tables_for
 
 #: Why the value rule refuses a slide.
@@ -47,7 +47,7 @@ def default_rules(board: Board) -> Lookups:
         raise UnitileError(f"{exc}: the value rule cannot be checked on {board} without them") from None
 
 
-class Game:
+class Game(History[Position]):
     """The moves of one game from a start position, each checked by ``rules``; undo with :meth:`pop`."""
 
     def __init__(
@@ -57,11 +57,8 @@ class Game:
         moves: Iterable[int] = (),
         headers: dict[str, str] | None = None,
     ) -> None:
-        self.start = start
+        super().__init__(start, headers)
         self.rules: Lookups = rules if rules is not None else default_rules(start.board)
-        self.headers: dict[str, str] = dict(headers or {})
-        self._moves: list[int] = []
-        self._positions: list[Position] = [start]
         for cell in moves:
             self.push(cell)
 
@@ -70,48 +67,10 @@ class Game:
         """The game of a parsed record, every move checked (the error names the ply)."""
         return Game(record.start, rules, record.moves, record.headers)
 
-    # ----- state ------------------------------------------------------------------------------------
-
     @property
     def board(self) -> Board:
         """The board."""
         return self.start.board
-
-    @property
-    def position(self) -> Position:
-        """The current position."""
-        return self._positions[-1]
-
-    @property
-    def positions(self) -> tuple[Position, ...]:
-        """The start and every position after it."""
-        return tuple(self._positions)
-
-    @property
-    def moves(self) -> tuple[int, ...]:
-        """The cells of the tiles slid so far."""
-        return tuple(self._moves)
-
-    @property
-    def ply(self) -> int:
-        """The number of moves played."""
-        return len(self._moves)
-
-    def winner(self) -> str | None:
-        """``"r"`` or ``"b"`` once a colour is united, else None."""
-        return self.position.winner()
-
-    def is_over(self) -> bool:
-        """True once a colour is united."""
-        return self.winner() is not None
-
-    def result(self) -> str:
-        """``1-0`` (Red won), ``0-1`` (Blue won) or ``*``."""
-        return result_token(self.winner())
-
-    def mover(self, ply: int) -> str:
-        """The colour that made move number ``ply`` (0-based)."""
-        return self._positions[ply].turn
 
     # ----- moves ------------------------------------------------------------------------------------
 
@@ -156,6 +115,14 @@ class Game:
             raise UnitileError(f"ply {self.ply + 1}: {exc}") from None
         self.push(cell)
 
+    def name_of(self, move: int) -> str:
+        """A move (a cell) as the notation writes it."""
+        return self.board.name(move)
+
+    def move_of(self, text: str) -> int:
+        """The cell of a move's name; :class:`UnitileError` for none."""
+        return self.board.cell(text)
+
     def pop(self) -> int:
         """Take back the last move and return its cell."""
         if not self._moves:
@@ -167,7 +134,7 @@ class Game:
 
     def record(self) -> Record:
         """The game as a record, with the ``Board`` or ``Position`` header its start needs."""
-        headers = {**self.headers, **start_headers(self.start)}
+        headers = {**start_headers(self.start), **self.headers}
         return Record(self.start, list(self._moves), headers, self.result())
 
     def record_text(self) -> str:

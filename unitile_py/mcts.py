@@ -83,15 +83,22 @@ class Search(Generic[S]):
         self.domain = domain
         self.rng = rng
 
-    def run(self, state: S, turn: str, playouts: int) -> dict[int, tuple[int, int]]:
+    def run(
+        self, state: S, turn: str, playouts: int, edges: Sequence[Edge[S]] | None = None
+    ) -> dict[int, tuple[int, int]]:
         """Play ``playouts`` games from ``state`` (``turn`` to move; the game must go on).
 
-        Returns ``{move: (visits, wins)}`` for every legal move, wins counted for ``turn``.
+        ``edges`` replaces the domain's moves at the root (a game may search below the root with a
+        cheaper rule than the one its real moves obey). Returns ``{move: (visits, wins)}`` for every
+        root move, wins counted for ``turn``.
         """
-        root: _Node[S] = _Node(turn, self.domain.edges(state))
+        root = self._node(turn, self.domain.edges(state) if edges is None else edges)
         for _ in range(playouts):
             self._iterate(root)
         return {edge[0]: (n, w) for edge, n, w in zip(root.edges, root.visits, root.wins, strict=True)}
+
+    def _node(self, turn: str, edges: Sequence[Edge[S]]) -> _Node[S]:
+        return _Node(turn, edges)
 
     def _iterate(self, root: _Node[S]) -> None:
         domain = self.domain
@@ -132,6 +139,97 @@ class Search(Generic[S]):
         return best
 
 
+class AmafDomain(Domain[S], Protocol):
+    """A domain whose moves are small whole numbers (board points) and whose playouts say who placed
+    where, for the all-moves-as-first statistics of :class:`RaveSearch` (as in Hex and Go programs)."""
+
+    def playout(self, state: S, turn: str, rng: random.Random) -> tuple[str, int, int]:
+        """A random playout as :meth:`Domain.rollout`: ``(winner, Red's moves, Blue's moves)`` as masks."""
+        ...
+
+
+class _RaveNode(_Node[S]):
+    __slots__ = ("amaf_visits", "amaf_wins")
+
+    def __init__(self, turn: str, edges: Sequence[Edge[S]]) -> None:
+        super().__init__(turn, edges)
+        self.amaf_visits = [0] * len(edges)
+        self.amaf_wins = [0] * len(edges)
+
+
+class RaveSearch(Search[S]):
+    """UCT with rapid action value estimates: each move's value mixes its own win rate with the win
+    rate of the playouts in which the same side made that move at any later time, the mix moving to
+    its own as it is tried (``equivalence`` tries give both equal weight)."""
+
+    def __init__(self, domain: AmafDomain[S], rng: random.Random, equivalence: float = 300.0) -> None:
+        super().__init__(domain, rng)
+        self.amaf: AmafDomain[S] = domain
+        self.equivalence = equivalence
+
+    def _node(self, turn: str, edges: Sequence[Edge[S]]) -> _RaveNode[S]:
+        return _RaveNode(turn, edges)
+
+    def _iterate(self, root: _Node[S]) -> None:
+        assert isinstance(root, _RaveNode)
+        domain = self.amaf
+        path: list[tuple[_RaveNode[S], int]] = []
+        node: _RaveNode[S] = root
+        red = blue = 0
+        while True:
+            i = self._rave_select(node)
+            path.append((node, i))
+            _, child_state, winner = node.edges[i]
+            if winner:
+                break
+            child = node.children[i]
+            if child is None:
+                turn = domain.turn_after(node.turn, child_state)
+                fresh: _RaveNode[S] = _RaveNode(turn, domain.edges(child_state))
+                node.children[i] = fresh
+                winner, red, blue = domain.playout(child_state, turn, self.rng)
+                break
+            assert isinstance(child, _RaveNode)
+            node = child
+        for n, i in reversed(path):
+            move = n.edges[i][0]
+            if move >= 0:
+                if n.turn == "r":
+                    red |= 1 << move
+                else:
+                    blue |= 1 << move
+            n.visits[i] += 1
+            n.total += 1
+            won = winner == n.turn
+            if won:
+                n.wins[i] += 1
+            mine = red if n.turn == "r" else blue
+            for k, edge in enumerate(n.edges):
+                m = edge[0]
+                if m >= 0 and mine >> m & 1:
+                    n.amaf_visits[k] += 1
+                    if won:
+                        n.amaf_wins[k] += 1
+
+    def _rave_select(self, node: _RaveNode[S]) -> int:
+        k = self.equivalence
+        log_total = math.log(node.total + 1)
+        best, best_score = 0, -1.0
+        rand = self.rng.random
+        for i, n in enumerate(node.visits):
+            a = node.amaf_visits[i]
+            if n == 0 and a == 0:
+                score = 2.0 + rand()  # untried and never seen in a playout: first, in random order
+            else:
+                q = node.wins[i] / n if n else 0.0
+                qa = node.amaf_wins[i] / a if a else 0.0
+                beta = a / (n + a + n * a / k) if a else 0.0
+                score = (1 - beta) * q + beta * qa + 0.25 * math.sqrt(log_total / (n + 1))
+            if score > best_score:
+                best, best_score = i, score
+        return best
+
+
 def choose_move(
     domain: Domain[S],
     state: S,
@@ -139,17 +237,21 @@ def choose_move(
     playouts: int,
     rng: random.Random,
     proportional: bool = False,
+    edges: Sequence[Edge[S]] | None = None,
+    search: type[Search[S]] = Search,
 ) -> int:
     """The move a search player makes: a move that wins at once if there is one (at random among
     several), the only move if there is one, else by a search of ``playouts`` games: the most visited
-    move (ties to more wins, then at random), or with ``proportional`` a draw weighted by visits."""
-    edges = domain.edges(state)
+    move (ties to more wins, then at random), or with ``proportional`` a draw weighted by visits.
+    ``edges`` are the root's moves if not the domain's (see :meth:`Search.run`); ``search`` is the
+    search class (:class:`RaveSearch` for a domain that supports it)."""
+    edges = domain.edges(state) if edges is None else edges
     winning = [move for move, _, winner in edges if winner == turn]
     if winning:
         return winning[0] if len(winning) == 1 else winning[rng.randrange(len(winning))]
     if len(edges) == 1:
         return edges[0][0]
-    stats = Search(domain, rng).run(state, turn, playouts)
+    stats = search(domain, rng).run(state, turn, playouts, edges)
     moves = list(stats)
     if proportional:
         return rng.choices(moves, weights=[stats[m][0] for m in moves])[0]
@@ -158,4 +260,4 @@ def choose_move(
     return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
 
 
-__all__ = ["EXPLORATION", "Domain", "Edge", "Search", "choose_move"]
+__all__ = ["EXPLORATION", "AmafDomain", "Domain", "Edge", "RaveSearch", "Search", "choose_move"]

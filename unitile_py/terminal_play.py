@@ -13,60 +13,18 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from . import playing
 from .board import Board
-from .coords import quote
 from .drawing import draw
 from .errors import UnitileError
 from .game import Game
 from .lookups import Lookups
 from .notation import Record, parse_position
 from .players import LEVELS, Player, hint, make_player
+from .playing import HUMAN, side_type
 from .position import BLUE, RED, Position
 from .seeds import game_seed
 from .tables import tables_for
-
-HUMAN = "human"
-NAMES = {RED: "red", BLUE: "blue"}
-
-
-def side_arg(text: str) -> str:
-    """``human`` or a computer level from the command line."""
-    value = text.strip().lower()
-    if value != HUMAN and value not in {str(level) for level in LEVELS}:
-        raise argparse.ArgumentTypeError(f"{quote(text)}: expected human or a level 1 to 6")
-    return value
-
-
-def ask_human(game: Game, read: Callable[[str], str], write: Callable[[str], None]) -> int | None:
-    """Ask until the person gives a legal slide; None when they quit or the input ends."""
-    board = game.board
-    names = " ".join(board.name(c) for c in game.legal_moves())
-    while True:
-        try:
-            text = read(f"{NAMES[game.position.turn]} to move ({names}; hint; quit): ").strip().lower()
-        except EOFError:
-            write("")
-            return None
-        except UnicodeDecodeError:
-            write(f"that line is not UTF-8 text; type the cell of a tile to slide, one of: {names}")
-            continue
-        if text in ("quit", "exit"):
-            return None
-        if text == "hint":
-            write(f"hint: {board.name(hint(game.position, game.rules))}")
-            continue
-        if not text:
-            write(f"type the cell of a tile to slide, one of: {names}")
-            continue
-        try:
-            cell = board.cell(text)
-        except UnitileError as exc:
-            write(f"{exc}; the legal slides are {names}")
-            continue
-        why = game.why_illegal(cell)
-        if why is None:
-            return cell
-        write(f"{text}: {why}; the legal slides are {names}")
 
 
 def play_in_terminal(
@@ -82,32 +40,8 @@ def play_in_terminal(
         colour: None if side == HUMAN else make_player(int(side), game_seed(seed, 0, colour), tables)
         for colour, side in sides.items()
     }
-    headers = {"Board": str(start.board)}
-    if start != Position.start(start.board):
-        headers["Position"] = str(start)
-    for colour in (RED, BLUE):
-        player = players[colour]
-        label = HUMAN if player is None else f"level {player.level} seed {player.seed}"
-        headers["Red" if colour == RED else "Blue"] = label
-    game = Game(start, tables, headers=headers)
-    while not game.is_over():
-        position = game.position
-        write(draw(position))
-        player = players[position.turn]
-        if player is None:
-            cell = ask_human(game, read, write)
-            if cell is None:
-                write("game left unfinished")
-                break
-        else:
-            cell = player.choose(position)
-            write(f"{NAMES[position.turn]} (level {player.level}) slides {position.board.name(cell)}")
-        game.push(cell)
-    winner = game.winner()
-    if winner is not None:
-        write(draw(game.position))
-        write(f"{NAMES[winner]} wins")
-    write(game.record_text().rstrip("\n"))
+    game = Game(start, tables)
+    playing.play_in_terminal(game, dict(players), draw, lambda p: hint(p, tables), read, write)
     return game.record()
 
 
@@ -126,8 +60,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     """Add the ``play`` subcommand to the command line's subparsers."""
     p = sub.add_parser("play", help="play a game in the terminal")
-    p.add_argument("--red", type=side_arg, default=HUMAN, help="human (default) or a level 1 to 6")
-    p.add_argument("--blue", type=side_arg, default="6", help="human or a level 1 to 6 (default 6)")
+    p.add_argument("--red", type=side_type(LEVELS), default=HUMAN, help="human (default) or a level 1 to 6")
+    p.add_argument("--blue", type=side_type(LEVELS), default="6", help="human or a level 1 to 6 (default 6)")
     p.add_argument("--seed", type=int, default=1, help="seed of the computer sides")
     p.add_argument("--board", default="5x5", help="board size with tables (default 5x5)")
     p.add_argument("--position", help="start from this position instead of the usual start")
@@ -135,4 +69,4 @@ def register(sub: Any) -> None:
     p.set_defaults(func=cmd_play)
 
 
-__all__ = ["HUMAN", "ask_human", "play_in_terminal", "register"]
+__all__ = ["HUMAN", "play_in_terminal", "register"]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.game.oracle import lookups, oracle
-from unitile_py import BLUE, RED, Position, format_record, parse_record
+from unitile_py import BLUE, RED, Position, parse_record
 from unitile_py.cli import main
 from unitile_py.match import play_game, run_match
 from unitile_py.players import make_player
@@ -34,17 +34,17 @@ def test_match_summary_agrees_with_its_games() -> None:
     start = Position.start(tables.board)
     summary, played = run_match(5, 1, 30, 7, tables, start)
     assert summary.games == len(played) == 30
-    assert summary.red_wins == sum(r.winner == RED for r, _ in played)
+    assert summary.red_wins == sum(r.winner == RED for r in played)
     assert summary.red_wins + summary.blue_wins == 30
-    assert summary.mean_plies == pytest.approx(sum(len(r.moves) for r, _ in played) / 30)
+    assert summary.mean_plies == pytest.approx(sum(len(r.moves) for r in played) / 30)
     assert summary.red_wins >= 28  # Red wins 3x5 with perfect play; level 5 finds it against random
     for colour in (RED, BLUE):
-        times = [t for r, _ in played for t in r.seconds[colour]]
+        times = [t for r in played for t in r.seconds[colour]]
         assert summary.seconds_per_move[colour] == pytest.approx(sum(times) / len(times))
         assert all(t >= 0 for t in times)
     truth = oracle("3x5")
-    for result, headers in played:
-        record = parse_record(format_record(result.record(headers)))
+    for result in played:
+        record = parse_record(result.game.record_text())
         assert record.moves == list(result.moves)
         assert record.result == ("1-0" if result.winner == RED else "0-1")
         assert record.headers["Red"].startswith("level 5 seed ")
@@ -59,9 +59,9 @@ def test_each_game_of_a_match_can_be_replayed_alone() -> None:
     start = Position.start(tables.board)
     _, played = run_match(4, 2, 3, 11, tables, start)
     _, again = run_match(4, 2, 3, 11, tables, start)
-    assert [r.moves for r, _ in played] == [r.moves for r, _ in again]
+    assert [r.moves for r in played] == [r.moves for r in again]
     _, other = run_match(4, 2, 3, 12, tables, start)
-    assert [r.moves for r, _ in played] != [r.moves for r, _ in other]
+    assert [r.moves for r in played] != [r.moves for r in other]
     g = 2
     alone = play_game(
         make_player(4, game_seed(11, g, RED), tables),
@@ -69,8 +69,8 @@ def test_each_game_of_a_match_can_be_replayed_alone() -> None:
         tables,
         start,
     )
-    assert alone.moves == played[g][0].moves
-    assert played[g][1]["Red"] == f"level 4 seed {game_seed(11, g, RED)}"
+    assert alone.moves == played[g].moves
+    assert played[g].game.headers["Red"] == f"level 4 seed {game_seed(11, g, RED)}"
 
 
 def test_match_json_and_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -146,9 +146,9 @@ def test_human_against_level_6_with_bad_input_and_a_hint() -> None:
     out: list[str] = []
     record = play_in_terminal({RED: "human", BLUE: "6"}, 1, tables, start, read, out.append)
     text = "\n".join(out)
-    assert "type the cell of a tile to slide, one of: b3 b1" in text
-    assert "'z9': no such cell on a 3x3 board; the legal slides are b3 b1" in text
-    assert "a1: not next to the bubble; the legal slides are b3 b1" in text
+    assert "type a move, one of: b3 b1" in text
+    assert "'z9': no such cell on a 3x3 board; the legal moves are b3 b1" in text
+    assert "a1: not next to the bubble; the legal moves are b3 b1" in text
     assert "a2: neither unites a colour nor lowers r + b" in text
     assert "hint: b3" in text
     assert prompts[0].startswith("red to move (b3 b1; hint; quit)")
@@ -168,7 +168,7 @@ def test_play_ends_cleanly_at_end_of_input(
     monkeypatch.setattr("sys.stdin", io.StringIO("b3\n"))
     status, out, err = run_cli(["play", "--red", "human", "--blue", "6", "--board", "3x3"], capsys)
     assert (status, err) == (0, "")
-    assert "blue (level 6) slides" in out
+    assert "blue (level 6) plays" in out
     assert "game left unfinished" in out
     assert out.rstrip().endswith("*")
     assert "Traceback" not in out
@@ -184,10 +184,10 @@ def test_play_quit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtur
 def test_play_between_computers_matches_game_1_of_a_match(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run_cli(["play", "--red", "5", "--blue", "2", "--seed", "4", "--board", "5x5"], capsys)
     assert (status, err) == (0, "")
-    record_text = out[out.index("[Board") :]
+    record_text = out[out.index("[Red") :]
     played = parse_record(record_text)
     _, games = run_match(5, 2, 1, 4, lookups("tables:5x5"), Position.start(played.start.board))
-    assert played.moves == list(games[0][0].moves)
+    assert played.moves == list(games[0].moves)
 
 
 @pytest.mark.parametrize(

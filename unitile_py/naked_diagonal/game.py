@@ -1,0 +1,194 @@
+"""A game of Naked Diagonal: the start, the turns, legality, skipped turns, undo and the result.
+
+:class:`Game` owns legality as the Unitile game does: :meth:`Game.push` places a stone of the side to
+move and refuses, naming the ply and why, a point that is taken, a stone that would form a naked
+diagonal, one that would leave a naked-diagonal-equivalent area, and any move after the end. When the
+opponent then has no legal placement, their turn is skipped: the game records a :data:`SKIP` for it
+and the same side moves again. :meth:`pop` takes back the last placement with the skip after it.
+
+The turns are numbered as plies, skips included, as a record writes them.
+
+>>> g = Game(Position.empty(3))
+>>> g.push_name("b2"); g.push_name("c2")
+>>> g.push_name("a3")
+Traceback (most recent call last):
+    ...
+unitile_py.errors.UnitileError: ply 3, a3: Red on a3 forms a naked diagonal with b2
+>>> for name in ("b3", "c3", "a2", "a1", "b1"):
+...     g.push_name(name)
+>>> g.record_text().splitlines()[-1], g.grid.names(g.winner_chain())
+('1. b2 c2 2. b3 c3 3. a2 a1 4. b1 1-0', ('b3', 'a2', 'b2', 'b1'))
+>>> g.push_name("a3")
+Traceback (most recent call last):
+    ...
+unitile_py.errors.UnitileError: ply 8, a3: the game is over: Red has won
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..coords import quote
+from ..errors import UnitileError
+from ..history import History
+from ..records import MoveReader, check_result, split_record
+from .grid import Grid
+from .legality import explain, legal_masks
+from .notation import SKIP, SKIP_WORD, NDRecord, format_record, move_name, start_headers, start_of
+from .position import Position
+from .rules import COLOUR_NAMES, RED, chain, other
+
+
+class Game(History[Position]):
+    """The turns of one game from a start position, each checked; undo with :meth:`pop`."""
+
+    def __init__(
+        self, start: Position, moves: Iterable[int] = (), headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(start, headers)
+        skipped = False  # the last placement skipped the opponent: a SKIP in ``moves`` is that skip
+        for move in moves:
+            if move == SKIP:
+                if not skipped:
+                    raise UnitileError(
+                        f"ply {self.ply + 1}: skip, but {COLOUR_NAMES[self.position.turn]} can place"
+                    )
+                skipped = False
+                continue
+            skipped = self.push(move)
+
+    @staticmethod
+    def from_record(record: NDRecord) -> Game:
+        """The game of a record (a parsed record has every turn checked already)."""
+        return Game(record.start, record.moves, record.headers)
+
+    @property
+    def grid(self) -> Grid:
+        """The board."""
+        return self.start.grid
+
+    def winner_chain(self) -> int:
+        """The winner's stones that take part in a chain between its edges (a mask); 0 while none."""
+        winner = self.winner()
+        if winner is None:
+            return 0
+        return chain(self.grid, self.position.stones(winner), winner)
+
+    # ----- turns ------------------------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[int, ...]:
+        """The points where the side to move may place, sorted: none once the game is over."""
+        if self.is_over():
+            return ()
+        red, blue = legal_masks(self.position)
+        return self.grid.points(red if self.position.turn == RED else blue)
+
+    def why_illegal(self, point: int) -> str | None:
+        """None for a legal placement of the side to move, else the reason in a sentence."""
+        position = self.position
+        if not 0 <= point < self.grid.size:
+            return f"not a point of the {self.grid.n}x{self.grid.n} board"
+        winner = self.winner()
+        if winner is not None:
+            return f"the game is over: {COLOUR_NAMES[winner]} has won"
+        ban = explain(position, point, position.turn)
+        return None if ban is None else ban.describe(self.grid)
+
+    def push(self, point: int) -> bool:
+        """Place a stone of the side to move on ``point``; True when that skips the opponent's turn.
+
+        Raises :class:`UnitileError` naming the ply and why when the placement is not legal.
+        """
+        why = self.why_illegal(point)
+        if why is not None:
+            name = self.grid.name(point) if 0 <= point < self.grid.size else f"point {point}"
+            raise UnitileError(f"ply {self.ply + 1}, {name}: {why}")
+        before = self.position
+        after = before.after(point)
+        skipped = after.turn == before.turn
+        self._moves.append(point)
+        if skipped:
+            # The opponent has no legal placement: record their turn as a skip; the mover goes again.
+            self._positions.append(after.with_turn(other(before.turn)))
+            self._moves.append(SKIP)
+        self._positions.append(after)
+        return skipped
+
+    def push_name(self, name: str) -> None:
+        """Place on a point named in the notation, such as ``c4``."""
+        try:
+            point = self.grid.point(name.strip(), "move")
+        except UnitileError as exc:
+            raise UnitileError(f"ply {self.ply + 1}: {exc}") from None
+        self.push(point)
+
+    def pop(self) -> int:
+        """Take back the last placement (and the skip it caused); returns its point."""
+        if not self._moves:
+            raise UnitileError("there is no move to take back")
+        if self._moves[-1] == SKIP:
+            self._moves.pop()
+            self._positions.pop()
+        self._positions.pop()
+        return self._moves.pop()
+
+    # ----- records ----------------------------------------------------------------------------------
+
+    def record(self) -> NDRecord:
+        """The game as a record, with the headers that name the game and its start."""
+        headers = {**start_headers(self.start), **self.headers}
+        return NDRecord(self.start, list(self._moves), list(self._positions), headers, self.result())
+
+    def record_text(self) -> str:
+        """The game in the record notation."""
+        return format_record(self.record())
+
+    def move_names(self) -> list[str]:
+        """The turns as a record writes them: point names and ``skip``."""
+        return [move_name(self.grid, m) for m in self._moves]
+
+
+def parse_record(text: str) -> NDRecord:
+    """A record from text, every turn checked: placements by the rules, skips written where forced.
+
+    >>> r = parse_record('[Board "3x3"]\\n1. b2 c2 2. b3 c3 3. a2 *')
+    >>> [r.start.grid.name(p) for p in r.moves], r.result
+    (['b2', 'c2', 'b3', 'c3', 'a2'], '*')
+    >>> print(format_record(r), end="")
+    [Game "Naked Diagonal"]
+    [Board "3x3"]
+    1. b2 c2 2. b3 c3 3. a2 *
+    >>> parse_record('[Board "3x3"]\\n1. b2 c2 2. a3 *')
+    Traceback (most recent call last):
+        ...
+    unitile_py.errors.UnitileError: record: ply 3, a3: Red on a3 forms a naked diagonal with b2
+    """
+    parts = split_record(text)
+    game = Game(start_of(parts.headers), headers=parts.headers)
+    reader = MoveReader(parts.tokens)
+    skipped = False
+    while (token := reader.next(other(game.position.turn) if skipped else game.position.turn)) is not None:
+        ply = game.ply + 1
+        if game.is_over():
+            raise UnitileError(f"record: ply {ply}, {quote(token)}: comes after the game has ended")
+        if token.lower() == SKIP_WORD:
+            if not skipped:
+                raise UnitileError(
+                    f"record: ply {ply}: skip, but {COLOUR_NAMES[game.position.turn]} can place"
+                )
+            skipped = False
+            continue
+        if skipped:
+            who = COLOUR_NAMES[other(game.position.turn)]
+            raise UnitileError(f"record: ply {ply - 1}: {who} has no legal placement here: write skip")
+        try:
+            skipped = game.push(game.grid.point(token, "move"))
+        except UnitileError as exc:
+            message = str(exc) if str(exc).startswith("ply ") else f"ply {ply}: {exc}"
+            raise UnitileError(f"record: {message}") from None
+    record = game.record()
+    record.result = check_result(reader.result, game.winner())
+    return record
+
+
+__all__ = ["SKIP", "Game", "parse_record"]

@@ -1,0 +1,134 @@
+"""Computer players of Naked Diagonal, levels 1 to 5, and the hint.
+
+* Level 1 places at random among the legal placements.
+* Levels 2 to 5 search with Monte Carlo tree search (:mod:`unitile_py.mcts`) over quick moves and
+  random playouts (:mod:`unitile_py.naked_diagonal.search`): :data:`PLAYOUTS` games per move. At the
+  root the search chooses only among the real legal placements, so every move played is legal. A
+  placement that wins at once is taken; a lone legal placement needs no search.
+* :func:`hint` is the choice of the strongest level, seeded by the position, so a position always
+  gets the same hint.
+
+As in Unitile, a player is made from a level and a seed, ``choose(position, rng=None)`` returns a
+point, and every random draw comes from ``rng`` (by default :func:`unitile_py.seeds.position_rng` of the
+seed and the position), so a seeded game is reproducible move for move.
+
+>>> from unitile_py.naked_diagonal.position import Position
+>>> p = Position.empty(5)
+>>> make_player(1, 7).choose(p) == make_player(1, 7).choose(p)
+True
+>>> make_player(6, 1)
+Traceback (most recent call last):
+    ...
+unitile_py.errors.UnitileError: level 6: the Naked Diagonal levels are 1 to 5
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cache
+from typing import Protocol
+
+from ..errors import UnitileError
+from ..mcts import Edge, RaveSearch, choose_move
+from ..seeds import position_rng
+from .grid import Grid
+from .legality import legal_masks
+from .position import Position, _unchecked
+from .rules import RED, other
+from .search import QuickDomain, joins
+
+#: The computer levels, weakest first.
+LEVELS = (1, 2, 3, 4, 5)
+#: Random games played out before each move by the search levels.
+PLAYOUTS = {2: 30, 3: 150, 4: 700, 5: 2500}
+#: The level whose choice is the hint.
+BEST = 5
+
+
+class Player(Protocol):
+    """A computer player: ``choose`` returns a point where the side to move may legally place."""
+
+    level: int
+    seed: int
+
+    def choose(self, position: Position, rng: random.Random | None = None) -> int: ...
+
+
+def legal_points(position: Position) -> tuple[int, ...]:
+    """The legal placements of the side to move; :class:`UnitileError` once the game is over."""
+    if position.winner() is not None:
+        raise UnitileError(f"position {position}: the game is over")
+    red, blue = legal_masks(position)
+    points = position.grid.points(red if position.turn == RED else blue)
+    if not points:
+        raise UnitileError(f"position {position}: the side to move has no legal placement")
+    return points
+
+
+@dataclass(eq=False)
+class RandomPlayer:
+    """Level 1: a uniformly random legal placement."""
+
+    seed: int
+    level: int = 1
+
+    def choose(self, position: Position, rng: random.Random | None = None) -> int:
+        """A legal placement drawn uniformly at random."""
+        points = legal_points(position)
+        rng = rng if rng is not None else position_rng(self.seed, position)
+        return points[rng.randrange(len(points))]
+
+
+@cache
+def _domain(grid: Grid) -> QuickDomain:
+    return QuickDomain(grid)
+
+
+def root_edges(position: Position, points: tuple[int, ...]) -> list[Edge[Position]]:
+    """Search edges for the legal placements of the side to move (the opponent moves next)."""
+    g = position.grid
+    turn = position.turn
+    out: list[Edge[Position]] = []
+    for p in points:
+        bit = 1 << p
+        red, blue = (
+            (position.red | bit, position.blue) if turn == RED else (position.red, position.blue | bit)
+        )
+        own = red if turn == RED else blue
+        out.append((p, _unchecked(g, red, blue, other(turn)), turn if joins(g, own, p, turn) else ""))
+    return out
+
+
+@dataclass(eq=False)
+class SearchPlayer:
+    """Levels 2 to 5: the most visited legal placement of a search of ``playouts`` random games."""
+
+    seed: int
+    level: int
+    playouts: int
+
+    def choose(self, position: Position, rng: random.Random | None = None) -> int:
+        """The chosen point."""
+        points = legal_points(position)
+        rng = rng if rng is not None else position_rng(self.seed, position)
+        edges = root_edges(position, points)
+        domain = _domain(position.grid)
+        return choose_move(domain, position, position.turn, self.playouts, rng, edges=edges, search=RaveSearch)
+
+
+def make_player(level: int, seed: int) -> Player:
+    """The computer player of ``level`` (1 to 5) with its seed; :class:`UnitileError` for other levels."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+        raise UnitileError(f"level {level}: the Naked Diagonal levels are 1 to 5")
+    if level == 1:
+        return RandomPlayer(int(seed))
+    return SearchPlayer(int(seed), level, PLAYOUTS[level])
+
+
+def hint(position: Position) -> int:
+    """The placement the strongest level would choose, the same every time for a position."""
+    return make_player(BEST, 0).choose(position)
+
+
+__all__ = ["BEST", "LEVELS", "PLAYOUTS", "Player", "RandomPlayer", "SearchPlayer", "hint", "make_player"]
