@@ -189,6 +189,6 @@ def after(board: Board, side: str, p: int) -> tuple[Board, str]:
     colour = side.upper()
     new = put(board, p, colour)
     opponent = "b" if side == "r" else "r"
-    if winner(new) is None and not any(legal_placements(new)[0 if opponent == "r" else 1]):
+    if winner(new) is None and not legal_placements(new)[0 if opponent == "r" else 1]:
         return new, side
     return new, opponent

@@ -315,28 +315,16 @@ def banned(position: Position, area: int) -> tuple[str, ...]:
 def smallest_nde(position: Position, region: int) -> int:
     """A smallest connected subset of the NDE region ``region`` that no clean sequence can cover.
 
-    Connected subsets are tried by size, up to the size of an inclusion-minimal one found by removing
-    points one by one; each is decided exactly by :func:`coverable`.
+    Connected subsets are tried by size (the region itself is one), each decided exactly by
+    :func:`coverable`; the first found in each size's order is returned.
     """
     g = position.grid
-    red, blue = position.red, position.blue
     solver = engine(g).solver
-    best = region
-    changed = True
-    while changed:
-        changed = False
-        for p in g.bits(best):
-            smaller = best & ~(1 << p)
-            if (smaller and len(g.components(smaller)) == 1
-                    and not coverable(solver, region, smaller, red, blue)):
-                best = smaller
-                changed = True
-                break
-    for k in range(1, best.bit_count()):
+    for k in range(1, region.bit_count()):
         for subset in connected_subsets(g, region, k):
-            if not coverable(solver, region, subset, red, blue):
+            if not coverable(solver, region, subset, position.red, position.blue):
                 return subset
-    return best
+    return region
 
 
 def connected_subsets(grid: Grid, within: int, k: int) -> list[int]:
@@ -363,34 +351,51 @@ def connected_subsets(grid: Grid, within: int, k: int) -> list[int]:
     return out
 
 
-def coverable(solver: Solver, area: int, target: int, red: int, blue: int) -> bool:
-    """True when some clean sequence of placements inside the empty region ``area`` covers ``target``.
+def coverable(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int = 0) -> bool:
+    """True when some clean sequence of placements inside the empty set ``area`` covers ``target``.
 
-    Exact: a filling of ``area`` covers everything; a target that cannot be filled even with the other
-    points of ``area`` as jokers is not coverable; otherwise every clean first placement is tried.
+    ``jokers`` (outside ``area``) clothe every diagonal and form none. Exact: a target that is the
+    whole set is the solver's question; a window around the target that cannot cover it even with the rest of ``area``
+    as jokers proves that ``area`` cannot either (restrict a covering sequence to the window);
+    otherwise every clean first placement is tried, each leaving parts that are covered on their own.
     """
+    g = solver.grid
+    target &= area
+    for radius in (1, 2):
+        window = 0
+        for p in g.bits(target):
+            window |= g.box(p, radius)
+        window &= area
+        if window != area:
+            outside = jokers | (area & ~window)
+            if not all(coverable(solver, piece, target & piece, red, blue, outside)
+                       for piece in g.components(window)):
+                return False
+    return _cover_search(solver, area, target, red, blue, jokers)
+
+
+def _cover_search(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int) -> bool:
+    """The exhaustive part of :func:`coverable`, over first placements, with a memo."""
     g = solver.grid
     memo: dict[tuple[int, int, int, int, int], bool] = {}
 
     def search(part: int, want: int, red: int, blue: int) -> bool:
         if not want:
             return True
-        key = (*solver.key(part, red, blue), want)
+        key = (*solver.key(part, red, blue, jokers), want)
         if key in memo:
             return memo[key]
         memo[key] = False
-        if solver.witness(part, red, blue) is not None:
-            memo[key] = True
-            return True
-        for piece in g.components(want):
-            if solver.witness(piece, red, blue, part & ~piece) is None:
-                return False
+        if want == part:
+            memo[key] = solver.witness(part, red, blue, jokers & ~part) is not None
+            return memo[key]
         near = g.dilate8(want) & part
         for p in list(g.bits(near)) + list(g.bits(part & ~near)):
             bit = 1 << p
             for is_red in (True, False):
                 own = red if is_red else blue
-                if forms(g, own, p) is not None:
+                clothes = own | jokers
+                if any(own & qbit and not clothes & shared for qbit, shared in g.diag_bits[p]):
                     continue
                 r2, b2 = (red | bit, blue) if is_red else (red, blue | bit)
                 if all(search(piece, want & piece, r2, b2) for piece in g.components(part & ~bit)):
