@@ -5,6 +5,7 @@ import { WorkerClient } from "./rpc.js";
 import { Store } from "./storage.js";
 import { Settings } from "./settings.js";
 import { UnitileBoard } from "./board.js";
+import { BoardFrame, cellNames } from "./grid.js";
 import { Controller, GAME_KEY } from "./controller.js";
 import { RecordDialog } from "./dialogs.js";
 import { bindKeys, releaseAfterPointer } from "./keys.js";
@@ -22,6 +23,7 @@ const client = new WorkerClient(new URL("./worker.js", import.meta.url), (text) 
 });
 
 startFrame();
+new BoardFrame($("board"), { rows: 5, cols: 5, names: cellNames(5, 5) }); // empty until Python is up
 for (const colour of ["r", "b"]) {
   for (const level of LEVELS) {
     const option = new Option(level === 6 ? "Level 6 · Unbeatable" : `Computer level ${level}`, String(level));

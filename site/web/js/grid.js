@@ -3,6 +3,15 @@
 // rank coordinates around it. What stands on the cells is drawn by the game in layers under the grid
 // (hidden from assistive technology); the grid cells on top take the taps, the focus and the labels.
 
+/** The usual cell names in reading order: files a, b, ... from the left, ranks from the top down. */
+export function cellNames(rows, cols) {
+  const names = [];
+  for (let r = rows; r >= 1; r--) {
+    for (let c = 0; c < cols; c++) names.push(`${String.fromCharCode(97 + c)}${r}`);
+  }
+  return names;
+}
+
 export class BoardFrame {
   /**
    * @param {HTMLElement} root the element with role="grid"
