@@ -19,6 +19,7 @@ from .errors import UnitileError
 from .game import Game
 from .inputs import read_text
 from .lookups import ADJACENT_ONLY, Lookups
+from .naked_diagonal import cli as naked_diagonal_cli
 from .notation import parse_position, parse_record
 from .tables import tables_for
 
@@ -74,7 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="python -m unitile_py",
-        description="Unitile, the sliding-tile game by Mark Steere (rules: marksteeregames.com).",
+        description="Unitile, the sliding-tile game by Mark Steere (rules: marksteeregames.com); "
+        "`naked-diagonal` (or `nd`) plays his connection game Naked Diagonal.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     tables_help = "directory of the tables (default: the committed ones)"
@@ -102,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     match.register(sub)
     terminal_play.register(sub)
     analyze.register(sub)
+    naked_diagonal_cli.register(sub)
     return parser
 
 

@@ -122,6 +122,14 @@ class Game(History[Position]):
             raise UnitileError(f"ply {self.ply + 1}: {exc}") from None
         self.push(point)
 
+    def name_of(self, move: int) -> str:
+        """A turn as the notation writes it: a point name, or ``skip``."""
+        return move_name(self.grid, move)
+
+    def move_of(self, text: str) -> int:
+        """The point of a name; :class:`UnitileError` for none."""
+        return self.grid.point(text.strip(), "move")
+
     def pop(self) -> int:
         """Take back the last placement (and the skip it caused); returns its point."""
         if not self._moves:
@@ -143,9 +151,6 @@ class Game(History[Position]):
         """The game in the record notation."""
         return format_record(self.record())
 
-    def move_names(self) -> list[str]:
-        """The turns as a record writes them: point names and ``skip``."""
-        return [move_name(self.grid, m) for m in self._moves]
 
 
 def parse_record(text: str) -> NDRecord:

@@ -1,0 +1,193 @@
+"""``python -m unitile_py naked-diagonal COMMAND`` (or ``nd``): Mark Steere's Naked Diagonal in the terminal.
+
+* ``show POS [MOVES...]``: draw a position, after the given placements (each checked by the rules).
+* ``legal POS|- [--json]``: where each colour may place now, whoever is to move; ``--json`` prints one
+  line per position: ``{"red": [...], "blue": [...], "winner": null | "red" | "blue"}``.
+* ``why POS POINT [--colour r|b]``: why a placement is banned: the naked diagonal it would form, or the
+  naked-diagonal-equivalent area it would leave, whether that area is BAD, and a smallest culprit.
+* ``record FILE|-``: check a record turn by turn, print it normalised and draw the end.
+* ``play`` and ``match``: a game in the terminal, and computer levels against each other.
+
+Malformed input prints one line to standard error and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..errors import UnitileError
+from ..inputs import read_text
+from ..playing import HUMAN, add_match_arguments, play_in_terminal, report_match, run_games, side_type
+from ..seeds import game_seed
+from .game import Game, parse_record
+from .legality import explain, legal_masks
+from .notation import DEFAULT_SIZE, parse_size
+from .players import LEVELS, Player, hint, make_player
+from .position import Position
+from .rules import BLUE, COLOUR_NAMES, RED
+
+#: The word for each colour in JSON output.
+COLOUR_WORDS = {RED: "red", BLUE: "blue"}
+
+
+def status_line(game: Game) -> str:
+    """Who is to move, or who won and with which chain."""
+    winner = game.winner()
+    if winner is not None:
+        return f"{COLOUR_NAMES[winner]} has won: {' '.join(game.grid.names(game.winner_chain()))}"
+    return f"{COLOUR_NAMES[game.position.turn]} to move"
+
+
+def draw(position: Position) -> str:
+    """The board with rank numbers and file letters, then whose turn or who won."""
+    game = Game(position)
+    return f"{position.draw()}\n{status_line(game)}"
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Draw a position after the given placements."""
+    game = Game(Position.parse(args.position))
+    for name in args.moves:
+        game.push_name(name)
+    print(draw(game.position))
+    return 0
+
+
+def legal_of(text: str) -> dict[str, Any]:
+    """What ``legal --json`` prints for one position."""
+    position = Position.parse(text)
+    winner = position.winner()
+    red, blue = (0, 0) if winner is not None else legal_masks(position)
+    g = position.grid
+    return {
+        "red": sorted(g.names(red)),
+        "blue": sorted(g.names(blue)),
+        "winner": None if winner is None else COLOUR_WORDS[winner],
+    }
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    """The legal placements of both colours, for one position or one per line of standard input."""
+    lines = read_text("-").splitlines() if args.position == "-" else [args.position]
+    status = 0
+    for line in lines:
+        text = line.strip()
+        if not text:
+            continue
+        try:
+            info: dict[str, Any] = legal_of(text)
+        except UnitileError as exc:
+            if args.position != "-":
+                raise
+            info, status = {"error": str(exc)}, 2
+        if args.json or "error" in info:
+            print(json.dumps(info))
+        else:
+            print(f"red: {' '.join(info['red']) or '-'}\nblue: {' '.join(info['blue']) or '-'}")
+    return status
+
+
+def cmd_why(args: argparse.Namespace) -> int:
+    """Why a placement is legal or not."""
+    position = Position.parse(args.position)
+    colour = args.colour or position.turn
+    point = position.grid.point(args.point)
+    ban = explain(position, point, colour)
+    if ban is None:
+        print(f"{COLOUR_NAMES[colour]} on {position.grid.name(point)} is legal")
+    else:
+        print(ban.describe(position.grid))
+    return 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Check a record and print it normalised, then the final position."""
+    text = read_text(args.file)
+    try:
+        game = Game.from_record(parse_record(text))
+    except UnitileError as exc:
+        raise UnitileError(f"{args.file}: {exc}") from None
+    sys.stdout.write(game.record_text())
+    print(draw(game.position))
+    return 0
+
+
+def _start(args: argparse.Namespace) -> Position:
+    start = Position.parse(args.position) if args.position else Position.empty(parse_size(args.size))
+    if start.winner() is not None:
+        raise UnitileError("--position: that game is over already")
+    return start
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A game in the terminal between people and computer levels."""
+    players: dict[str, Player | None] = {
+        colour: None if side == HUMAN else make_player(int(side), game_seed(args.seed, 0, colour))
+        for colour, side in ((RED, args.red), (BLUE, args.blue))
+    }
+    play_in_terminal(Game(_start(args)), dict(players), draw, hint)
+    return 0
+
+
+def cmd_match(args: argparse.Namespace) -> int:
+    """Computer levels against each other."""
+    start = _start(args)
+    return report_match(
+        args,
+        lambda: run_games(args.red, args.blue, args.games, args.seed, lambda: Game(start), make_player),
+    )
+
+
+def register(sub: Any) -> None:
+    """Add ``naked-diagonal`` (alias ``nd``) and its commands to the command line's subparsers."""
+    nd = sub.add_parser(
+        "naked-diagonal",
+        aliases=["nd"],
+        help="Naked Diagonal, the connection game by Mark Steere",
+        description="Naked Diagonal, the connection game by Mark Steere (rules: marksteeregames.com).",
+    )
+    cmds = nd.add_subparsers(dest="nd_command", required=True)
+    pos_help = (
+        'position text: rows north to south joined by "/", R B or . per point, then r or b (".../.../... r")'
+    )
+    show = cmds.add_parser("show", help="draw a position, after placements if given")
+    show.add_argument("position", help=pos_help)
+    show.add_argument(
+        "moves", nargs="*", help="placements to make first, such as e5 d4 (checked by the rules)"
+    )
+    show.set_defaults(func=cmd_show)
+    legal = cmds.add_parser("legal", help="where Red and Blue may place now")
+    legal.add_argument("position", help=f"{pos_help}; or - for one per line of standard input")
+    legal.add_argument("--json", action="store_true", help='one line per position: {"red", "blue", "winner"}')
+    legal.set_defaults(func=cmd_legal)
+    why = cmds.add_parser("why", help="why a placement is banned")
+    why.add_argument("position", help=pos_help)
+    why.add_argument("point", help="the point, such as c3")
+    why.add_argument("--colour", "--color", choices=[RED, BLUE], help="the colour placing (default: to move)")
+    why.set_defaults(func=cmd_why)
+    record = cmds.add_parser("record", help="check a record, print it normalised and draw the end")
+    record.add_argument("file", help="record file, or - for standard input")
+    record.set_defaults(func=cmd_record)
+    size_help = f"board size NxN (default {DEFAULT_SIZE}x{DEFAULT_SIZE})"
+    play = cmds.add_parser("play", help="play a game in the terminal")
+    play.add_argument(
+        "--red", type=side_type(LEVELS), default=HUMAN, help="human (default) or a level 1 to 5"
+    )
+    play.add_argument(
+        "--blue", type=side_type(LEVELS), default="3", help="human or a level 1 to 5 (default 3)"
+    )
+    play.add_argument("--seed", type=int, default=1, help="seed of the computer sides")
+    play.add_argument("--size", default=f"{DEFAULT_SIZE}x{DEFAULT_SIZE}", help=size_help)
+    play.add_argument("--position", help="start from this position instead of the empty board")
+    play.set_defaults(func=cmd_play)
+    match = cmds.add_parser("match", help="play computer levels against each other")
+    add_match_arguments(match, LEVELS)
+    match.add_argument("--size", default=f"{DEFAULT_SIZE}x{DEFAULT_SIZE}", help=size_help)
+    match.add_argument("--position", help="start every game from this position")
+    match.set_defaults(func=cmd_match)
+
+
+__all__ = ["cmd_legal", "draw", "legal_of", "register"]
