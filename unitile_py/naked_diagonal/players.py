@@ -41,7 +41,7 @@ from .search import QuickDomain, joins
 #: The computer levels, weakest first.
 LEVELS = (1, 2, 3, 4, 5)
 #: Random games played out before each move by the search levels.
-PLAYOUTS = {2: 30, 3: 150, 4: 700, 5: 2500}
+PLAYOUTS = {2: 30, 3: 150, 4: 600, 5: 2200}
 #: The level whose choice is the hint.
 BEST = 5
 
