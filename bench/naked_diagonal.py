@@ -1,0 +1,338 @@
+"""Speed and exactness of the Naked Diagonal rules engine.
+
+    .venv/bin/python bench/naked_diagonal.py                      # 1,000 seeded random games per size
+    .venv/bin/python bench/naked_diagonal.py --games 50 --sizes 9 13
+    .venv/bin/python bench/naked_diagonal.py --pyodide --games 100 # the same under Pyodide in node
+    .venv/bin/python bench/naked_diagonal.py --reference 4        # every reachable 4x4 board, brute force
+    .venv/bin/python bench/naked_diagonal.py --baseline 200       # against the plain search on a sample
+
+The games mode plays seeded random games (each side picks a uniformly random legal placement) and
+times ``legal_masks`` on every position reached, with the engine's caches as a game keeps them (the
+regions a placement did not touch are answered from the cache). Per size it prints the median, 99th
+percentile and worst time, the worst positions, how many regions were analysed by size, how often
+candidates needed a local repair or the exact fallback, the solver's counters and the peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
+from unitile_py.naked_diagonal.legality import Engine, engine, legal_masks  # noqa: E402
+from unitile_py.naked_diagonal.position import Position  # noqa: E402
+from unitile_py.naked_diagonal.rules import forming  # noqa: E402
+
+
+def peak_memory_mib() -> float | None:
+    """The process's peak resident memory, where the platform says it."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1024 if sys.platform != "darwin" else peak / 2**20
+
+
+def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, object]:
+    """Time legal placements on every position of seeded random games on an n x n board.
+
+    Warm: the shared engine, as a game uses it. Cold: every ``cold_every``-th position again with a
+    fresh engine (no caches at all).
+    """
+    rng = random.Random(seed)
+    e = engine(Grid.get(n))
+    times: list[tuple[float, str]] = []
+    cold: list[tuple[float, str]] = []
+    wins = {"r": 0, "b": 0}
+    skips = 0
+
+    def timed(pos: Position) -> tuple[int, int]:
+        t = time.perf_counter()
+        masks = legal_masks(pos)
+        times.append((time.perf_counter() - t, str(pos)))
+        if len(times) % cold_every == 0:
+            fresh = Engine(pos.grid)
+            t = time.perf_counter()
+            assert fresh.masks(pos.red, pos.blue) == masks
+            cold.append((time.perf_counter() - t, str(pos)))
+        return masks
+
+    for _ in range(games):
+        pos = Position.empty(n)
+        red, blue = timed(pos)
+        while True:
+            won = pos.winner()
+            if won is not None:
+                wins[won] += 1
+                break
+            mine = red if pos.turn == "r" else blue
+            assert mine, f"no legal placement for the side to move: {pos}"
+            nxt = pos.place(rng.choice(Grid.points(mine)), pos.turn)
+            red, blue = timed(nxt)
+            opp = "b" if pos.turn == "r" else "r"
+            if nxt.winner() is None and not (red if opp == "r" else blue):
+                skips += 1
+                pos = nxt
+            else:
+                pos = nxt.with_turn(opp)
+    st = e.solver.stats
+    return {
+        "size": n,
+        "games": games,
+        "positions": len(times),
+        **summary("", times),
+        **summary("cold_", cold),
+        "worst_positions": [(round(t * 1e3, 2), text) for t, text in sorted(times, reverse=True)[:3]],
+        "wins": wins,
+        "skips": skips,
+        "regions_by_size": dict(sorted(e.region_sizes.items())),
+        "repairs": e.repairs,
+        "fallbacks": e.fallbacks,
+        "solver": {k: getattr(st, k) for k in ("calls", "memo_hits", "dead", "lattice", "relaxed", "searched",
+                                                "searched_nde")},
+        "peak_mib": peak_memory_mib(),
+    }
+
+
+def summary(prefix: str, times: list[tuple[float, str]]) -> dict[str, float]:
+    """Median, 99th percentile, worst (ms) and total (s) of a list of timings."""
+    if not times:
+        return {}
+    ms = sorted(t * 1e3 for t, _ in times)
+    return {f"{prefix}n": len(ms), f"{prefix}median_ms": ms[len(ms) // 2],
+            f"{prefix}p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))], f"{prefix}worst_ms": ms[-1],
+            f"{prefix}total_s": sum(ms) / 1e3}
+
+
+def plain_legal(grid: Grid, red: int, blue: int) -> tuple[int, int]:
+    """The baseline: for each clean candidate, the plain first-move search with a memo, nothing else."""
+    memo: dict[tuple[int, int, int], bool] = {}
+
+    def fillable(area: int, red: int, blue: int) -> bool:
+        ring = grid.dilate8(area) & ~area
+        key = (area, red & ring, blue & ring)
+        if key in memo:
+            return memo[key]
+        ok = False
+        for p in grid.bits(area):
+            bit = 1 << p
+            for own_red in (True, False):
+                own = red if own_red else blue
+                if forming(grid, own, bit):
+                    continue
+                r2, b2 = (red | bit, blue) if own_red else (red, blue | bit)
+                if all(fillable(part, r2, b2) for part in grid.components(area & ~bit)):
+                    ok = True
+                    break
+            if ok:
+                break
+        memo[key] = ok
+        return ok
+
+    out = [0, 0]
+    empty = grid.full & ~(red | blue)
+    for area in grid.components(empty):
+        for p in grid.bits(area):
+            bit = 1 << p
+            for i, own_red in enumerate((True, False)):
+                own = red if own_red else blue
+                if forming(grid, own, bit):
+                    continue
+                r2, b2 = (red | bit, blue) if own_red else (red, blue | bit)
+                if all(fillable(part, r2, b2) for part in grid.components(area & ~bit)):
+                    out[i] |= bit
+    return out[0], out[1]
+
+
+def baseline(n: int, sample: int, seed: int, budget_s: float) -> dict[str, object]:
+    """Fast engine (cold caches) against the plain search on positions of random games (same answers)."""
+    rng = random.Random(seed)
+    positions: list[Position] = []
+    while len(positions) < sample:
+        pos = Position.empty(n)
+        while pos.winner() is None:
+            positions.append(pos)
+            red, blue = legal_masks(pos)
+            mine = red if pos.turn == "r" else blue
+            pos = pos.after(rng.choice(Grid.points(mine)))
+    positions = rng.sample(positions, sample)
+    fast = plain = 0.0
+    done = 0
+    for pos in positions:
+        cold = Engine(pos.grid)
+        t = time.perf_counter()
+        got = cold.masks(pos.red, pos.blue)
+        fast += time.perf_counter() - t
+        t = time.perf_counter()
+        want = plain_legal(pos.grid, pos.red, pos.blue)
+        plain += time.perf_counter() - t
+        assert got == want, str(pos)
+        done += 1
+        if plain > budget_s:
+            break
+    return {"size": n, "positions": done, "fast_cold_ms": fast / done * 1e3, "plain_ms": plain / done * 1e3,
+            "ratio": plain / fast}
+
+
+def reference_check(n: int, workers: int) -> dict[str, object]:
+    """Every board reachable on n x n (engine rules), compared with the brute force, in parallel."""
+    t0 = time.perf_counter()
+    start = Position.empty(n)
+    seen = {start}
+    stack = [start]
+    while stack:
+        pos = stack.pop()
+        if pos.winner() is not None:
+            continue
+        red, blue = legal_masks(pos)
+        for p in Grid.points(red if pos.turn == "r" else blue):
+            nxt = pos.after(p)
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    boards = sorted({str(p).split()[0] for p in seen})
+    enumerate_s = time.perf_counter() - t0
+    from multiprocessing import Pool
+
+    random.Random(0).shuffle(boards)  # a partial run is then a uniform sample
+    print(json.dumps({"size": n, "positions": len(seen), "boards": len(boards), "enumerate_s": enumerate_s}),
+          flush=True)
+    bad: list[str] = []
+    checked = 0
+    with Pool(workers) as pool:
+        for b, ok in zip(boards, pool.imap(_compare_board, boards, chunksize=64), strict=True):
+            checked += 1
+            if not ok:
+                bad.append(b)
+            if checked % 50_000 == 0:
+                print(json.dumps({"checked": checked, "disagreements": len(bad),
+                                  "elapsed_s": round(time.perf_counter() - t0)}), flush=True)
+    return {"size": n, "positions": len(seen), "boards": len(boards), "checked": checked,
+            "disagreements": len(bad), "examples": bad[:5], "enumerate_s": enumerate_s,
+            "total_s": time.perf_counter() - t0}
+
+
+def _compare_board(rows: str) -> bool:
+    from tests.game import nd_reference as ref
+
+    board, _ = ref.board_of(rows + " r")
+    pos = Position.parse(rows + " r")
+    red, blue = legal_masks(pos)
+    return (Grid.points(red), Grid.points(blue)) == ref.legal_placements(board)
+
+
+RUNNER = r"""
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [pyodideDir, root, stdlib, args] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: pyodideDir + path.sep, stdLibURL: stdlib });
+const home = "/home/pyodide";
+function copy(rel) {
+  pyodide.FS.mkdirTree(`${home}/${rel}`);
+  for (const name of fs.readdirSync(path.join(root, rel))) {
+    const full = path.join(root, rel, name);
+    if (fs.statSync(full).isDirectory()) { if (name !== "__pycache__") copy(`${rel}/${name}`); }
+    else if (name.endsWith(".py")) pyodide.FS.writeFile(`${home}/${rel}/${name}`, fs.readFileSync(full));
+  }
+}
+copy("unitile_py");
+copy("bench");
+pyodide.FS.mkdirTree(`${home}/tests/game`);
+const out = pyodide.runPython(`
+import sys, json
+sys.path.insert(0, "${home}")
+sys.argv = ["naked_diagonal.py"] + json.loads(${JSON.stringify(args)})
+import runpy
+runpy.run_path("${home}/bench/naked_diagonal.py", run_name="__main__")
+`);
+"""
+
+
+def run_pyodide(args: list[str]) -> int:
+    """Run this benchmark (games mode) under Pyodide in node, as tests/game/test_pyodide.py boots it."""
+    pyodide = ROOT / "node_modules" / "pyodide"
+    node = shutil.which("node")
+    if node is None or not (pyodide / "pyodide.mjs").exists():
+        print("node and node_modules/pyodide are needed (npm ci)")
+        return 2
+    sys.path.insert(0, str(ROOT / "site"))
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("unitile_site_build", ROOT / "site" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = build
+    spec.loader.exec_module(build)
+    stdlib = build.compiled_stdlib()
+    with tempfile.TemporaryDirectory() as work:
+        runner = Path(work) / "runner.mjs"
+        runner.write_text(RUNNER)
+        done = subprocess.run([node, str(runner), str(pyodide), str(ROOT), str(stdlib), json.dumps(args)],
+                              check=False)
+    return done.returncode
+
+
+def report(row: dict[str, object]) -> None:
+    """Print one size's numbers."""
+    print(f"{row['size']}x{row['size']}: {row['games']} games, {row['positions']} positions: "
+          f"median {row['median_ms']:.3f} ms, p99 {row['p99_ms']:.2f} ms, worst {row['worst_ms']:.1f} ms, "
+          f"total {row['total_s']:.1f} s; wins {row['wins']}, skips {row['skips']}")
+    if "cold_n" in row:
+        print(f"  cold (fresh engine, {row['cold_n']} positions): median {row['cold_median_ms']:.3f} ms, "
+              f"p99 {row['cold_p99_ms']:.2f} ms, worst {row['cold_worst_ms']:.1f} ms")
+    print(f"  repairs {row['repairs']}, exact fallbacks {row['fallbacks']}, solver {row['solver']}, "
+          f"peak {row['peak_mib']} MiB")
+    print(f"  regions analysed by size: {row['regions_by_size']}")
+    for ms, text in row["worst_positions"]:  # type: ignore[attr-defined]
+        print(f"  worst {ms} ms: {text}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=1000, help="random games per size (default 1000)")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[5, 7, 9, 11, 13])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cold-every", type=int, default=20, help="time every k-th position cold too")
+    ap.add_argument("--json", action="store_true", help="one JSON line per size instead of text")
+    ap.add_argument("--pyodide", action="store_true", help="run the games mode under Pyodide in node")
+    ap.add_argument("--reference", type=int, metavar="N", help="compare every reachable NxN board")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--baseline", type=int, metavar="K", help="K positions per size against the plain search")
+    args = ap.parse_args(argv)
+    if args.pyodide:
+        rest = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--pyodide"]
+        return run_pyodide(rest)
+    if args.reference:
+        print(json.dumps(reference_check(args.reference, args.workers)))
+        return 0
+    if args.baseline:
+        for n in args.sizes:
+            print(json.dumps(baseline(n, args.baseline, args.seed, budget_s=120.0)))
+        return 0
+    print(f"Python {sys.version.split()[0]} ({sys.implementation.name}), seed {args.seed}")
+    for n in args.sizes:
+        row = play_games(n, args.games, args.seed, args.cold_every)
+        if args.json:
+            print(json.dumps(row))
+        else:
+            report(row)
+        sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
