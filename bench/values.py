@@ -9,11 +9,14 @@ Usage: .venv/bin/python bench/values.py [--store build/5x5.zarr] [--iterations 3
            `python -m pipeline build` does) and reports on that store.
   --solve  also reruns the whole solve from scratch in this process and checks it against the store.
 
-       .venv/bin/python bench/values.py --against /tmp/before [--rounds 5] [--store ...] [--solve]
-  runs this script and the same script of another checkout (a `git worktree` of an older commit, say)
-  alternately on the same store, ``--rounds`` times each, and prints the median per iteration of each
-  with the load average of every run: a before/after comparison in one run on a machine whose load
-  varies.
+  --threads N  numba threads (default: all); the kernel sequence is also timed in CPU seconds, which
+           with one thread varies much less with the machine's load than the wall clock.
+  --root DIR   measure the pipeline of another checkout (a `git worktree` of an older commit, say).
+
+       .venv/bin/python bench/values.py --against DIR [--rounds 5] [--store ...] [--solve] [--threads N]
+  runs this script alternately on this checkout's pipeline and on DIR's (``--root``), on the same
+  store, ``--rounds`` times each, and prints every run and the medians with the load average of every
+  run: a before/after comparison in one run on a machine whose load varies.
 """
 
 from __future__ import annotations
@@ -32,12 +35,28 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+#: This checkout.
+HERE = Path(__file__).resolve().parent.parent
 
-from pipeline.cg import local_parts, solve
-from pipeline.solver import SolverState
-from pipeline.store import Store
-from unitile_py import Board
+
+def checkout() -> Path:
+    """The checkout whose pipeline this run measures: ``--root DIR`` (read before the imports below),
+    else this one."""
+    argv = sys.argv
+    return Path(argv[argv.index("--root") + 1]).resolve() if "--root" in argv[:-1] else HERE
+
+
+CHECKOUT = checkout()
+sys.path.insert(0, str(CHECKOUT))
+
+import pipeline.cg  # noqa: E402
+from pipeline.cg import local_parts, solve  # noqa: E402
+from pipeline.solver import SolverState  # noqa: E402
+from pipeline.store import Store  # noqa: E402
+from unitile_py import Board  # noqa: E402
+
+if not Path(pipeline.cg.__file__).resolve().is_relative_to(CHECKOUT):
+    raise SystemExit(f"imported {pipeline.cg.__file__}, not the pipeline of {CHECKOUT}")
 
 
 @njit(parallel=True, cache=True)
@@ -96,44 +115,45 @@ def fresh_build(board: Board) -> str:
     return path
 
 
-#: What a run prints that the comparison reads: the kernel sequence per iteration, the solve's.
-ITERATION = re.compile(r"^iteration\s+([\d.]+)", re.MULTILINE)
-SOLVE = re.compile(r"solve from scratch: .*?\(([\d.]+) ms each\)")
+#: What a run prints that the comparison reads (ms per iteration), and the load average.
+MEASURES = {
+    "kernels": re.compile(r"^iteration\s+([\d.]+)", re.MULTILINE),
+    "kernels CPU": re.compile(r"^iteration CPU\s+([\d.]+)", re.MULTILINE),
+    "solve": re.compile(r"solve from scratch: .*?\(([\d.]+) ms each\)"),
+}
 LOAD = re.compile(r"load average ([\d.]+)")
 
 
 def compare(other: Path, rounds: int, passed: list[str]) -> None:
-    """Run this script and ``other``'s alternately (``passed`` are the options for both); print the
-    per-iteration times of each run and their medians."""
-    here = Path(__file__).resolve().parent.parent
-    trees = {"before": other.resolve(), "after": here}
-    rows: dict[str, list[tuple[float, float | None, float]]] = {name: [] for name in trees}
+    """Run this script on ``other``'s pipeline and on this checkout's alternately, in turns ABBA...
+    (``passed``: the options of both); print every run's ms per iteration and the medians."""
+    trees = {"before": other.resolve(), "after": HERE}
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
     for r in range(rounds):
-        for name, tree in trees.items():
-            out = subprocess.run(
-                [sys.executable, str(tree / "bench" / "values.py"), *passed],
-                cwd=tree, capture_output=True, text=True, check=True,
-            ).stdout  # fmt: skip
-            kernels = ITERATION.search(out)
-            solve = SOLVE.search(out)
+        # Every other round the other one goes first, so that neither always runs after the other.
+        for name, tree in sorted(trees.items(), reverse=r % 2 == 1):
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--root", str(tree), *passed]
+            out = subprocess.run(cmd, cwd=tree, capture_output=True, text=True, check=True).stdout
             load = LOAD.search(out)
-            if kernels is None or load is None:
+            if load is None:
                 raise RuntimeError(f"{tree}: unexpected output:\n{out}")
-            rows[name].append((float(kernels[1]), float(solve[1]) if solve else None, float(load[1])))
-            got = rows[name][-1]
-            solved = f", solve {got[1]:.1f} ms per iteration" if got[1] is not None else ""
-            print(f"round {r + 1} {name:<6} ({tree}): kernels {got[0]:.1f} ms{solved}, load {got[2]:.2f}")
+            got = {k: float(m[1]) for k, rx in MEASURES.items() if (m := rx.search(out))}
+            got["load"] = float(load[1])
+            runs[name].append(got)
+            text = ", ".join(f"{k} {v:.1f}" for k, v in got.items() if k != "load")
+            print(
+                f"round {r + 1} {name:<6} ({tree}): {text} ms per iteration, load {got['load']:.2f}",
+                flush=True,
+            )
     print(f"medians of {rounds} runs each (ms per iteration):")
-    med = {}
-    for name, runs in rows.items():
-        solves = [s for _, s, _ in runs if s is not None]
-        med[name] = (statistics.median(k for k, _, _ in runs), statistics.median(solves) if solves else None)
-        loads = [ld for _, _, ld in runs]
-        solve_text = f", solve {med[name][1]:.1f}" if med[name][1] is not None else ""
-        print(f"  {name:<6} kernels {med[name][0]:.1f}{solve_text} (load {min(loads):.2f}-{max(loads):.2f})")
-    b, a = med["before"], med["after"]
-    print(f"  after / before: kernels {a[0] / b[0]:.3f}", end="")
-    print(f", solve {a[1] / b[1]:.3f}" if a[1] is not None and b[1] is not None else "")
+    med: dict[str, dict[str, float]] = {}
+    for name, rows in runs.items():
+        med[name] = {k: statistics.median(row[k] for row in rows) for k in rows[0] if k != "load"}
+        loads = [row["load"] for row in rows]
+        text = ", ".join(f"{k} {v:.1f}" for k, v in med[name].items())
+        print(f"  {name:<6} {text} (load {min(loads):.2f}-{max(loads):.2f})")
+    ratios = ", ".join(f"{k} {med['after'][k] / med['before'][k]:.3f}" for k in med["after"])
+    print(f"  after / before: {ratios}")
 
 
 def main() -> None:
@@ -148,14 +168,20 @@ def main() -> None:
         action="store_true",
         help="first run the value stages into a fresh build/bench-<board>.zarr on a LocalCluster",
     )
-    ap.add_argument("--against", type=Path, help="compare with this checkout's bench/values.py")
+    ap.add_argument("--threads", type=int, help="numba threads (default: all)")
+    ap.add_argument("--root", type=Path, help="measure this checkout's pipeline")
+    ap.add_argument("--against", type=Path, help="compare this checkout's pipeline with that one's")
     ap.add_argument("--rounds", type=int, default=5, help="runs of each checkout with --against")
     args = ap.parse_args()
     if args.against is not None:
         store = str(Path(args.store or f"build/{args.board}.zarr").resolve())
         passed = ["--board", args.board, "--store", store, "--iterations", str(args.iterations)]
-        compare(args.against, args.rounds, passed + (["--solve"] if args.solve else []))
+        passed += ["--solve"] if args.solve else []
+        passed += ["--threads", str(args.threads)] if args.threads else []
+        compare(args.against, args.rounds, passed)
         return
+    if args.threads:
+        numba.set_num_threads(args.threads)
     board = Board.parse(args.board)
     path = args.store or f"build/{board}.zarr"
     if args.build:
@@ -163,7 +189,7 @@ def main() -> None:
     store = Store(path, board)
     print(
         f"machine: {os.cpu_count()} cores, numba threads {numba.get_num_threads()}, "
-        f"load average {os.getloadavg()[0]:.2f}"
+        f"load average {os.getloadavg()[0]:.2f}; pipeline of {CHECKOUT}"
     )
     bw = copy_bandwidth()
     print(f"copy bandwidth (2-thread numba copy, read + write): {bw / 1e9:.1f} GB/s")
@@ -187,13 +213,14 @@ def main() -> None:
     # Time each kernel inside the real sequence of an iteration, so that caches hold what they hold
     # in the solve (each kernel alone in a loop would find its arrays in the 300 MB L3 cache).
     spent = dict.fromkeys(kernels, 0.0)
-    t_all = time.perf_counter()
+    t_all, c_all = time.perf_counter(), time.process_time()
     for _ in range(args.iterations):
         for name, k in kernels.items():
             t0 = time.perf_counter()
             k()
             spent[name] += time.perf_counter() - t0
     total_t = (time.perf_counter() - t_all) / args.iterations
+    total_cpu = (time.process_time() - c_all) / args.iterations
     print(f"classes: {n_o + n_e:,} ({n_o:,} solved, {n_e:,} eliminated)")
     print(f"{'kernel':<12} {'ms':>8} {'MB':>8} {'bound ms':>9} {'ratio':>6}")
     for name in kernels:
@@ -205,6 +232,7 @@ def main() -> None:
         f"{'iteration':<12} {total_t * 1e3:8.1f} {total_b / 1e6:8.1f} {total_b / bw * 1e3:9.1f} "
         f"{total_t / (total_b / bw):6.2f}"
     )
+    print(f"{'iteration CPU':<12} {total_cpu * 1e3:8.1f} (CPU ms of this process, all threads)")
 
     print("stages (from the store's records):")
     for name, rec in store.stages().items():

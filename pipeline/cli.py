@@ -41,7 +41,12 @@ def _parser() -> argparse.ArgumentParser:
         s.add_argument("--quiet", action="store_true", help="no progress bars")
         if name == "build":
             s.add_argument("--force", action="append", default=[], metavar="STAGE", help="rerun a stage")
-            s.add_argument("--tables", metavar="DIR", help="write the lookup tables here (default: tables/)")
+            s.add_argument(
+                "--tables",
+                metavar="DIR",
+                help="write the lookup tables here (default: tables/<board> for the default store, "
+                "<store>.tables next to any other)",
+            )
             s.add_argument(
                 "--checkpoint-seconds",
                 type=float,
