@@ -429,3 +429,18 @@ def test_every_page_shares_one_frame_and_no_global_state(site: Site) -> None:
     site.open()
     names = site.js("Object.keys(window).filter(k => !(k in Object.getPrototypeOf(window)))")
     assert "S" not in names and "unitile" in names
+
+
+def test_a_later_visit_starts_from_the_interpreter_snapshot(site: Site) -> None:
+    """Warm loads restore the snapshot kept by the first one (a heap that grew past the module's
+    initial memory used to make every restore fail, silently, back to a cold start)."""
+    site.open()
+    version = site.js("document.body.dataset.version")
+    kept = f"""(async () => {{
+      const hit = await (await caches.open('pyodide-snapshot-{version}')).match('js/snapshot');
+      return hit !== undefined;
+    }})()"""
+    wait_until(lambda: site.js(kept), "the snapshot to be stored")
+    site.page.reload()
+    site.wait_ready()
+    assert site.js("window.unitile.timings.worker.restored") is True

@@ -43,13 +43,38 @@ async function storeSnapshot(name, bytes) {
   }
 }
 
+// Pyodide 314 restores a snapshot into the new module's initial memory (30 MiB) without growing it,
+// so the snapshot of a heap that grew (loading the tables does) fails with "offset is out of bounds".
+// While it starts, the new instance's memory is grown to the snapshot's heap before Pyodide uses it.
+function growMemoryFor(snapshot) {
+  const heap = snapshot.byteLength - new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4)[1];
+  const originals = { instantiate: WebAssembly.instantiate, instantiateStreaming: WebAssembly.instantiateStreaming };
+  const wrap = (original) =>
+    async function (...args) {
+      const result = await original.apply(WebAssembly, args);
+      const instance = result instanceof WebAssembly.Instance ? result : result.instance;
+      const memory = instance && instance.exports.memory;
+      if (memory instanceof WebAssembly.Memory) {
+        const missing = Math.ceil((heap - memory.buffer.byteLength) / 65536);
+        if (missing > 0) memory.grow(missing);
+      }
+      return result;
+    };
+  WebAssembly.instantiate = wrap(originals.instantiate);
+  WebAssembly.instantiateStreaming = wrap(originals.instantiateStreaming);
+  return () => Object.assign(WebAssembly, originals);
+}
+
 async function startPython(indexURL, snapshotName, snapshot) {
   if (snapshot) {
+    const restore = growMemoryFor(snapshot);
     try {
       return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot }), restored: true };
     } catch (error) {
       console.warn("interpreter snapshot unusable, starting afresh:", error);
       await caches.delete(snapshotName).catch(() => {});
+    } finally {
+      restore();
     }
   }
   return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: true }), restored: false };
