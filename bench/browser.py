@@ -52,7 +52,7 @@ CACHED = """(async () => {
 
 
 def load_times(browser: Any, server: Any, runs: int) -> dict[str, Any]:
-    cold, warm, first_bytes = [], [], []
+    cold, warm, first_bytes, steps = [], [], [], []
     for _ in range(runs):
         context = browser.new_context()
         page = context.new_page()
@@ -60,6 +60,7 @@ def load_times(browser: Any, server: Any, runs: int) -> dict[str, Any]:
         page.goto(server.url)
         cold.append(wait_for(page, "window.unitile && window.unitile.timings.playable"))
         first_bytes.append(server.bytes_sent - before)
+        steps.append(page.evaluate("window.unitile.timings.worker"))
         wait_for(page, CACHED)
         for _ in range(2):
             page.reload()
@@ -71,6 +72,7 @@ def load_times(browser: Any, server: Any, runs: int) -> dict[str, Any]:
         "cold_median_ms": statistics.median(cold),
         "warm_median_ms": statistics.median(warm),
         "first_visit_bytes": statistics.median(first_bytes),
+        "cold_worker_steps": steps,
     }
 
 
@@ -155,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"first visit: {results['first_visit_bytes'] / 1e6:.2f} MB sent by the server")
     print(f"cold load to playable: median {results['cold_median_ms']:.0f} ms  {results['cold_ms']}")
     print(f"warm load to playable: median {results['warm_median_ms']:.0f} ms  {results['warm_ms']}")
+    names = ("python", "fetched", "imported", "tables", "snapshot", "total")
+    runs = results["cold_worker_steps"]
+    medians = {n: statistics.median(r[n] for r in runs) for n in names if all(n in r for r in runs)}
+    print("cold, in the worker (ms since it started, medians):", {n: round(v) for n, v in medians.items()})
     moves = results["moves"]
     if "error" in moves:
         print(f"computer moves: {moves['error']}")

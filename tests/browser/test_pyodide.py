@@ -68,12 +68,16 @@ const [pyodideDir, root, stdlib, tablesDir, games] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
 const pyodide = await loadPyodide({ indexURL: pyodideDir + path.sep, stdLibURL: stdlib });
 const home = "/home/pyodide";
-pyodide.FS.mkdirTree(`${home}/unitile_py`);
-for (const name of fs.readdirSync(path.join(root, "unitile_py"))) {
-  if (name.endsWith(".py")) {
-    pyodide.FS.writeFile(`${home}/unitile_py/${name}`, fs.readFileSync(path.join(root, "unitile_py", name)));
+// The whole package, subpackages too (unitile_py.naked_diagonal).
+function copyPackage(from, to) {
+  pyodide.FS.mkdirTree(to);
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory() && entry.name !== "__pycache__") copyPackage(source, `${to}/${entry.name}`);
+    else if (entry.name.endsWith(".py")) pyodide.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(source));
   }
 }
+copyPackage(path.join(root, "unitile_py"), `${home}/unitile_py`);
 // The repository's tables/ next to the package, where unitile_py.tables looks by default.
 const tablesRoot = path.join(root, "tables");
 for (const board of fs.existsSync(tablesRoot) ? fs.readdirSync(tablesRoot) : []) {

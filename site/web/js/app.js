@@ -1,7 +1,7 @@
 // Unitile's play page: puts the pieces together. The settings show at once; the board, the buttons
 // and the keys work once the worker has started Python (js/worker.js) and the game is drawn.
 import { startFrame, registerServiceWorker } from "./frame.js";
-import { WorkerClient } from "./rpc.js";
+import { client } from "./start-worker.js";
 import { Store } from "./storage.js";
 import { Settings } from "./settings.js";
 import { UnitileBoard } from "./board.js";
@@ -16,11 +16,6 @@ const $ = (id) => document.getElementById(id);
 const DEFAULTS = { r: "human", b: "3", pace: "600", marking: true, confirm: false, analysis: false };
 const LEVELS = [1, 2, 3, 4, 5, 6]; // unitile_py.players.LEVELS; the worker's info confirms them
 const timings = { script: performance.now() };
-
-// The worker first: Python starts while the rest of the page is set up.
-const client = new WorkerClient(new URL("./worker.js", import.meta.url), (text) => {
-  $("loading-text").textContent = text;
-});
 
 startFrame();
 new BoardFrame($("board"), { rows: 5, cols: 5, names: cellNames(5, 5) }); // empty until Python is up

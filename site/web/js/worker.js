@@ -103,9 +103,11 @@ async function boot() {
     pyodide.FS.writeFile(target, sources[i]);
   });
   let snapshot = null;
+  const steps = {}; // milliseconds since the worker started, for bench/browser.py
   if (!restored) {
     // A fresh interpreter: import the game, load the tables, then keep a snapshot of all that.
     const tables = await (tablesFetch || fetchTables());
+    steps.fetched = performance.now() - started;
     post({ type: "progress", text: "Setting up the board…" });
     const tableDir = `${HOME}/tables-in-memory`;
     pyodide.FS.mkdirTree(tableDir);
@@ -119,6 +121,9 @@ try:
     ${PRELOAD}
 except ImportError:
     from unitile_py import webapi
+`);
+    steps.imported = performance.now() - started;
+    pyodide.runPython(`
 _names = ${JSON.stringify(tableNames)}
 if _names:
     _files = {}
@@ -129,6 +134,7 @@ if _names:
     del _files, _f, _name
 del _names
 `);
+    steps.tables = performance.now() - started;
     for (const name of tableNames) {
       pyodide.FS.unlink(`${tableDir}/${name}`);
     }
@@ -137,6 +143,7 @@ del _names
     } catch (error) {
       console.warn("no interpreter snapshot:", error);
     }
+    steps.snapshot = performance.now() - started;
   }
   const handle = pyodide.globals.get("webapi").handle;
   const finished = performance.now();
@@ -146,7 +153,7 @@ del _names
   }
   return {
     handle,
-    timings: { python: pythonReady - started, total: finished - started, restored },
+    timings: { python: pythonReady - started, ...steps, total: finished - started, restored },
     version: info.version,
   };
 }

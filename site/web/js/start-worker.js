@@ -1,0 +1,7 @@
+// The play page's first module (its own script tag, before app.js): the worker starts Python while
+// the page's other modules are still loading. app.js imports the same client from here.
+import { WorkerClient } from "./rpc.js";
+
+export const client = new WorkerClient(new URL("./worker.js", import.meta.url), (text) => {
+  document.getElementById("loading-text").textContent = text;
+});
