@@ -1,7 +1,7 @@
 """Speed and strength of the Naked Diagonal computer levels (CPython; the browser runs the same code).
 
     .venv/bin/python bench/nd_players.py speed [--size 9] [--positions 20]
-    .venv/bin/python bench/nd_players.py strength [--size 7] [--games 10] [--jobs 2] [--out FILE.json]
+    .venv/bin/python bench/nd_players.py strength [--size 7] [--games 10] [--levels 3,4,5] [--jobs 2]
 
 ``speed`` times every level's choice on the empty board and on positions drawn from seeded random
 games (CPU seconds per move: mean and worst), with the peak memory of the process. ``strength`` plays
@@ -67,7 +67,8 @@ def _pair(job: tuple[int, int, int, int, int]) -> tuple[int, int, int, int]:
 
 
 def strength(args: argparse.Namespace) -> None:
-    jobs = [(r, b, args.games, args.seed, args.size) for r, b in itertools.product(LEVELS, LEVELS) if r != b]
+    levels = [int(v) for v in args.levels.split(",")] if args.levels else list(LEVELS)
+    jobs = [(r, b, args.games, args.seed, args.size) for r, b in itertools.product(levels, levels) if r != b]
     t0 = time.perf_counter()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(_pair, jobs))
@@ -77,17 +78,17 @@ def strength(args: argparse.Namespace) -> None:
         f"{time.perf_counter() - t0:.0f} s on {args.jobs} processes\n"
     )
     print("Red's wins (rows: Red's level, columns: Blue's level)\n")
-    print("| Red \\ Blue | " + " | ".join(str(b) for b in LEVELS) + " |")
-    print("|---" * (len(LEVELS) + 1) + "|")
-    for r in LEVELS:
-        cells = ["-" if r == b else f"{red_wins[(r, b)]}/{args.games}" for b in LEVELS]
+    print("| Red \\ Blue | " + " | ".join(str(b) for b in levels) + " |")
+    print("|---" * (len(levels) + 1) + "|")
+    for r in levels:
+        cells = ["-" if r == b else f"{red_wins[(r, b)]}/{args.games}" for b in levels]
         print(f"| {r} | " + " | ".join(cells) + " |")
     print("\nThe row level's share of the games against the column level, with either colour\n")
-    print("| level | " + " | ".join(str(b) for b in LEVELS) + " |")
-    print("|---" * (len(LEVELS) + 1) + "|")
-    for r in LEVELS:
+    print("| level | " + " | ".join(str(b) for b in levels) + " |")
+    print("|---" * (len(levels) + 1) + "|")
+    for r in levels:
         cells = []
-        for b in LEVELS:
+        for b in levels:
             if r == b:
                 cells.append("-")
                 continue
@@ -109,6 +110,7 @@ def main() -> None:
     t.add_argument("--games", type=int, default=10)
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--jobs", type=int, default=2)
+    t.add_argument("--levels", help="only these levels, such as 3,4,5")
     t.add_argument("--out", help="also write Red's wins per pair as JSON")
     args = parser.parse_args()
     speed(args) if args.command == "speed" else strength(args)
