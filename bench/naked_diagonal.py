@@ -252,12 +252,11 @@ function copy(rel) {
 copy("unitile_py");
 copy("bench");
 pyodide.FS.mkdirTree(`${home}/tests/game`);
-const out = pyodide.runPython(`
-import sys, json
+pyodide.runPython(`
+import sys, json, runpy
 sys.path.insert(0, "${home}")
-sys.argv = ["naked_diagonal.py"] + json.loads(${JSON.stringify(args)})
-import runpy
-runpy.run_path("${home}/bench/naked_diagonal.py", run_name="__main__")
+bench = runpy.run_path("${home}/bench/naked_diagonal.py", run_name="nd_bench")
+bench["main"](json.loads(${JSON.stringify(args)}))
 `);
 """
 

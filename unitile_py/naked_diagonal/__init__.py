@@ -1,1 +1,62 @@
-"""Naked Diagonal, the connection game by Mark Steere: the rules engine."""
+"""Naked Diagonal, the connection game by Mark Steere: the rules engine.
+
+The rules as this project reads them, with proofs, are in docs/naked-diagonal.md. Modules:
+
+- :mod:`.grid`: the N x N board, point names, bit-mask helpers, the eight symmetries;
+- :mod:`.position`: immutable positions and their text form;
+- :mod:`.rules`: naked diagonals, dead points, chains and the winner;
+- :mod:`.witness`, :mod:`.construct`, :mod:`.areas`: clean fillings and the exact NDE solver;
+- :mod:`.legality`: legal placements, explanations of bans, NDE regions.
+
+>>> from unitile_py.naked_diagonal import Position, legal_placements
+>>> pos = Position.empty(3).after(4)
+>>> str(pos), [len(x) for x in legal_placements(pos)]
+('.../.R./... b', [4, 8])
+"""
+
+from .grid import Grid, Symmetry
+from .legality import (
+    Ban,
+    LeavesNDE,
+    NakedDiagonal,
+    Occupied,
+    explain,
+    has_legal_placement,
+    is_legal,
+    legal_masks,
+    legal_placements,
+    nde_regions,
+)
+from .position import Position
+from .rules import BLUE, COLOURS, RED, chain, other, winner
+
+
+def winning_chain(position: Position) -> tuple[int, ...]:
+    """The points of the winner's stones that join their two edges (empty when nobody has won)."""
+    won = position.winner()
+    if won is None:
+        return ()
+    return Grid.points(chain(position.grid, position.stones(won), won))
+
+
+__all__ = [
+    "BLUE",
+    "COLOURS",
+    "RED",
+    "Ban",
+    "Grid",
+    "LeavesNDE",
+    "NakedDiagonal",
+    "Occupied",
+    "Position",
+    "Symmetry",
+    "explain",
+    "has_legal_placement",
+    "is_legal",
+    "legal_masks",
+    "legal_placements",
+    "nde_regions",
+    "other",
+    "winner",
+    "winning_chain",
+]

@@ -119,6 +119,19 @@ class Solver:
             st.searched_nde += 1
         return found
 
+    def proves_nde(self, area: int, red: int, blue: int, hint: int) -> bool:
+        """True when a dead point or a small window around ``hint`` shows ``area`` NDE (no search).
+
+        ``False`` only means no such quick proof was found.
+        """
+        known = self.memo.get(self.key(area, red, blue))
+        if known is not None or self.key(area, red, blue) in self.memo:
+            return known is None
+        g = self.grid
+        if dead(g, red, blue, area) & dead(g, blue, red, area):
+            return True
+        return self._relaxation_proves_nde(area, red, blue, 0, [hint], RELAX_RADII[:1])
+
     def _relaxation_proves_nde(self, area: int, red: int, blue: int, jokers: int, centres: list[int],
                                radii: tuple[int, ...]) -> bool:
         """True when a window around one of ``centres`` cannot be filled even with jokers around it."""

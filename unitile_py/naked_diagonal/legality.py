@@ -2,24 +2,29 @@
 
 A placement on ``p`` lies in one maximal empty region ``M`` and leaves the other regions as they were
 (fact 1 of docs/naked-diagonal.md), so in a position whose regions are all fillable it is legal exactly
-when ``M`` has a clean filling that starts with it. The engine keeps, per region, a few witnesses
-(clean fillings of ``M``); a candidate ``(p, X)`` is legal at once when some witness, with ``p`` recoloured
-``X`` and moved to the front, is still clean, which only the four 2x2 blocks around ``p`` can spoil.
-Candidates that no witness covers go to the exact solver (the parts of ``M - {p}``), and a filling it
-finds becomes one more witness of ``M``. Results are cached per region and the stones around it.
+when ``M`` has a clean filling that starts with it. Per region the engine keeps witnesses (checked
+clean fillings of ``M``) and decides each candidate ``(p, X)`` by the first of:
 
-If some region is already NDE (a position no game reaches), no placement is legal:
+1. *cover*: some witness, with ``p`` recoloured ``X`` and moved to the front, is still clean; only the
+   four 2x2 blocks around ``p`` can spoil that;
+2. *repair*: a witness changed locally around ``p`` (:func:`witness.repair`) becomes clean;
+3. a quick exact NDE proof for a part of ``M - {p}`` (dead point, small relaxation window): illegal;
+4. a repair with each neighbour of ``p`` placed second in each colour;
+5. the exact solver on the parts of ``M - {p}``.
+
+Every filling found joins the region's witnesses. Results are cached per region and the stones around
+it. If some region is already NDE (a position no game reaches), no placement is legal:
 :func:`legal_placements` returns two empty tuples and :func:`nde_regions` lists the culprits.
 
 >>> from .position import Position
->>> pos = Position.parse("..R/.../B.. r")
+>>> pos = Position.parse("R.../B.R./.RR./B..B b")
 >>> g = pos.grid
 >>> [g.names(m) for m in legal_masks(pos)]
-[('a3', 'b3', 'a2', 'b2', 'c2', 'b1', 'c1'), ('a3', 'b3', 'a2', 'b2', 'c2', 'b1', 'c1')]
->>> print(explain(pos, g.point("b2"), "r").describe(g))
-Red on b2 forms a naked diagonal with c3
->>> print(explain(pos, g.point("b3"), "b").describe(g))  # doctest: +NORMALIZE_WHITESPACE
-Blue on b3 would leave the NDE area a3 (not BAD); smallest NDE sub-area: a3
+[('c4', 'd3', 'a2', 'd2', 'b1', 'c1'), ('d4', 'b3', 'd3', 'a2', 'd2', 'b1', 'c1')]
+>>> print(explain(pos, g.point("b4"), "b").describe(g))
+Blue on b4 forms a naked diagonal with a3
+>>> print(explain(pos, g.point("c4"), "b").describe(g))
+Blue on c4 would leave the NDE area b4 b3 (BAD: Red and Blue banned); smallest NDE sub-area: b4
 """
 
 from __future__ import annotations
@@ -30,10 +35,10 @@ from .areas import Solver
 from .construct import constructions
 from .grid import Grid
 from .position import Position
-from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, dead, forming, forms
+from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, forming, forms
 from .witness import BLUE as _BLUE
 from .witness import RED as _RED
-from .witness import Timeline, Witness, covers, repair, replay
+from .witness import Timeline, Witness, clean_at, covers, repair, replay
 
 #: Most points a local repair of a witness may change for one candidate.
 REPAIR_LIMIT = 40
@@ -110,6 +115,10 @@ class Engine:
                 fixed = self._repaired(area, p, code, _bases(lines, REPAIR_BASES), REPAIR_LIMIT)
                 if fixed is None:
                     fixed = self._repaired(area, p, code, lines, 2 * REPAIR_LIMIT)
+                if fixed is None:
+                    if self._quick_nde(area, red, blue, p, colour):
+                        continue
+                    fixed = self._repaired_pair(area, p, code, _bases(lines, REPAIR_BASES))
                 if fixed is not None:
                     self.repairs += 1
                     legal[code - 1] |= 1 << p
@@ -129,10 +138,36 @@ class Engine:
         for base in bases:
             line = base.with_first(p, code)
             if repair(g, area, line, g.dilate8(bit) & area & ~bit, bit, limit):
-                if self.check:
-                    w = line.witness(g, area)
-                    assert w.order[0] == p and replay(g, *_stones(line, area, g), w), "repair"
-                return line
+                return self._checked(line, area, p)
+        return None
+
+    def _checked(self, line: Timeline, area: int, p: int) -> Timeline:
+        """A repaired timeline, replayed in full first when :attr:`check` is on."""
+        if self.check:
+            w = line.witness(self.grid, area)
+            assert w.order[0] == p and replay(self.grid, *_stones(line, area, self.grid), w), "repair"
+        return line
+
+    def _quick_nde(self, area: int, red: int, blue: int, p: int, colour: str) -> bool:
+        """True when a part of ``area - {p}`` after ``colour`` on ``p`` has a quick (exact) NDE proof."""
+        bit = 1 << p
+        r2, b2 = (red | bit, blue) if colour == RED else (red, blue | bit)
+        return any(self.solver.proves_nde(part, r2, b2, p) for part in self.grid.components(area & ~bit))
+
+    def _repaired_pair(self, area: int, p: int, code: int, bases: list[Timeline]) -> Timeline | None:
+        """Like :meth:`_repaired` with a chosen second placement: each neighbour of ``p``, each colour."""
+        g = self.grid
+        bit = 1 << p
+        for q in g.bits(g.dilate8(bit) & area & ~bit):
+            pair = bit | 1 << q
+            for second in (_RED, _BLUE):
+                for base in bases:
+                    line = base.with_first(q, second).with_first(p, code)
+                    # Only p and the stones come before q, and no repair moves a point before q.
+                    if not clean_at(g.diag[q], q, line.col, line.tm):
+                        break
+                    if repair(g, area, line, g.dilate8(pair) & area & ~pair, pair, REPAIR_LIMIT):
+                        return self._checked(line, area, p)
         return None
 
     def _first_move(self, area: int, red: int, blue: int, p: int, colour: str) -> Witness | None:
@@ -355,9 +390,10 @@ def coverable(solver: Solver, area: int, target: int, red: int, blue: int, joker
     """True when some clean sequence of placements inside the empty set ``area`` covers ``target``.
 
     ``jokers`` (outside ``area``) clothe every diagonal and form none. Exact: a target that is the
-    whole set is the solver's question; a window around the target that cannot cover it even with the rest of ``area``
-    as jokers proves that ``area`` cannot either (restrict a covering sequence to the window);
-    otherwise every clean first placement is tried, each leaving parts that are covered on their own.
+    whole set is the solver's question; a window around the target that cannot cover it even with the
+    rest of ``area`` as jokers proves that ``area`` cannot either (restrict a covering sequence to the
+    window); otherwise every clean first placement is tried, each leaving parts that are covered on
+    their own.
     """
     g = solver.grid
     target &= area
@@ -405,17 +441,3 @@ def _cover_search(solver: Solver, area: int, target: int, red: int, blue: int, j
 
     return search(area, target & area, red, blue)
 
-
-__all__ = [
-    "Ban",
-    "LeavesNDE",
-    "NakedDiagonal",
-    "Occupied",
-    "dead",
-    "explain",
-    "has_legal_placement",
-    "is_legal",
-    "legal_masks",
-    "legal_placements",
-    "nde_regions",
-]
