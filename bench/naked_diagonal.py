@@ -186,13 +186,23 @@ def baseline(n: int, sample: int, seed: int, budget_s: float) -> dict[str, objec
             "ratio": plain / fast}
 
 
-def reference_check(n: int, workers: int) -> dict[str, object]:
-    """Every board reachable on n x n (engine rules), compared with the brute force, in parallel."""
+def reference_check(n: int, workers: int, games: int = 0, seed: int = 1) -> dict[str, object]:
+    """Every board reachable on n x n (engine rules), compared with the brute force, in parallel.
+
+    With ``games``, only the boards of that many seeded random games instead of all reachable ones.
+    """
     t0 = time.perf_counter()
     start = Position.empty(n)
     seen = {start}
     stack = [start]
-    while stack:
+    rng = random.Random(seed)
+    for _ in range(games):
+        pos = start
+        while pos.winner() is None:
+            red, blue = legal_masks(pos)
+            pos = pos.after(rng.choice(Grid.points(red if pos.turn == "r" else blue)))
+            seen.add(pos)
+    while stack and not games:
         pos = stack.pop()
         if pos.winner() is not None:
             continue
@@ -310,13 +320,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pyodide", action="store_true", help="run the games mode under Pyodide in node")
     ap.add_argument("--reference", type=int, metavar="N", help="compare every reachable NxN board")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--reference-games", type=int, default=0, metavar="G",
+                    help="with --reference: only the boards of G random games")
     ap.add_argument("--baseline", type=int, metavar="K", help="K positions per size against the plain search")
     args = ap.parse_args(argv)
     if args.pyodide:
         rest = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--pyodide"]
         return run_pyodide(rest)
     if args.reference:
-        print(json.dumps(reference_check(args.reference, args.workers)))
+        print(json.dumps(reference_check(args.reference, args.workers, args.reference_games, args.seed)))
         return 0
     if args.baseline:
         for n in args.sizes:

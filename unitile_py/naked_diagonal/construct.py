@@ -1,11 +1,11 @@
-"""Constructive fillings of an empty region: lattice orders with greedy colours, then local repairs.
+"""Constructive fillings of an empty region: lattice orders with greedy colours and clothing points first.
 
 A *lattice order* places the points whose (row, column) parities relative to an offset are (0, 0),
 then (0, 1), (1, 0) and (1, 1). Two points of one phase never share a 2x2 block, so the order inside a
 phase is free, and in an open region one colour everywhere is clean: every block's first two
 placements are orthogonal neighbours. Near stones each point takes the preferred colour when that
-forms no naked diagonal, else the other; a point where both would form one is *stuck*, and
-:func:`witness.repair` then changes the filling around it.
+forms no naked diagonal, else the other; a point where both would form one is *stuck*, and the
+shared points that would clothe it are then placed first, in the colour it needs.
 """
 
 from __future__ import annotations
@@ -14,56 +14,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .grid import Grid
-from .witness import BLUE, NONE, RED, STONE, Timeline, Witness
+from .witness import Witness
 
 #: Offsets (row, column parity) of the four lattice orders.
 LATTICE_OFFSETS = ((0, 0), (1, 1), (0, 1), (1, 0))
 #: How many rounds of clothing points a construction may move to the front before it gives up.
 PROMOTIONS = 8
-
-
-def lattice(grid: Grid, red: int, blue: int, area: int, offset: tuple[int, int], prefer_red: bool,
-            jokers: int = 0) -> tuple[Timeline, int]:
-    """The lattice filling of ``area`` with greedy colours, and the mask of its stuck points.
-
-    ``jokers`` are points that clothe every diagonal and form none (relaxations). A stuck point takes
-    the preferred colour, so the timeline is complete but not clean there.
-    """
-    n = grid.n
-    r0, c0 = offset
-    phases: list[list[int]] = [[], [], [], []]
-    for p in grid.bits(area):
-        r, c = divmod(p, n)
-        phases[((r - r0) & 1) * 2 + ((c - c0) & 1)].append(p)
-    col = [NONE] * grid.size
-    for p in grid.bits(red):
-        col[p] = RED
-    for p in grid.bits(blue):
-        col[p] = BLUE
-    tm = [STONE] * grid.size
-    diag_bits = grid.diag_bits
-    stuck = 0
-    t = 0.0
-    for phase in phases:
-        for p in phase:
-            bit = 1 << p
-            for want_red in (prefer_red, not prefer_red):
-                own = red if want_red else blue
-                clothes = own | jokers
-                if all(not own & qbit or clothes & shared for qbit, shared in diag_bits[p]):
-                    break
-            else:
-                want_red = prefer_red
-                stuck |= bit
-            if want_red:
-                red |= bit
-                col[p] = RED
-            else:
-                blue |= bit
-                col[p] = BLUE
-            tm[p] = t
-            t += 1.0
-    return Timeline(col, tm), stuck
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +31,7 @@ class Stuck:
     blue: int
 
 
-def lattice_first(grid: Grid, red: int, blue: int, area: int, offset: tuple[int, int], prefer_red: bool,
+def lattice(grid: Grid, red: int, blue: int, area: int, offset: tuple[int, int], prefer_red: bool,
             jokers: int = 0, first: tuple[tuple[int, bool], ...] = ()) -> Witness | Stuck:
     """A lattice-order filling of ``area``, or where the greedy colour choice got stuck.
 
@@ -128,7 +84,7 @@ def lattice_first(grid: Grid, red: int, blue: int, area: int, offset: tuple[int,
     return Witness(tuple(order), wred)
 
 
-def _repair(grid: Grid, stuck: Stuck, area: int, jokers: int, taken: int,
+def _clothing(grid: Grid, stuck: Stuck, area: int, jokers: int, taken: int,
             colours: tuple[bool, ...]) -> list[tuple[int, bool]] | None:
     """Placements to put first so that the stuck point can take a colour: for every diagonal that
     blocks it, one of the two shared points in that colour. ``None`` when no colour can be helped."""
@@ -150,26 +106,27 @@ def _repair(grid: Grid, stuck: Stuck, area: int, jokers: int, taken: int,
     return None
 
 
-def promoted(grid: Grid, red: int, blue: int, area: int, jokers: int = 0,
+def constructions(grid: Grid, red: int, blue: int, area: int, jokers: int = 0,
                   stuck: list[int] | None = None) -> Iterator[Witness]:
-    """Witnesses of ``area`` built by the lattice orders, lazily (none when every variant gets stuck).
+    """Fillings of ``area`` from the eight lattice variants, lazily; not yet replayed (callers do).
 
     When a variant gets stuck on a point, the shared points that would clothe its blocking diagonals
     are placed first in the needed colour and the variant is tried again, at most ``PROMOTIONS``
-    times. The points that stayed stuck are appended to ``stuck`` when given.
+    times. The points that stayed stuck are appended to ``stuck`` when given: an obstruction is
+    likely near them.
     """
     for prefer_red in (True, False):
         for offset in LATTICE_OFFSETS:
             first: list[tuple[int, bool]] = []
             taken = 0
             for _ in range(PROMOTIONS + 1):
-                w = lattice_first(grid, red, blue, area, offset, prefer_red, jokers, tuple(first))
+                w = lattice(grid, red, blue, area, offset, prefer_red, jokers, tuple(first))
                 if isinstance(w, Witness):
                     yield w
                     break
                 forced = [c for p, c in first if p == w.point]
                 colours = (forced[0],) if forced else (prefer_red, not prefer_red)
-                fix = _repair(grid, w, area, jokers, taken, colours)
+                fix = _clothing(grid, w, area, jokers, taken, colours)
                 if not fix:
                     if stuck is not None:
                         stuck.append(w.point)
@@ -180,14 +137,3 @@ def promoted(grid: Grid, red: int, blue: int, area: int, jokers: int = 0,
             else:
                 if stuck is not None and isinstance(w, Stuck):
                     stuck.append(w.point)
-
-
-def constructions(grid: Grid, red: int, blue: int, area: int, jokers: int = 0,
-                  stuck: list[int] | None = None) -> Iterator[Witness]:
-    """Fillings of ``area``, lazily; not yet replayed (callers do).
-
-    The eight lattice variants with clothing points moved to the front (:func:`promoted`). The stuck
-    points of the variants that failed are appended to ``stuck`` when given: an obstruction is likely
-    near them.
-    """
-    yield from promoted(grid, red, blue, area, jokers, stuck)
