@@ -34,6 +34,7 @@ True
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from .construct import constructions
@@ -64,7 +65,7 @@ class Solver:
 
     def __init__(self, grid: Grid, memo_limit: int = 200_000) -> None:
         self.grid = grid
-        self.memo: dict[tuple[int, int, int, int], Witness | None] = {}
+        self.memo: OrderedDict[tuple[int, int, int, int], Witness | None] = OrderedDict()
         self.memo_limit = memo_limit
         self.stats = SolverStats()
 
@@ -88,7 +89,7 @@ class Solver:
             return memo[key]
         result = self._solve(area, red, blue, jokers, hint)
         if len(memo) >= self.memo_limit:
-            memo.clear()
+            memo.popitem(last=False)  # the oldest entry: no pause to free a whole memo at once
         memo[key] = result
         return result
 

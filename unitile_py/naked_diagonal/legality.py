@@ -29,6 +29,7 @@ Blue on c4 would leave the NDE area b4 b3 (BAD: Red and Blue banned); smallest N
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from .areas import Solver
@@ -61,7 +62,7 @@ class Engine:
     def __init__(self, grid: Grid, cache_limit: int = 50_000) -> None:
         self.grid = grid
         self.solver = Solver(grid)
-        self.regions: dict[tuple[int, int, int, int], RegionInfo] = {}
+        self.regions: OrderedDict[tuple[int, int, int, int], RegionInfo] = OrderedDict()
         self.cache_limit = cache_limit
         #: Candidates decided by the exact solver because no witness covered them (for the benchmark).
         self.fallbacks = 0
@@ -78,7 +79,7 @@ class Engine:
         if info is None:
             info = self._region(area, red, blue)
             if len(self.regions) >= self.cache_limit:
-                self.regions.clear()
+                self.regions.popitem(last=False)
             self.regions[key] = info
         return info
 
@@ -86,12 +87,15 @@ class Engine:
         g = self.grid
         size = area.bit_count()
         self.region_sizes[size] = self.region_sizes.get(size, 0) + 1
-        first = self.solver.witness(area, red, blue)
+        # A constructed witness first, whatever the memo holds: lattice orders repair best.
+        extra = constructions(g, red, blue, area)
+        first = next((w for w in extra if replay(g, red, blue, w)), None)
+        if first is None:
+            first = self.solver.witness(area, red, blue)
         if first is None:
             return RegionInfo(False, 0, 0)
         lines = [Timeline.of(g, red, blue, first)]
         bases = 1  # the constructed witnesses come first, the repaired ones after them
-        extra = constructions(g, red, blue, area)
         legal = [0, 0]
         diag = g.diag
         for colour, code, own in ((RED, _RED, red), (BLUE, _BLUE, blue)):
