@@ -1,6 +1,7 @@
 """The compact lookup files of tables/<board>/: encoding, and an exhaustive numpy decoder to check them.
 
-The format is specified in docs/tables.md; in short:
+The format is specified in docs/tables.md (its constants are the reader's, :mod:`unitile_py.table_files`);
+in short:
 
 * Positions are grouped by the symmetries of the board (and, for *even* frames, the colour swap). One
   file per orbit of bubble cells, named by the orbit's representative cell (``c3.bin``), holds one
@@ -34,7 +35,7 @@ from numba import prange
 from unitile_py.board import Board
 from unitile_py.canonical import Frame, orbit_rep
 from unitile_py.errors import UnitileError
-from unitile_py.tables import ENDS, FORMAT, HEADER, KIND_EVEN, KIND_ODD, MAGIC
+from unitile_py.table_files import ENDS, FORMAT, HEADER, KIND_EVEN, KIND_ODD, MAGIC
 
 from .bits import PARALLEL, GeoArgs, cells_of, connected, next_combination, rank, unrank
 from .geometry import Geometry
