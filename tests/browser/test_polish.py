@@ -77,6 +77,20 @@ def test_the_game_survives_rules_logo_a_new_tab_and_a_relaunch(site: Site) -> No
     assert site.state()["moves"] == []
 
 
+def test_another_tab_follows_the_game(site: Site) -> None:
+    fresh(site)
+    other = Site(site.context, site.context.new_page(), site.base)
+    try:
+        other.open()
+        site.play(site.legal()[0])
+        moves = site.state()["moves"]
+        wait_until(lambda: other.state()["moves"] == moves and other.idle(), "the other tab to follow")
+        assert other.js("location.hash") == f"#m={moves[0]}"
+        assert "another tab" in other.message()
+    finally:
+        other.page.close()
+
+
 def test_a_link_to_another_game_asks_before_replacing_an_unfinished_one(site: Site) -> None:
     fresh(site)
     first = site.legal()[0]
