@@ -38,6 +38,8 @@ serve: $(SITE)
 
 lint: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check unitile_py pipeline tests bench site
+	$(PY) -m mypy --strict unitile_py
+	$(PY) -m mypy pipeline
 	npx --no-install eslint --config site/eslint.config.mjs site
 
 # Browser tests need Debian's chromium; without it they are skipped (never under CI=true).

@@ -114,7 +114,9 @@ class SearchPlayer:
         rng = rng if rng is not None else position_rng(self.seed, position)
         edges = root_edges(position, points)
         domain = _domain(position.grid)
-        return choose_move(domain, position, position.turn, self.playouts, rng, edges=edges, search=RaveSearch)
+        return choose_move(
+            domain, position, position.turn, self.playouts, rng, edges=edges, search=RaveSearch
+        )
 
 
 def make_player(level: int, seed: int) -> Player:
