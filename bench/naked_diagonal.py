@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
-from unitile_py.naked_diagonal.legality import Engine, engine, legal_masks  # noqa: E402
+from unitile_py.naked_diagonal.legality import Engine, after, engine, legal_masks  # noqa: E402
 from unitile_py.naked_diagonal.position import Position  # noqa: E402
 from unitile_py.naked_diagonal.rules import forming  # noqa: E402
 
@@ -171,7 +171,7 @@ def baseline(n: int, sample: int, seed: int, budget_s: float) -> dict[str, objec
             positions.append(pos)
             red, blue = legal_masks(pos)
             mine = red if pos.turn == "r" else blue
-            pos = pos.after(rng.choice(Grid.points(mine)))
+            pos = after(pos, rng.choice(Grid.points(mine)))
     positions = rng.sample(positions, sample)
     fast = plain = 0.0
     done = 0
@@ -205,7 +205,7 @@ def reference_check(n: int, workers: int, games: int = 0, seed: int = 1) -> dict
         pos = start
         while pos.winner() is None:
             red, blue = legal_masks(pos)
-            pos = pos.after(rng.choice(Grid.points(red if pos.turn == "r" else blue)))
+            pos = after(pos, rng.choice(Grid.points(red if pos.turn == "r" else blue)))
             seen.add(pos)
     while stack and not games:
         pos = stack.pop()
@@ -213,7 +213,7 @@ def reference_check(n: int, workers: int, games: int = 0, seed: int = 1) -> dict
             continue
         red, blue = legal_masks(pos)
         for p in Grid.points(red if pos.turn == "r" else blue):
-            nxt = pos.after(p)
+            nxt = after(pos, p)
             if nxt not in seen:
                 seen.add(nxt)
                 stack.append(nxt)

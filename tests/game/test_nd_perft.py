@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.game import nd_reference as ref
-from unitile_py.naked_diagonal.legality import legal_placements
+from unitile_py.naked_diagonal.legality import after, legal_placements
 from unitile_py.naked_diagonal.position import Position
 
 #: Legal first placements on the empty board (Red's and Blue's: every point).
@@ -35,7 +35,7 @@ def engine_layers(n: int, plies: int) -> list[int]:
             if pos.winner() is None:
                 red, blue = legal_placements(pos)
                 for p in red if pos.turn == "r" else blue:
-                    following.add(pos.after(p))
+                    following.add(after(pos, p))
         layer = following
         counts.append(len(layer))
     return counts

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from unitile_py.naked_diagonal.grid import Grid
-from unitile_py.naked_diagonal.legality import engine, explain, legal_masks, nde_regions
+from unitile_py.naked_diagonal.legality import after, engine, explain, legal_masks, nde_regions
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.rules import naked_diagonals
 
@@ -34,7 +34,7 @@ def play(n: int, choices: list[int]) -> list[Position]:
         red, blue = legal_masks(pos)
         mine = Grid.points(red if pos.turn == "r" else blue)
         assert mine, f"the side to move has no legal placement: {pos}"
-        pos = pos.after(mine[choice % len(mine)])
+        pos = after(pos, mine[choice % len(mine)])
         out.append(pos)
     return out
 

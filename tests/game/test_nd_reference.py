@@ -14,7 +14,7 @@ import pytest
 
 from tests.game import nd_reference as ref
 from unitile_py.naked_diagonal.grid import Grid
-from unitile_py.naked_diagonal.legality import engine, explain, legal_placements, nde_regions
+from unitile_py.naked_diagonal.legality import after, engine, explain, legal_placements, nde_regions
 from unitile_py.naked_diagonal.position import Position
 
 
@@ -93,7 +93,7 @@ def random_positions(n: int, games: int, seed: int) -> list[Position]:
             out.append(pos)
             red, blue = legal_placements(pos)
             mine = red if pos.turn == "r" else blue
-            pos = pos.after(rng.choice(mine))
+            pos = after(pos, rng.choice(mine))
     return out
 
 

@@ -8,8 +8,8 @@ The rules as this project reads them, with proofs, are in docs/naked-diagonal.md
 - :mod:`.witness`, :mod:`.construct`, :mod:`.areas`: clean fillings and the exact NDE solver;
 - :mod:`.legality`: legal placements, explanations of bans, NDE regions.
 
->>> from unitile_py.naked_diagonal import Position, legal_placements
->>> pos = Position.empty(3).after(4)
+>>> from unitile_py.naked_diagonal import Position, after, legal_placements
+>>> pos = after(Position.empty(3), 4)
 >>> str(pos), [len(x) for x in legal_placements(pos)]
 ('.../.R./... b', [4, 8])
 """
@@ -20,6 +20,7 @@ from .legality import (
     LeavesNDE,
     NakedDiagonal,
     Occupied,
+    after,
     explain,
     has_legal_placement,
     is_legal,
@@ -50,6 +51,7 @@ __all__ = [
     "Occupied",
     "Position",
     "Symmetry",
+    "after",
     "explain",
     "has_legal_placement",
     "is_legal",

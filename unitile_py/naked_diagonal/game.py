@@ -33,7 +33,7 @@ from ..errors import UnitileError
 from ..history import History
 from ..records import MoveReader, check_result, split_record
 from .grid import Grid
-from .legality import explain, legal_masks
+from .legality import after, explain, legal_masks
 from .notation import SKIP, SKIP_WORD, NDRecord, format_record, move_name, start_headers, start_of
 from .position import Position
 from .rules import COLOUR_NAMES, RED, chain, other
@@ -104,14 +104,14 @@ class Game(History[Position]):
             name = self.grid.name(point) if 0 <= point < self.grid.size else f"point {point}"
             raise UnitileError(f"ply {self.ply + 1}, {name}: {why}")
         before = self.position
-        after = before.after(point)
-        skipped = after.turn == before.turn
+        nxt = after(before, point)
+        skipped = nxt.turn == before.turn
         self._moves.append(point)
         if skipped:
             # The opponent has no legal placement: record their turn as a skip; the mover goes again.
-            self._positions.append(after.with_turn(other(before.turn)))
+            self._positions.append(nxt.with_turn(other(before.turn)))
             self._moves.append(SKIP)
-        self._positions.append(after)
+        self._positions.append(nxt)
         return skipped
 
     def push_name(self, name: str) -> None:

@@ -32,11 +32,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from ..errors import UnitileError
 from .areas import Solver
 from .construct import constructions
 from .grid import Grid
 from .position import Position
-from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, forming, forms
+from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, forming, forms, other
 from .witness import BLUE as _BLUE
 from .witness import RED as _RED
 from .witness import Timeline, Witness, clean_at, covers, repair, replay
@@ -257,6 +258,30 @@ def is_legal(position: Position, point: int, colour: str) -> bool:
         return False
     red, blue = legal_masks(position)
     return bool((red if colour == RED else blue) >> point & 1)
+
+
+def after(position: Position, point: int) -> Position:
+    """The position after the side to move places a stone on ``point``; the placement must be legal.
+
+    The opponent moves next if they have a legal placement; otherwise their turn is skipped and the
+    same side moves again (docs/naked-diagonal.md shows this never happens in a position without an
+    NDE area). After a winning placement, or on a full board, the turn passes to the opponent: the
+    game is over.
+    """
+    g = position.grid
+    winner = position.winner()
+    if winner is not None:
+        raise UnitileError(f"the game is over: {COLOUR_NAMES[winner]} has won")
+    if not 0 <= point < g.size:
+        raise UnitileError(f"point {point} is off the {g.n}x{g.n} board")
+    ban = explain(position, point, position.turn)
+    if ban is not None:
+        raise UnitileError(ban.describe(g))
+    placed = position.place(point, position.turn)
+    opponent = other(position.turn)
+    if placed.winner() is None and not has_legal_placement(placed, opponent):
+        return placed
+    return placed.with_turn(opponent)
 
 
 def nde_regions(position: Position) -> tuple[int, ...]:

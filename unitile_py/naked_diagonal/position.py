@@ -131,29 +131,6 @@ class Position:
         """The same stones with ``turn`` to move."""
         return Position(self.grid, self.red, self.blue, turn)
 
-    def after(self, point: int) -> Position:
-        """The position after the side to move places a stone on ``point``; the placement must be legal.
-
-        The opponent moves next if they have a legal placement; otherwise their turn is skipped and the
-        same side moves again. After a winning placement (or on a full board) the turn passes to the
-        opponent: the game is over.
-        """
-        from .legality import explain, has_legal_placement
-
-        g = self.grid
-        if self.winner() is not None:
-            raise UnitileError(f"the game is over: {COLOUR_NAMES[self.winner() or RED]} has won")
-        if not 0 <= point < g.size:
-            raise UnitileError(f"point {point} is off the {g.n}x{g.n} board")
-        ban = explain(self, point, self.turn)
-        if ban is not None:
-            raise UnitileError(ban.describe(g))
-        placed = self.place(point, self.turn)
-        opponent = other(self.turn)
-        if placed.winner() is None and not has_legal_placement(placed, opponent):
-            return placed
-        return placed.with_turn(opponent)
-
     def transform(self, symmetry: Symmetry) -> Position:
         """The image under a symmetry; maps that exchange the edges exchange the colours and the turn."""
         red, blue = symmetry.apply(self.red), symmetry.apply(self.blue)
