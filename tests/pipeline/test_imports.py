@@ -11,8 +11,6 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("unitile_py", "pipeline")
 Graph = dict[str, set[str]]
@@ -159,10 +157,6 @@ def test_pipeline_has_no_import_cycle() -> None:
     assert cycles_through("pipeline") == []
 
 
-# unitile_py is being reworked by other changes at the same time as this test was written (issue 12:
-# the cycles cli/terminal_play, mcts/players, notation/position; and the new unitile_py/naked_diagonal,
-# where legality and position import each other): not strict, so it passes as soon as they are gone.
-@pytest.mark.xfail(strict=False, reason="issue 12: unitile_py's import cycles are being removed elsewhere")
 def test_unitile_py_has_no_import_cycle() -> None:
     assert cycles_through("unitile_py") == []
 
