@@ -205,3 +205,27 @@ def test_command_line_match_and_play() -> None:
     done = run_cli(["nd", "play", "--size", "3x3", "--blue", "1"], "b2\nzz\nquit\n")
     assert done.returncode == 0 and "game left unfinished" in done.stdout
     assert "move 'zz': expected a file letter" in done.stdout
+
+
+def test_fact_5_both_players_can_place_or_neither_on_every_3x3_board() -> None:
+    """docs/naked-diagonal.md, fact 5: on every board without a naked diagonal (reachable or not), either
+    both colours have a legal placement or neither has (an NDE region, or a full board)."""
+    from unitile_py.naked_diagonal.grid import Grid
+    from unitile_py.naked_diagonal.legality import legal_masks
+    from unitile_py.naked_diagonal.rules import naked_diagonals
+
+    grid = Grid.get(3)
+    boards = both = 0
+    for code in range(3**9):
+        red = blue = 0
+        for p in range(9):
+            code, v = divmod(code, 3)
+            red |= (v == 1) << p
+            blue |= (v == 2) << p
+        if naked_diagonals(grid, red, blue):
+            continue
+        boards += 1
+        r, b = legal_masks(Position(grid, red, blue, RED))
+        assert (r == 0) == (b == 0), Position(grid, red, blue, RED)
+        both += r != 0
+    assert boards > 5000 and both > 4000
