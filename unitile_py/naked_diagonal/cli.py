@@ -6,7 +6,12 @@
 * ``why POS POINT [--colour r|b]``: why a placement is banned: the naked diagonal it would form, or the
   naked-diagonal-equivalent area it would leave, whether that area is BAD, and a smallest culprit.
 * ``record FILE|-``: check a record turn by turn, print it normalised and draw the end.
-* ``play`` and ``match``: a game in the terminal, and computer levels against each other.
+* ``analyze POS|- [--json]``: on a solved size (2x2, 3x3, 4x4: :mod:`.tables`), the outcome for the side
+  to move and the distance to the end in placements with perfect play, and the same for each legal
+  placement counting it; ``--json`` prints one line per position:
+  ``{"outcome": "win" | "loss", "distance": N, "moves": {"a1": {"outcome": ..., "distance": ...}, ...}}``.
+* ``play`` and ``match``: a game in the terminal, and computer levels against each other (level 6,
+  perfect play, on the solved sizes).
 
 Malformed input prints one line to standard error and exits with status 2.
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import UnitileError
@@ -25,10 +31,13 @@ from ..seeds import game_seed
 from .game import Game, parse_record
 from .legality import explain, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
-from .players import LEVELS, Player, hint, make_player
+from .players import LEVELS, PERFECT, Player, hint, make_player
 from .position import Position
 from .rules import BLUE, COLOUR_NAMES, RED
+from .tables import NDTables, tables_for
 
+#: Every level, 6 (perfect play) only on the solved sizes.
+ALL_LEVELS = (*LEVELS, PERFECT)
 #: The word for each colour in JSON output.
 COLOUR_WORDS = {RED: "red", BLUE: "blue"}
 
@@ -69,8 +78,13 @@ def legal_of(text: str) -> dict[str, Any]:
     }
 
 
-def cmd_legal(args: argparse.Namespace) -> int:
-    """The legal placements of both colours, for one position or one per line of standard input."""
+def per_position(
+    args: argparse.Namespace,
+    info_of: Callable[[str], dict[str, Any]],
+    text_of: Callable[[str, dict[str, Any]], str],
+) -> int:
+    """``info_of`` the position argument, or of each line of standard input for ``-``, printed as JSON
+    (``--json``, or ``{"error": ...}`` for a bad line, the others going on, exit status 2) or as text."""
     lines = read_text("-").splitlines() if args.position == "-" else [args.position]
     status = 0
     for line in lines:
@@ -78,16 +92,21 @@ def cmd_legal(args: argparse.Namespace) -> int:
         if not text:
             continue
         try:
-            info: dict[str, Any] = legal_of(text)
+            info = info_of(text)
         except UnitileError as exc:
             if args.position != "-":
                 raise
             info, status = {"error": str(exc)}, 2
-        if args.json or "error" in info:
-            print(json.dumps(info))
-        else:
-            print(f"red: {' '.join(info['red']) or '-'}\nblue: {' '.join(info['blue']) or '-'}")
+        print(json.dumps(info) if args.json or "error" in info else text_of(text, info))
     return status
+
+
+def cmd_legal(args: argparse.Namespace) -> int:
+    """The legal placements of both colours, for one position or one per line of standard input."""
+    def text(_: str, info: dict[str, Any]) -> str:
+        return f"red: {' '.join(info['red']) or '-'}\nblue: {' '.join(info['blue']) or '-'}"
+
+    return per_position(args, legal_of, text)
 
 
 def cmd_why(args: argparse.Namespace) -> int:
@@ -101,6 +120,38 @@ def cmd_why(args: argparse.Namespace) -> int:
     else:
         print(ban.describe(position.grid))
     return 0
+
+
+def analysis_of(text: str, directory: str | None = None) -> dict[str, Any]:
+    """What ``analyze --json`` prints for one position (see :meth:`NDTables.analysis`)."""
+    position = Position.parse(text)
+    tables: NDTables = tables_for(position.grid.n, directory)
+    return tables.analysis(position)
+
+
+def format_analysis(position: Position, info: dict[str, Any]) -> str:
+    """The text form of an analysis: a summary line, then one line per legal placement (``*``: best)."""
+    side = COLOUR_NAMES[position.turn]
+    if not info["moves"]:
+        result = "won" if info["outcome"] == "win" else "lost"
+        return f"{side} to move: the game is over ({side} has {result})"
+    verb = "wins" if info["outcome"] == "win" else "loses"
+    lines = [f"{side} to move {verb} in {info['distance']} placements with perfect play",
+             "point  result  placements"]
+    best = (info["outcome"], info["distance"])
+    for name, m in info["moves"].items():
+        mark = "  *" if (m["outcome"], m["distance"]) == best else ""
+        lines.append(f"{name:<6} {m['outcome']:<7} {m['distance']:>10}{mark}")
+    return "\n".join(lines)
+
+
+def cmd_analyze(args: argparse.Namespace) -> int:
+    """Perfect play on a solved size, for one position or one per line of standard input."""
+    return per_position(
+        args,
+        lambda text: analysis_of(text, args.tables),
+        lambda text, info: format_analysis(Position.parse(text), info),
+    )
 
 
 def cmd_record(args: argparse.Namespace) -> int:
@@ -171,23 +222,30 @@ def register(sub: Any) -> None:
     record = cmds.add_parser("record", help="check a record, print it normalised and draw the end")
     record.add_argument("file", help="record file, or - for standard input")
     record.set_defaults(func=cmd_record)
+    analyze = cmds.add_parser("analyze", help="perfect play on a solved size (2x2, 3x3, 4x4)")
+    analyze.add_argument("position", help=f"{pos_help}; or - for one per line of standard input")
+    analyze.add_argument(
+        "--json", action="store_true", help='one line per position: {"outcome", "distance", "moves"}'
+    )
+    analyze.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
+    analyze.set_defaults(func=cmd_analyze)
     size_help = f"board size NxN (default {DEFAULT_SIZE}x{DEFAULT_SIZE})"
     play = cmds.add_parser("play", help="play a game in the terminal")
     play.add_argument(
-        "--red", type=side_type(LEVELS), default=HUMAN, help="human (default) or a level 1 to 5"
+        "--red", type=side_type(ALL_LEVELS), default=HUMAN, help="human (default) or a level 1 to 6"
     )
     play.add_argument(
-        "--blue", type=side_type(LEVELS), default="3", help="human or a level 1 to 5 (default 3)"
+        "--blue", type=side_type(ALL_LEVELS), default="3", help="human or a level 1 to 6 (default 3)"
     )
     play.add_argument("--seed", type=int, default=1, help="seed of the computer sides")
     play.add_argument("--size", default=f"{DEFAULT_SIZE}x{DEFAULT_SIZE}", help=size_help)
     play.add_argument("--position", help="start from this position instead of the empty board")
     play.set_defaults(func=cmd_play)
     match = cmds.add_parser("match", help="play computer levels against each other")
-    add_match_arguments(match, LEVELS)
+    add_match_arguments(match, ALL_LEVELS)
     match.add_argument("--size", default=f"{DEFAULT_SIZE}x{DEFAULT_SIZE}", help=size_help)
     match.add_argument("--position", help="start every game from this position")
     match.set_defaults(func=cmd_match)
 
 
-__all__ = ["cmd_legal", "draw", "legal_of", "register"]
+__all__ = ["analysis_of", "cmd_analyze", "cmd_legal", "draw", "format_analysis", "legal_of", "register"]

@@ -1,10 +1,14 @@
-"""Computer players of Naked Diagonal, levels 1 to 5, and the hint.
+"""Computer players of Naked Diagonal: levels 1 to 5, 6 (perfect play) on the solved sizes, the hint.
 
 * Level 1 places at random among the legal placements.
 * Levels 2 to 5 search with Monte Carlo tree search (:mod:`unitile_py.mcts`) over quick moves and
   random playouts (:mod:`unitile_py.naked_diagonal.search`): :data:`PLAYOUTS` games per move. At the
   root the search chooses only among the real legal placements, so every move played is legal. A
   placement that wins at once is taken; a lone legal placement needs no search.
+* Level 6 (:data:`PERFECT`) plays perfectly from the tables of the solved sizes
+  (:mod:`unitile_py.naked_diagonal.tables`: 2x2, 3x3, 4x4): the fastest win, else the longest
+  resistance, ties drawn at random; on other sizes it refuses to move (:func:`levels_for` lists the
+  levels of a size).
 * :func:`hint` is the choice of the strongest level, seeded by the position, so a position always
   gets the same hint.
 
@@ -16,10 +20,13 @@ seed and the position), so a seeded game is reproducible move for move.
 >>> p = Position.empty(5)
 >>> make_player(1, 7).choose(p) == make_player(1, 7).choose(p)
 True
->>> make_player(6, 1)
+>>> make_player(7, 1)
 Traceback (most recent call last):
     ...
-unitile_py.errors.UnitileError: level 6: the Naked Diagonal levels are 1 to 5
+unitile_py.errors.UnitileError: level 7: Naked Diagonal has levels 1 to 5, and 6 (perfect) on 2x2, 3x3, 4x4
+>>> q = Position.empty(3)
+>>> q.grid.name(make_player(PERFECT, 1).choose(q)) in ("a2", "c2"), levels_for(3), levels_for(5)
+(True, (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5))
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from .legality import legal_masks
 from .position import Position, _unchecked
 from .rules import RED, other
 from .search import QuickDomain, joins
+from .tables import solved_sizes, tables_for
 
 #: The computer levels, weakest first.
 LEVELS = (1, 2, 3, 4, 5)
@@ -44,6 +52,8 @@ LEVELS = (1, 2, 3, 4, 5)
 PLAYOUTS = {2: 30, 3: 150, 4: 600, 5: 2200}
 #: The level whose choice is the hint.
 BEST = 5
+#: The perfect-play level, on the board sizes with tables.
+PERFECT = 6
 
 
 class Player(Protocol):
@@ -119,10 +129,33 @@ class SearchPlayer:
         )
 
 
+@dataclass(eq=False)
+class PerfectPlayer:
+    """Level 6: a placement perfect play may choose (the tables' best), drawn at random among ties."""
+
+    seed: int
+    level: int = PERFECT
+
+    def choose(self, position: Position, rng: random.Random | None = None) -> int:
+        """The chosen point; :class:`UnitileError` on a board size without tables."""
+        legal_points(position)
+        best = tables_for(position.grid.n).best(position)
+        rng = rng if rng is not None else position_rng(self.seed, position)
+        return best[rng.randrange(len(best))]
+
+
+def levels_for(n: int) -> tuple[int, ...]:
+    """The levels that can play on the n x n board: 1 to 5, and 6 where the size is solved."""
+    return (*LEVELS, PERFECT) if n in solved_sizes() else LEVELS
+
+
 def make_player(level: int, seed: int) -> Player:
-    """The computer player of ``level`` (1 to 5) with its seed; :class:`UnitileError` for other levels."""
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-        raise UnitileError(f"level {level}: the Naked Diagonal levels are 1 to 5")
+    """The computer player of ``level`` (1 to 6) with its seed; :class:`UnitileError` for other levels."""
+    if isinstance(level, bool) or not isinstance(level, int) or level not in (*LEVELS, PERFECT):
+        sizes = ", ".join(f"{n}x{n}" for n in solved_sizes()) or "no size (no tables)"
+        raise UnitileError(f"level {level}: Naked Diagonal has levels 1 to 5, and 6 (perfect) on {sizes}")
+    if level == PERFECT:
+        return PerfectPlayer(int(seed))
     if level == 1:
         return RandomPlayer(int(seed))
     return SearchPlayer(int(seed), level, PLAYOUTS[level])
@@ -133,4 +166,16 @@ def hint(position: Position) -> int:
     return make_player(BEST, 0).choose(position)
 
 
-__all__ = ["BEST", "LEVELS", "PLAYOUTS", "Player", "RandomPlayer", "SearchPlayer", "hint", "make_player"]
+__all__ = [
+    "BEST",
+    "LEVELS",
+    "PERFECT",
+    "PLAYOUTS",
+    "PerfectPlayer",
+    "Player",
+    "RandomPlayer",
+    "SearchPlayer",
+    "hint",
+    "levels_for",
+    "make_player",
+]

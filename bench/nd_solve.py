@@ -1,0 +1,344 @@
+"""The Naked Diagonal solve, measured and checked (slow checks live here, not in the tests).
+
+    .venv/bin/python bench/nd_solve.py build --board 4x4            # time and memory of a fresh build
+    .venv/bin/python bench/nd_solve.py legality --board 4x4         # numba vs unitile_py on every position
+    .venv/bin/python bench/nd_solve.py legality --random 2000 --sizes 5 6 7   # ... and on random games
+    .venv/bin/python bench/nd_solve.py forward --board 4x4          # forward negamax vs the tables
+    .venv/bin/python bench/nd_solve.py proof --sizes 2 3 4          # proof-search nodes from the empty board
+    .venv/bin/python bench/nd_solve.py depth --board 5x5 --stones 14 12 10 --samples 20 --budget 2000000
+
+* ``build`` runs ``python -m pipeline nd-build`` on a fresh store (a temporary one unless ``--store``)
+  and prints the wall time, the CPU time of the whole process tree and the peak resident memory of
+  the client and of the largest dask worker (sampled every 0.2 s from /proc), with the stage records.
+* ``legality`` compares :func:`pipeline.naked_diagonal.kernels.legal_masks` with
+  :func:`unitile_py.naked_diagonal.legality.legal_masks` on every position of a built store's tiers
+  (``--board``), or on the positions of seeded random games (``--random``).
+* ``forward`` solves the board forward from the empty board with unitile_py's ``Game`` alone (negamax
+  with a memo on positions up to symmetry: the fastest win, the longest loss) and compares every
+  position it solved with the committed tables; ``--outcome-only`` stops at the first winning move
+  (win or loss of the empty board only, much faster).
+* ``proof`` and ``depth`` measure the proof search of ``nd-prove``: nodes to solve the empty board of
+  small boards, and nodes to solve random positions with a given number of stones (for the cost model
+  in docs/naked-diagonal-solve.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from unitile_py.naked_diagonal.game import Game  # noqa: E402
+from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
+from unitile_py.naked_diagonal.legality import legal_masks  # noqa: E402
+from unitile_py.naked_diagonal.position import Position  # noqa: E402
+from unitile_py.naked_diagonal.tables import NDTables  # noqa: E402
+
+PY = sys.executable
+
+
+def size_of(board: str) -> int:
+    """N of NxN."""
+    return int(board.lower().split("x")[0])
+
+
+# build ------------------------------------------------------------------------------------------
+
+
+def _tree(root: int) -> list[int]:
+    """The process ids of ``root`` and its descendants now alive."""
+    kids: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(kids.get(p, []))
+    return out
+
+
+def _rss_mib(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def cmd_build(args: argparse.Namespace) -> int:
+    """Time and memory of a fresh build."""
+    with tempfile.TemporaryDirectory() as tmp:
+        store = args.store or str(Path(tmp) / "solve.zarr")
+        tables = args.tables or str(Path(tmp) / "tables")
+        cmd = [PY, "-m", "pipeline.naked_diagonal", "nd-build", "--board", args.board, "--store", store,
+               "--tables", tables, "--quiet", *args.extra]
+        peak = {"client": 0.0, "worker": 0.0}
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        done = threading.Event()
+
+        def sample() -> None:
+            while not done.is_set():
+                for pid in _tree(proc.pid):
+                    key = "client" if pid == proc.pid else "worker"
+                    peak[key] = max(peak[key], _rss_mib(pid))
+                time.sleep(0.2)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        _, err = proc.communicate()
+        done.set()
+        sampler.join()
+        wall = time.perf_counter() - t0
+        import resource
+
+        cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+        print(err, end="")
+        print(json.dumps({
+            "board": args.board,
+            "status": proc.returncode,
+            "wall_seconds": round(wall, 1),
+            "cpu_seconds_process_tree": round(cpu.ru_utime + cpu.ru_stime, 1),
+            "peak_rss_mib": {k: round(v, 1) for k, v in peak.items()},
+            "load_average": os.getloadavg(),
+        }, indent=1))
+        if args.tables:
+            print(f"tables in {tables}")
+        return proc.returncode
+
+
+# legality ----------------------------------------------------------------------------------------
+
+
+def cmd_legality(args: argparse.Namespace) -> int:
+    """numba vs unitile_py legality."""
+    from pipeline.naked_diagonal import kernels as k
+    from pipeline.naked_diagonal.geometry import NDGeometry
+
+    positions: list[Position] = []
+    if args.random:
+        rng = random.Random(args.seed)
+        for n in args.sizes:
+            grid = Grid.get(n)
+            count = 0
+            while count < args.random:
+                game = Game(Position.empty(n))
+                while not game.is_over() and count < args.random:
+                    positions.append(game.position)
+                    count += 1
+                    game.push(rng.choice(game.legal_moves()))
+            del grid
+    else:
+        n = size_of(args.board)
+        tables = NDTables.load(n, args.tables) if args.tables else NDTables.load(n)
+        grid = Grid.get(n)
+        for tier in tables.tiers.values():
+            for key in tier.keys:
+                red, blue = key & grid.full, key >> grid.size & grid.full
+                turn = "b" if key >> (2 * grid.size) & 1 else "r"
+                positions.append(Position(grid, red, blue, turn))
+    agree = differ = 0
+    t_numba = t_py = 0.0
+    for position in positions:
+        g = NDGeometry.of(position.grid.n).args
+        memo = k.memo_for(position.grid.n)
+        a = time.process_time()
+        mine = k.legal_masks(g, position.red, position.blue, memo)
+        b = time.process_time()
+        theirs = legal_masks(position)
+        c = time.process_time()
+        t_numba += b - a
+        t_py += c - b
+        if tuple(mine) == theirs:
+            agree += 1
+        else:
+            differ += 1
+            print(f"differ: {position}: numba {mine}, unitile_py {theirs}")
+    print(json.dumps({"positions": len(positions), "agree": agree, "differ": differ,
+                      "numba_cpu_seconds": round(t_numba, 2), "unitile_py_cpu_seconds": round(t_py, 2)}))
+    return 1 if differ else 0
+
+
+# forward ------------------------------------------------------------------------------------------
+
+
+def forward(n: int, outcome_only: bool) -> tuple[dict[str, tuple[bool, int]], tuple[bool, int]]:
+    """Negamax from the empty board with unitile_py's Game: ``(memo, value of the empty board)``; a value
+    is ``(the side to move wins, placements to the end)`` (distance 0 when ``outcome_only``)."""
+    sys.setrecursionlimit(10_000)
+    grid = Grid.get(n)
+    memo: dict[str, tuple[bool, int]] = {}
+
+    def key(position: Position) -> str:
+        return min(str(position.transform(s)) for s in grid.symmetries)
+
+    def solve(game: Game) -> tuple[bool, int]:
+        position = game.position
+        k = key(position)
+        if k in memo:
+            return memo[k]
+        won = game.winner()
+        if won is not None:
+            result = (won == position.turn, 0)
+        else:
+            best: tuple[bool, int] | None = None
+            for p in game.legal_moves():
+                game.push(p)
+                child = game.position
+                wins, dist = solve(game)
+                game.pop()
+                mine = (wins if child.turn == position.turn else not wins, dist + 1)
+                if best is None or _better(mine, best):
+                    best = mine
+                if outcome_only and mine[0]:
+                    best = (True, 0)
+                    break
+            assert best is not None, f"{position}: no move and no winner"
+            result = (best[0], 0) if outcome_only else best
+        memo[k] = result
+        return result
+
+    root = solve(Game(Position.empty(n)))
+    return memo, root
+
+
+def _better(a: tuple[bool, int], b: tuple[bool, int]) -> bool:
+    if a[0] != b[0]:
+        return a[0]
+    return a[1] < b[1] if a[0] else a[1] > b[1]
+
+
+def cmd_forward(args: argparse.Namespace) -> int:
+    """Forward search vs the tables."""
+    n = size_of(args.board)
+    c0, t0 = time.process_time(), time.perf_counter()
+    memo, root = forward(n, args.outcome_only)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+    tables = NDTables.load(n, args.tables) if args.tables else NDTables.load(n)
+    mismatch = 0
+    for text, (wins, dist) in memo.items():
+        got = tables.outcome(Position.parse(text))
+        if (got[0] == "win") != wins or (not args.outcome_only and got[1] != dist):
+            mismatch += 1
+            if mismatch <= 10:
+                print(f"differ: {text}: forward {wins, dist}, tables {got}")
+    print(json.dumps({
+        "board": args.board,
+        "empty_board": {"outcome": "win" if root[0] else "loss", "distance": root[1]},
+        "tables": tables.outcome(Position.empty(n)),
+        "positions_compared": len(memo),
+        "mismatches": mismatch,
+        "cpu_seconds": round(cpu, 1),
+        "wall_seconds": round(wall, 1),
+    }))
+    return 1 if mismatch else 0
+
+
+# proof search ------------------------------------------------------------------------------------
+
+
+def cmd_proof(args: argparse.Namespace) -> int:
+    """Nodes of the proof search from the empty board of small boards."""
+    from pipeline.naked_diagonal.proof import ProofSearch
+
+    for n in args.sizes:
+        search = ProofSearch(n, args.budget)
+        c0 = time.process_time()
+        wins = search.wins(0, 0, 0)
+        print(json.dumps({"board": f"{n}x{n}", "red_wins": wins, "nodes": search.nodes,
+                          "table": len(search.table), "cpu_seconds": round(time.process_time() - c0, 2)}))
+    return 0
+
+
+def cmd_depth(args: argparse.Namespace) -> int:
+    """Nodes to solve random positions with a given number of stones (random legal games)."""
+    from pipeline.naked_diagonal.proof import Budget, ProofSearch
+
+    n = size_of(args.board)
+    rng = random.Random(args.seed)
+    for stones in args.stones:
+        rows = []
+        while len(rows) < args.samples:
+            game = Game(Position.empty(n))
+            while not game.is_over() and len(game.moves) < stones:
+                game.push(rng.choice(game.legal_moves()))
+            if game.is_over():
+                continue
+            p = game.position
+            search = ProofSearch(n, args.budget)
+            c0 = time.process_time()
+            try:
+                result: bool | None = search.wins(p.red, p.blue, int(p.turn == "b"))
+            except Budget:
+                result = None
+            rows.append((search.nodes, result, time.process_time() - c0))
+        nodes = sorted(r[0] for r in rows)
+        print(json.dumps({
+            "board": args.board, "stones": stones, "samples": len(rows),
+            "unknown": sum(r[1] is None for r in rows),
+            "nodes_median": nodes[len(nodes) // 2], "nodes_max": nodes[-1],
+            "nodes_mean": round(sum(nodes) / len(nodes)),
+            "cpu_seconds": round(sum(r[2] for r in rows), 1),
+        }), flush=True)
+    return 0
+
+
+def main() -> int:
+    """Entry point."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--board", default="4x4")
+    b.add_argument("--store")
+    b.add_argument("--tables")
+    b.add_argument("extra", nargs="*", help="more nd-build options (after --)")
+    b.set_defaults(func=cmd_build)
+    lg = sub.add_parser("legality")
+    lg.add_argument("--board", default="4x4")
+    lg.add_argument("--tables", help="tables directory (default: the committed ones)")
+    lg.add_argument("--random", type=int, default=0, help="positions of random games per size instead")
+    lg.add_argument("--sizes", type=int, nargs="*", default=[5, 6, 7])
+    lg.add_argument("--seed", type=int, default=1)
+    lg.set_defaults(func=cmd_legality)
+    f = sub.add_parser("forward")
+    f.add_argument("--board", default="4x4")
+    f.add_argument("--tables")
+    f.add_argument("--outcome-only", action="store_true")
+    f.set_defaults(func=cmd_forward)
+    pr = sub.add_parser("proof")
+    pr.add_argument("--sizes", type=int, nargs="*", default=[2, 3, 4])
+    pr.add_argument("--budget", type=int, default=0)
+    pr.set_defaults(func=cmd_proof)
+    d = sub.add_parser("depth")
+    d.add_argument("--board", default="5x5")
+    d.add_argument("--stones", type=int, nargs="*", default=[16, 14, 12])
+    d.add_argument("--samples", type=int, default=10)
+    d.add_argument("--budget", type=int, default=2_000_000)
+    d.add_argument("--seed", type=int, default=1)
+    d.set_defaults(func=cmd_depth)
+    args = p.parse_args()
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

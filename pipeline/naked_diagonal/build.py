@@ -1,0 +1,63 @@
+"""The solve as data: :func:`plan` lists its stages, :func:`run_plan` runs those not yet complete.
+
+What a stage is: :mod:`.context`. After a stage's arrays are written its record goes into the store;
+running a stage first clears the records of every later stage, and a rerun skips stages with a record,
+so a killed build resumes at the first stage without one.
+
+The stages, for an n x n board with P = n * n points:
+
+1. ``tier-00`` .. ``tier-P``: the reachable positions with t stones (:mod:`.tiers`);
+2. ``solve-P`` .. ``solve-00``: perfect play by retrograde analysis, last tier first (:mod:`.solve`);
+3. ``verify``: every check of :mod:`.verify`;
+4. ``tables``, ``tables-verify``: the compact files and their check with the game's reader (:mod:`.tables`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .context import NDContext, NDOptions, NDStage
+from .solve import SolveStage
+from .tables import TablesStage, TablesVerifyStage
+from .tiers import TierStage
+from .verify import VerifyStage
+
+
+def plan(n: int, options: NDOptions | None = None) -> list[NDStage]:
+    """Every stage of an n x n solve, in order."""
+    o = options or NDOptions()
+    points = n * n
+    return [
+        *(TierStage(t, o.part_size) for t in range(points + 1)),
+        *(SolveStage(t) for t in range(points, -1, -1)),
+        VerifyStage(o.legality_sample),
+        TablesStage(o.tables),
+        TablesVerifyStage(o.tables),
+    ]
+
+
+def run_plan(ctx: NDContext, stages: Sequence[NDStage], force: Sequence[str] = ()) -> dict[str, Any]:
+    """Run the stages not yet complete (and those named in ``force``); return all stage records."""
+    names = [s.name for s in stages]
+    for i, stage in enumerate(stages):
+        if ctx.store.done(stage.name) and stage.name not in force:
+            continue
+        ctx.store.clear(names[i:])
+        t0 = time.perf_counter()
+        c0 = time.process_time()
+        record = dict(stage.run(ctx))
+        record["seconds"] = round(time.perf_counter() - t0, 3)
+        record["client_cpu_seconds"] = round(time.process_time() - c0, 3)
+        record["finished"] = time.time()
+        ctx.store.mark_done(stage.name, record)
+        ctx.log(f"{stage.name}: {record['seconds']:.1f} s{_summary(record)}")
+    return ctx.store.stages()
+
+
+def _summary(record: dict[str, Any]) -> str:
+    keys = ("positions", "images", "value", "checked", "bytes")
+    shown = [f"{k} {record[k]:,}" if isinstance(record[k], int) else f"{k} {record[k]}"
+             for k in keys if k in record]
+    return f" ({', '.join(shown)})" if shown else ""

@@ -1,0 +1,168 @@
+"""``python -m pipeline nd-build|nd-verify|nd-prove``: the Naked Diagonal solve on the command line.
+
+:func:`register` adds the commands to ``pipeline.cli``'s subparsers; each sets ``nd_main``, which
+``pipeline.cli.main`` calls (its one-line errors and exit statuses apply: 2 for a user error, 1 for a
+failed check, 130 for Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from pipeline.executor import DaskExecutor, Executor, InProcessExecutor
+from unitile_py.errors import UnitileError
+
+from .build import plan, run_plan
+from .context import NDContext, NDOptions
+from .store import NDStore, default_path, is_url
+
+
+def board_size(text: str) -> int:
+    """N of ``NxN``.
+
+    >>> board_size("4x4")
+    4
+    """
+    parts = text.lower().split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts) or parts[0] != parts[1]:
+        raise UnitileError(f"board {text!r}: expected NxN, such as 4x4")
+    return int(parts[0])
+
+
+def _engine_arguments(s: argparse.ArgumentParser) -> None:
+    s.add_argument("--board", default="4x4", help="NxN (default 4x4)")
+    s.add_argument("--workers", type=int, help="local dask workers (default: one per core)")
+    s.add_argument("--scheduler", help="HOST:PORT of an existing dask.distributed scheduler")
+    s.add_argument("--threads", action="store_true", help="local workers are threads, not processes")
+    s.add_argument("--in-process", action="store_true", help="no dask: run every task in this process")
+    s.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def register(sub: Any) -> None:
+    """Add ``nd-build``, ``nd-verify`` and ``nd-prove`` to ``python -m pipeline``."""
+    build = sub.add_parser("nd-build", help="Naked Diagonal: solve a small board into a store and tables")
+    verify = sub.add_parser("nd-verify", help="Naked Diagonal: rerun the checks of a solved store")
+    for s in (build, verify):
+        _engine_arguments(s)
+        s.add_argument("--store", help="zarr store path or URL (default build/naked-diagonal-<N>x<N>.zarr)")
+    build.add_argument("--force", action="append", default=[], metavar="STAGE", help="rerun a stage")
+    build.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal/NxN)")
+    build.add_argument("--part-size", type=int, default=1 << 15, help="positions per part and task (32768)")
+    build.set_defaults(nd_main=_build)
+    verify.set_defaults(nd_main=_verify)
+    prove = sub.add_parser("nd-prove", help="Naked Diagonal: who wins the empty board, each first move")
+    _engine_arguments(prove)
+    prove.set_defaults(board="5x5")
+    prove.add_argument("--split", type=int, default=1, help="placements of the opening lines (default 1)")
+    prove.add_argument("--budget", type=int, default=0, help="most nodes per task, 0 for no limit")
+    prove.add_argument("--out", metavar="FILE", help="write the results as JSON here too")
+    prove.set_defaults(nd_main=_prove)
+
+
+def executor_of(args: argparse.Namespace) -> Executor:
+    """The engine the arguments ask for."""
+    if args.in_process:
+        return InProcessExecutor(show_progress=not args.quiet)
+    if args.workers is not None and args.workers < 1:
+        raise UnitileError(f"--workers {args.workers}: must be at least 1")
+    return DaskExecutor(
+        workers=args.workers,
+        scheduler=args.scheduler,
+        processes=not args.threads,
+        show_progress=not args.quiet,
+    )
+
+
+def _store_path(args: argparse.Namespace, n: int) -> str:
+    path: str = args.store or default_path(n)
+    return path if is_url(path) else str(Path(path).resolve())
+
+
+def _run(args: argparse.Namespace, verify_only: bool) -> int:
+    n = board_size(args.board)
+    if not 1 <= n <= 5:
+        raise UnitileError(f"board {args.board}: the tiers solve boards 1x1 to 5x5 (5x5: see nd-prove)")
+    path = _store_path(args, n)
+    tables = str(Path(args.tables).resolve()) if getattr(args, "tables", None) else None
+    stages = plan(n, NDOptions(part_size=getattr(args, "part_size", 1 << 15), tables=tables))
+    names = [s.name for s in stages]
+    force = list(getattr(args, "force", []))
+    for f in force:
+        if f not in names:
+            raise UnitileError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+    store = NDStore(path, n, create=not verify_only)
+    if verify_only:
+        store.require("solve-00")
+        stages = [s for s in stages if s.name in ("verify", "tables-verify") and (s.name != "tables-verify"
+                                                                                   or store.done("tables"))]
+        force = [s.name for s in stages]
+    executor = executor_of(args)
+    try:
+        ctx = NDContext(n, store, executor, show_progress=not args.quiet)
+        records = run_plan(ctx, stages, force=force)
+    finally:
+        executor.close()
+    start = records.get("tables", {})
+    if "solve-00" in records and not verify_only:
+        value = records["solve-00"]["value"]
+        who = "the side to move (Red)" if value > 0 else "the second player (Blue)"
+        print(f"{n}x{n}: {who} wins; {abs(value)} placements with perfect play", file=sys.stderr)
+    if start:
+        print(f"tables: {start['directory']} ({start['bytes']:,} bytes)", file=sys.stderr)
+    return 0
+
+
+def _build(args: argparse.Namespace) -> int:
+    return _run(args, verify_only=False)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    return _run(args, verify_only=True)
+
+
+def _prove(args: argparse.Namespace) -> int:
+    from .proof import prove_openings
+
+    n = board_size(args.board)
+    executor = executor_of(args)
+    try:
+        result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args))
+    finally:
+        executor.close()
+    text = json.dumps(result, indent=1)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    print(text)
+    return 0
+
+
+def _log(args: argparse.Namespace) -> Any:
+    def log(msg: str) -> None:
+        if not args.quiet:
+            print(msg, file=sys.stderr, flush=True)
+
+    return log
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m pipeline.naked_diagonal COMMAND`` (the same commands as ``python -m pipeline``)."""
+    from .verify import VerifyError
+
+    parser = argparse.ArgumentParser(prog="python -m pipeline.naked_diagonal", description=__doc__)
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return int(args.nd_main(args))
+    except UnitileError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except VerifyError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted: rerun the same command to resume", file=sys.stderr)
+        return 130

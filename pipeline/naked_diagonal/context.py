@@ -1,0 +1,72 @@
+"""What a stage of the Naked Diagonal solve is (:class:`NDStage`), what it may use while it runs
+(:class:`NDContext`) and the options of the stages that have any (:class:`NDOptions`).
+
+A stage is a frozen dataclass with a ``name`` (a property: the tier is in the name) and
+``run(ctx) -> dict``, as in :mod:`pipeline.context`: it reads earlier stages' arrays from the store, runs
+its tasks through ``ctx.executor.map`` (the Unitile pipeline's :class:`pipeline.executor.Executor`: in
+process, a dask ``LocalCluster`` or a cluster's scheduler) and returns its record.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pipeline.executor import Executor
+
+from .store import NDStore
+
+
+def _to_stderr(msg: str) -> None:
+    print(msg, file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class NDContext:
+    """What a running stage may use: the board size, the store, the executor and where to log."""
+
+    n: int
+    store: NDStore
+    executor: Executor
+    show_progress: bool = False
+    log: Callable[[str], None] = field(default=_to_stderr)
+
+    @property
+    def points(self) -> int:
+        """Points on the board."""
+        return self.n * self.n
+
+
+class NDStage(Protocol):
+    """One step of the solve."""
+
+    @property
+    def name(self) -> str:
+        """The stage's name in the store's records."""
+        ...
+
+    def run(self, ctx: NDContext) -> dict[str, Any]:
+        """Do the work, write arrays, return the record."""
+        ...
+
+
+@dataclass(frozen=True)
+class NDOptions:
+    """The options of the stages that have any."""
+
+    #: Positions per part of a tier (one task and one shard each).
+    part_size: int = 1 << 15
+    #: Where the ``tables`` stage writes (None: ``tables/naked-diagonal/<n>x<n>`` of the repository).
+    tables: str | None = None
+    #: Positions per part whose legality ``verify`` compares with the game's engine.
+    legality_sample: int = 24
+
+
+def default_tables(n: int) -> str:
+    """``tables/naked-diagonal/<n>x<n>`` of the repository (or under ``$UNITILE_TABLES``)."""
+    from unitile_py.naked_diagonal.tables import default_root
+
+    return os.fspath(default_root() / f"{n}x{n}")

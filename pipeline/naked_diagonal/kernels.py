@@ -1,0 +1,500 @@
+"""Numba kernels of the Naked Diagonal solve: bit masks, wins, symmetries, exact legality, children.
+
+Written apart from :mod:`unitile_py.naked_diagonal` (only the tables of
+:class:`pipeline.naked_diagonal.geometry.NDGeometry` come from its grid), so the two legality tests check
+each other: ``tests/pipeline/test_nd_solve.py`` compares them on every reachable 3 x 3 position and
+``bench/nd_solve.py legality`` on every 4 x 4 one and on random positions of larger boards.
+
+**Legality** (docs/naked-diagonal.md, reading R1 and fact 1). A set ``S`` of empty points that is a
+maximal region is *fillable* when some order and colours fill it without ever forming a naked diagonal.
+:func:`fillable` decides it exactly, by a depth-first search over first placements: ``S`` is fillable
+when some clean first placement leaves parts of ``S`` minus that point that are all fillable (the parts
+never interact). The answer depends only on ``S`` and the stones (or jokers) on its ring of eight
+neighbours, so it is memoised on those in a dictionary the caller keeps across positions. Two exact
+shortcuts prune the search:
+
+* a *dead point* of ``S`` (for each colour some diagonal stone of that colour whose two shared points
+  hold the other colour) can never be filled: ``S`` is not fillable;
+* a *window*: the points of ``S`` within one row and column of a point that touches a stone diagonally,
+  with the rest of ``S`` as *jokers* (points that clothe every diagonal and form none). A clean filling
+  of ``S`` restricted to the window is a clean filling of this relaxed problem, so if the relaxed problem
+  has none, neither has ``S``. Relaxed problems are decided by the same search.
+
+A placement of colour X on p is legal when every region of the position is fillable, X on p forms no
+naked diagonal, and every part of p's region minus p is fillable afterwards (the other regions are
+unchanged). :func:`legal_masks` gives both colours' legal points, ``(0, 0)`` when some region is not
+fillable (a position no game reaches).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from .geometry import NDArgs
+
+#: Compiled once, cached on disk, without the GIL.
+JIT = njit(cache=True, nogil=True)
+#: Small functions of the board tables: inlined by numba, so the tuple is never passed in a call.
+INLINE = njit(cache=True, nogil=True, inline="always")
+
+#: The memo's key: the region or its part and the colours around it, as three masks.
+MEMO_KEY = types.UniTuple(types.int64, 3)
+#: Bits of a position's info byte: Red has won, Blue has won.
+RED_WON, BLUE_WON = 1, 2
+
+
+def new_memo() -> Dict:
+    """An empty memo for :func:`fillable` (keep one per process and board; clear it when large)."""
+    return Dict.empty(key_type=MEMO_KEY, value_type=types.int64)
+
+
+# Masks --------------------------------------------------------------------------------------------
+
+
+@INLINE
+def dilate4(g: NDArgs, m: int) -> int:
+    """The mask with its orthogonal neighbours."""
+    n = g.n
+    return (m | (m << n) | (m >> n) | ((m & g.not_east) << 1) | ((m & g.not_west) >> 1)) & g.full
+
+
+@INLINE
+def dilate8(g: NDArgs, m: int) -> int:
+    """The mask with all eight neighbours of its points."""
+    wide = m | ((m & g.not_east) << 1) | ((m & g.not_west) >> 1)
+    return (wide | (wide << g.n) | (wide >> g.n)) & g.full
+
+
+@INLINE
+def grow(g: NDArgs, seed: int, within: int) -> int:
+    """The points of ``within`` orthogonally connected inside it to ``seed``."""
+    group = seed & within
+    while True:
+        bigger = dilate4(g, group) & within
+        if bigger == group:
+            return group
+        group = bigger
+
+
+@INLINE
+def forms(g: NDArgs, own: int, clothes: int, p: int) -> bool:
+    """Whether a stone on ``p`` of the colour whose stones are ``own`` forms a naked diagonal, when the
+    points of ``clothes`` (own stones and jokers) clothe."""
+    for k in range(4):
+        q = g.dq[p, k]
+        if q != 0 and own & q and not clothes & g.ds[p, k]:
+            return True
+    return False
+
+
+@INLINE
+def dead_for(g: NDArgs, own: int, enemy: int, p: int) -> bool:
+    """Whether a stone of ``own``'s colour on ``p`` forms a naked diagonal whatever comes later: a diagonal
+    own stone whose two shared points hold enemy stones."""
+    for k in range(4):
+        q = g.dq[p, k]
+        if q != 0 and own & q and enemy & g.ds[p, k] == g.ds[p, k]:
+            return True
+    return False
+
+
+@INLINE
+def has_chain(g: NDArgs, own: int, first: int, second: int) -> bool:
+    """Whether the stones ``own`` join edge ``first`` to edge ``second`` orthogonally."""
+    group = grow(g, own & first, own)
+    return bool(group & second)
+
+
+@INLINE
+def winner_bits(g: NDArgs, red: int, blue: int) -> int:
+    """:data:`RED_WON`, :data:`BLUE_WON` or 0."""
+    if has_chain(g, red, g.north, g.south):
+        return RED_WON
+    if has_chain(g, blue, g.west, g.east):
+        return BLUE_WON
+    return 0
+
+
+@INLINE
+def image(g: NDArgs, s: int, mask: int) -> int:
+    """The image of a mask under symmetry ``s``."""
+    out = 0
+    ch = 0
+    while mask:
+        out |= g.sym_tab[s, ch, mask & 255]
+        mask >>= 8
+        ch += 1
+    return out
+
+
+@INLINE
+def canonical(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
+    """``(canonical key, images)`` of a position (``turn`` 1: Blue to move): the smallest key of its eight
+    images, and the number of distinct positions among its images under the four maps that keep the
+    players."""
+    size = g.size
+    keys = np.empty(8, dtype=np.int64)
+    best = -1
+    for s in range(8):
+        r, b = image(g, s, red), image(g, s, blue)
+        # The maps that exchange the edges exchange the colours and the side to move too.
+        k = b | r << size | (1 - turn) << (2 * size) if g.swaps[s] else r | b << size | turn << (2 * size)
+        keys[s] = k
+        if best < 0 or k < best:
+            best = k
+    # Distinct images under the four maps that keep the players (those that exchange them give
+    # positions with the other side to move, which play never reaches: see docs/naked-diagonal-solve.md).
+    distinct = 0
+    for s in range(8):
+        if g.swaps[s]:
+            continue
+        seen = False
+        for t in range(s):
+            if keys[t] == keys[s]:
+                seen = True
+                break
+        if not seen:
+            distinct += 1
+    return best, distinct
+
+
+# Legality -----------------------------------------------------------------------------------------
+
+
+#: Deepest nesting of :func:`fillable`'s search (each level is a smaller set of points).
+MAX_DEPTH = 64
+# What a frame of the search does next.
+_START, _WINDOWS, _PLACE, _PART = 0, 1, 2, 3
+
+
+@INLINE
+def _memo_key(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int, int, int]:
+    """What the fillability of ``area`` depends on: the area and the stones and jokers around it."""
+    ring = dilate8(g, area) & ~area
+    return area | (red & ring), area | (blue & ring), area | (jokers & ring)
+
+
+@JIT
+def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict) -> bool:
+    """Whether the connected set of empty points ``area`` has a clean filling (see the module docstring).
+
+    ``jokers`` are empty points outside ``area`` that clothe every diagonal and form none. The search is
+    recursive; it runs on an explicit stack of frames (numba's cache cannot reload recursive functions).
+    """
+    f_area = np.empty(MAX_DEPTH, dtype=np.int64)
+    f_red = np.empty(MAX_DEPTH, dtype=np.int64)
+    f_blue = np.empty(MAX_DEPTH, dtype=np.int64)
+    f_jok = np.empty(MAX_DEPTH, dtype=np.int64)
+    f_state = np.empty(MAX_DEPTH, dtype=np.int64)
+    f_at = np.empty(MAX_DEPTH, dtype=np.int64)  # the next window point, or the candidate point * 2 + colour
+    f_rest = np.empty(MAX_DEPTH, dtype=np.int64)  # parts still to fill after the candidate
+    f_red2 = np.empty(MAX_DEPTH, dtype=np.int64)
+    f_blue2 = np.empty(MAX_DEPTH, dtype=np.int64)
+    top = 0
+    f_area[0], f_red[0], f_blue[0], f_jok[0], f_state[0] = area, red, blue, jokers, _START
+    result = -1  # the answer of the frame just finished, for the frame below it
+    while True:
+        a, r, b, j = f_area[top], f_red[top], f_blue[top], f_jok[top]
+        state = f_state[top]
+        done = -1
+        call_area = 0
+        call_red = call_blue = call_jok = 0
+        if state == _START:
+            if a == 0:
+                done = 1
+            else:
+                known = memo.get(_memo_key(g, a, r, b, j), -1)
+                if known >= 0:
+                    done = known
+                else:
+                    for d in range(g.size):
+                        if a >> d & 1 and dead_for(g, r, b, d) and dead_for(g, b, r, d):
+                            done = 0
+                            break
+                    if done < 0:
+                        state = _WINDOWS
+                        f_at[top] = 0
+        elif state == _WINDOWS and result == 0:
+            done = 0
+        elif state == _PART and result == 1 and f_rest[top] == 0:
+            done = 1
+        if done < 0 and state == _WINDOWS:
+            stones = r | b
+            d = f_at[top]
+            while d < g.size:
+                if a >> d & 1 and (g.dq[d, 0] | g.dq[d, 1] | g.dq[d, 2] | g.dq[d, 3]) & stones:
+                    window = grow(g, 1 << d, g.box1[d] & a)
+                    if window != a:
+                        call_area, call_red, call_blue, call_jok = window, r, b, j | (a & ~window)
+                        break
+                d += 1
+            f_at[top] = d + 1
+            if call_area == 0:
+                state = _PLACE
+                f_at[top] = 0
+        if done < 0 and call_area == 0 and state == _PART:
+            if result == 1:
+                rest = f_rest[top]
+                part = grow(g, rest & -rest, rest)
+                f_rest[top] = rest & ~part
+                call_area, call_red, call_blue, call_jok = part, f_red2[top], f_blue2[top], j
+            else:
+                state = _PLACE
+                f_at[top] += 1
+        if done < 0 and call_area == 0 and state == _PLACE:
+            at = f_at[top]
+            while at < 2 * g.size:
+                p, colour = at >> 1, at & 1
+                bit = 1 << p
+                own = r if colour == 0 else b
+                if a & bit and not forms(g, own, own | j, p):
+                    break
+                at += 1
+            f_at[top] = at
+            if at == 2 * g.size:
+                done = 0
+            else:
+                p, colour = at >> 1, at & 1
+                bit = 1 << p
+                r2 = r | bit if colour == 0 else r
+                b2 = b | bit if colour == 1 else b
+                rest = a & ~bit
+                if rest == 0:
+                    done = 1
+                else:
+                    part = grow(g, rest & -rest, rest)
+                    f_rest[top] = rest & ~part
+                    f_red2[top], f_blue2[top] = r2, b2
+                    state = _PART
+                    call_area, call_red, call_blue, call_jok = part, r2, b2, j
+        f_state[top] = state
+        if done >= 0:
+            if a != 0:
+                memo[_memo_key(g, a, r, b, j)] = done
+            if top == 0:
+                return done == 1
+            top -= 1
+            result = done
+        else:
+            top += 1
+            f_area[top], f_red[top], f_blue[top], f_jok[top] = call_area, call_red, call_blue, call_jok
+            f_state[top] = _START
+            result = -1
+
+
+@JIT
+def all_fillable(g: NDArgs, empty: int, red: int, blue: int, memo: Dict) -> bool:
+    """Whether every maximal region of the empty points ``empty`` is fillable."""
+    rest = empty
+    while rest:
+        part = grow(g, rest & -rest, rest)
+        rest &= ~part
+        if not fillable(g, part, red, blue, 0, memo):
+            return False
+    return True
+
+
+@JIT
+def is_legal_in(g: NDArgs, region: int, red: int, blue: int, colour: int, p: int, memo: Dict) -> bool:
+    """Whether ``colour`` (0 Red, 1 Blue) on ``p`` of the fillable region ``region`` is legal."""
+    own = red if colour == 0 else blue
+    if forms(g, own, own, p):
+        return False
+    bit = 1 << p
+    r2 = red | bit if colour == 0 else red
+    b2 = blue | bit if colour == 1 else blue
+    return all_fillable(g, region & ~bit, r2, b2, memo)
+
+
+@JIT
+def legal_masks(g: NDArgs, red: int, blue: int, memo: Dict) -> tuple[int, int]:
+    """The points where Red, and where Blue, may legally place (wins not considered); ``(0, 0)`` when some
+    region is not fillable."""
+    empty = g.full & ~(red | blue)
+    if not all_fillable(g, empty, red, blue, memo):
+        return 0, 0
+    out_red = 0
+    out_blue = 0
+    for p in range(g.size):
+        if not empty >> p & 1:
+            continue
+        region = grow(g, 1 << p, empty)
+        if is_legal_in(g, region, red, blue, 0, p, memo):
+            out_red |= 1 << p
+        if is_legal_in(g, region, red, blue, 1, p, memo):
+            out_blue |= 1 << p
+    return out_red, out_blue
+
+
+@JIT
+def can_place(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> bool:
+    """Whether ``colour`` has a legal placement (stops at the first one found)."""
+    empty = g.full & ~(red | blue)
+    if not all_fillable(g, empty, red, blue, memo):
+        return False
+    for p in range(g.size):
+        if empty >> p & 1 and is_legal_in(g, grow(g, 1 << p, empty), red, blue, colour, p, memo):
+            return True
+    return False
+
+
+@JIT
+def legal_many(g: NDArgs, red: np.ndarray, blue: np.ndarray, memo: Dict) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`legal_masks` of many positions."""
+    out_red = np.empty(red.shape[0], dtype=np.int64)
+    out_blue = np.empty(red.shape[0], dtype=np.int64)
+    for i in range(red.shape[0]):
+        out_red[i], out_blue[i] = legal_masks(g, red[i], blue[i], memo)
+    return out_red, out_blue
+
+
+# Positions of a tier ------------------------------------------------------------------------------
+
+
+@JIT
+def describe(g: NDArgs, keys: np.ndarray, memo: Dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For canonical keys: both colours' legal points (``red | blue << 32``), the info byte (who has won)
+    and the number of distinct images of each position."""
+    m = keys.shape[0]
+    legal = np.empty(m, dtype=np.int64)
+    info = np.empty(m, dtype=np.uint8)
+    orbit = np.empty(m, dtype=np.uint8)
+    size = g.size
+    for i in range(m):
+        k = keys[i]
+        red, blue, turn = k & g.full, (k >> size) & g.full, (k >> (2 * size)) & 1
+        lr, lb = legal_masks(g, red, blue, memo)
+        legal[i] = lr | lb << 32
+        info[i] = winner_bits(g, red, blue)
+        orbit[i] = canonical(g, red, blue, turn)[1]
+    return legal, info, orbit
+
+
+@JIT
+def child_of(g: NDArgs, red: int, blue: int, turn: int, p: int, memo: Dict) -> tuple[int, int]:
+    """``(canonical key, skip)`` after the side to move (``turn``) places on ``p`` (legal): the opponent
+    moves next, unless nobody has won and the opponent has no legal placement (a skip: ``skip`` is 1 and
+    the same side moves again). The canonical key's side-to-move bit is that of the canonical image, so
+    only ``skip`` says whose turn it is compared with this position."""
+    bit = 1 << p
+    r2 = red | bit if turn == 0 else red
+    b2 = blue | bit if turn == 1 else blue
+    nxt = 1 - turn
+    if winner_bits(g, r2, b2) == 0 and not can_place(g, r2, b2, nxt, memo):
+        nxt = turn
+    return canonical(g, r2, b2, nxt)[0], int(nxt == turn)
+
+
+@JIT
+def children(g: NDArgs, keys: np.ndarray, legal: np.ndarray, info: np.ndarray, memo: Dict) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]:
+    """Every move of the positions of a tier: ``(parent row, point, canonical child key, skip)`` (see
+    :func:`child_of`), parents in order, points increasing; positions with a winner have none. The
+    points are those of the canonical position (the key's)."""
+    size = g.size
+    total = 0
+    for i in range(keys.shape[0]):
+        if info[i] == 0:
+            turn = (keys[i] >> (2 * size)) & 1
+            total += _popcount(legal[i] >> (32 * turn) & g.full)
+    parent = np.empty(total, dtype=np.int64)
+    point = np.empty(total, dtype=np.int64)
+    child = np.empty(total, dtype=np.int64)
+    skip = np.empty(total, dtype=np.int64)
+    at = 0
+    for i in range(keys.shape[0]):
+        if info[i] != 0:
+            continue
+        k = keys[i]
+        red, blue, turn = k & g.full, (k >> size) & g.full, (k >> (2 * size)) & 1
+        mine = legal[i] >> (32 * turn) & g.full
+        for p in range(size):
+            if mine >> p & 1:
+                parent[at] = i
+                point[at] = p
+                child[at], skip[at] = child_of(g, red, blue, turn, p, memo)
+                at += 1
+    return parent, point, child, skip
+
+
+@INLINE
+def _popcount(m: int) -> int:
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@JIT
+def is_canonical(g: NDArgs, keys: np.ndarray) -> np.ndarray:
+    """Whether each key is its position's canonical key."""
+    size = g.size
+    out = np.empty(keys.shape[0], dtype=np.bool_)
+    for i in range(keys.shape[0]):
+        k = keys[i]
+        out[i] = canonical(g, k & g.full, (k >> size) & g.full, (k >> (2 * size)) & 1)[0] == k
+    return out
+
+
+# Values -------------------------------------------------------------------------------------------
+
+
+@JIT
+def combine(info: np.ndarray, parent: np.ndarray, child_value: np.ndarray, skip: np.ndarray) -> np.ndarray:
+    """The values of a tier's positions from their children's (perfect play, see :mod:`.solve`).
+
+    ``child_value[j]`` is the value of move ``j``'s position for its side to move, ``skip[j]`` 1 when
+    that side is the mover again (the opponent was skipped). A value is ``+d`` for a win in d placements,
+    ``-d`` for a loss in d, 0 for a
+    position where the side to move has lost already.
+    """
+    m = info.shape[0]
+    best = np.zeros(m, dtype=np.int16)
+    started = np.zeros(m, dtype=np.bool_)
+    for j in range(parent.shape[0]):
+        i = parent[j]
+        v = child_value[j]
+        # The child's side to move wins when v > 0; this side wins when that side is the other one
+        # and loses, or is this side (a skip) and wins. The move adds one placement.
+        wins = (v > 0) == (skip[j] == 1)
+        mine = abs(v) + 1 if wins else -(abs(v) + 1)
+        if not started[i] or better(mine, best[i]):
+            best[i] = mine
+            started[i] = True
+    for i in range(m):
+        if info[i] != 0:
+            best[i] = 0
+        elif not started[i]:
+            best[i] = -32768  # a position with no move and no winner: the caller reports it
+    return best
+
+
+@INLINE
+def better(a: int, b: int) -> bool:
+    """Whether value ``a`` is better than ``b`` for the side to move: a win beats a loss, a faster win a
+    slower one, a longer loss a shorter one."""
+    if a > 0 and b > 0:
+        return a < b
+    if a > 0 or b > 0:
+        return a > 0
+    return a < b
+
+
+# The memo of each process ----------------------------------------------------------------------------
+
+#: Entries a process's memo may hold before it is cleared (about 100 bytes each).
+MEMO_LIMIT = 4_000_000
+_MEMOS: dict[int, Dict] = {}
+
+
+def memo_for(n: int) -> Dict:
+    """This process's memo for the n x n board, cleared first when it has grown past :data:`MEMO_LIMIT`
+    (tasks on one worker share it: regions recur from position to position)."""
+    memo = _MEMOS.get(n)
+    if memo is None or len(memo) > MEMO_LIMIT:
+        memo = _MEMOS[n] = new_memo()
+    return memo

@@ -1,0 +1,301 @@
+"""``python -m pipeline nd-prove``: who wins a board too large for the tiers, by a proof search.
+
+The value of the empty board and of every first placement (5 x 5 and up), without distances: a
+depth-first alpha-beta search over win or loss with a transposition table (canonical keys, so the
+eight symmetries share entries) and move ordering, split into dask tasks over opening lines.
+
+* **The search** (:class:`ProofSearch`): a position is a win for the side to move when some legal
+  placement wins at once, or leads to a position that is a loss for the opponent (a win for the mover
+  when the opponent is skipped); otherwise a loss. Each node is one numba call (:func:`expand`): the
+  legal placements of the side to move, a placement that wins at once if any, and the children sorted
+  by a connection heuristic: the mover's shortest path between its edges (stones 0, empty points 1)
+  minus the opponent's, smallest first. Every answer is exact: the ordering only decides how soon a
+  winning move is found.
+* **The split** (:func:`prove_openings`): the lines of ``split`` placements from the empty board, one
+  task per canonical position at their end (each with its own table and an optional node budget); the
+  client then combines the answers up the opening tree. With a budget a task may answer "unknown",
+  and the combination is three-valued (a win needs one child known lost for the opponent, a loss all
+  children known won for the opponent).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from pipeline.executor import Executor
+from unitile_py.naked_diagonal.grid import Grid
+
+from .geometry import NDArgs, NDGeometry
+from .kernels import INLINE, JIT, can_place, canonical, dilate4, grow, legal_masks, memo_for, winner_bits
+
+#: Shortest-path length meaning "no path".
+FAR = 99
+
+
+@INLINE
+def path_length(g: NDArgs, own: int, enemy: int, first: int, second: int) -> int:
+    """Empty points the stones ``own`` still need for an orthogonal chain from edge ``first`` to
+    ``second`` avoiding ``enemy`` (:data:`FAR` when none can)."""
+    empty = g.full & ~(own | enemy)
+    reach = grow(g, own & first, own)
+    for k in range(g.size + 1):
+        if reach & second:
+            return k
+        step = ((dilate4(g, reach) | first) & empty) | reach
+        bigger = grow(g, step, step | own)
+        if bigger == reach:
+            return FAR
+        reach = bigger
+    return FAR
+
+
+@INLINE
+def connection_score(g: NDArgs, red: int, blue: int, turn: int) -> int:
+    """The mover's path length minus the opponent's (lower is better for the mover)."""
+    d_red = path_length(g, red, blue, g.north, g.south)
+    d_blue = path_length(g, blue, red, g.west, g.east)
+    return d_red - d_blue if turn == 0 else d_blue - d_red
+
+
+@JIT
+def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, np.ndarray, np.ndarray]:
+    """One node of the search: ``(winning point, children, skips)``.
+
+    ``winning point`` is a legal placement that wins at once (-1 if none; then the rest is empty).
+    ``children[j] = (point, red, blue, next turn, canonical key)`` of each legal placement, best first by
+    :func:`connection_score`; ``skips[j]`` is 1 when the opponent is skipped there.
+    """
+    mine = legal_masks(g, red, blue, memo)[turn]
+    count = 0
+    for p in range(g.size):
+        if mine >> p & 1:
+            count += 1
+    kids = np.empty((count, 5), dtype=np.int64)
+    skips = np.zeros(count, dtype=np.int64)
+    score = np.empty(count, dtype=np.int64)
+    j = 0
+    centre = g.n - 1
+    for p in range(g.size):
+        if not mine >> p & 1:
+            continue
+        bit = 1 << p
+        r2 = red | bit if turn == 0 else red
+        b2 = blue | bit if turn == 1 else blue
+        if winner_bits(g, r2, b2):
+            return p, kids[:0], skips[:0]
+        nxt = 1 - turn
+        if not can_place(g, r2, b2, nxt, memo):
+            nxt = turn
+            skips[j] = 1
+        kids[j, 0], kids[j, 1], kids[j, 2], kids[j, 3] = p, r2, b2, nxt
+        kids[j, 4] = canonical(g, r2, b2, nxt)[0]
+        row, col = p // g.n, p % g.n
+        score[j] = connection_score(g, r2, b2, turn) * 64 + abs(2 * row - centre) + abs(2 * col - centre)
+        j += 1
+    order = np.argsort(score, kind="mergesort")
+    return -1, kids[order], skips[order]
+
+
+class Budget(Exception):
+    """The search used its node budget without an answer."""
+
+
+class ProofSearch:
+    """Win or loss for the side to move, exactly (see the module docstring)."""
+
+    def __init__(self, n: int, budget: int = 0) -> None:
+        self.n = n
+        self.geo = NDGeometry.of(n)
+        self.memo = memo_for(n)
+        self.table: dict[int, bool] = {}
+        self.budget = budget
+        self.nodes = 0
+
+    def wins(self, red: int, blue: int, turn: int) -> bool:
+        """Whether the side to move (0 Red, 1 Blue) wins with perfect play."""
+        if winner_bits(self.geo.args, red, blue):
+            return False  # the opponent's last placement won
+        return self._wins(red, blue, turn)
+
+    def _wins(self, red: int, blue: int, turn: int) -> bool:
+        g = self.geo.args
+        key = canonical(g, red, blue, turn)[0]
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.budget and self.nodes > self.budget:
+            raise Budget
+        point, kids, skips = expand(g, red, blue, turn, self.memo)
+        result = point >= 0
+        for j in range(len(kids)):
+            if result:
+                break
+            _, r2, b2, nxt, _ = (int(x) for x in kids[j])
+            theirs = self._wins(r2, b2, nxt)
+            result = theirs if skips[j] else not theirs
+        self.table[key] = result
+        return result
+
+    def best_line(self, red: int, blue: int, turn: int, limit: int = 64) -> list[int]:
+        """A line of play where the winner always plays a winning placement (the first found) and the
+        loser its first placement in the search order; points in this position's orientation."""
+        g = self.geo.args
+        line: list[int] = []
+        while not winner_bits(g, red, blue) and len(line) < limit:
+            point, kids, skips = expand(g, red, blue, turn, self.memo)
+            if point >= 0:
+                line.append(point)
+                break
+            if not len(kids):
+                break
+            winning = self.wins(red, blue, turn)
+            chosen = 0
+            for j in range(len(kids)):
+                _, r2, b2, nxt, _ = (int(x) for x in kids[j])
+                theirs = self.wins(r2, b2, nxt)
+                if (theirs if skips[j] else not theirs) == winning:
+                    chosen = j
+                    break
+            p, red, blue, turn, _ = (int(x) for x in kids[chosen])
+            line.append(p)
+        return line
+
+
+# Tasks over opening lines -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProveTask:
+    """Prove the position after the placements ``line`` (points, alternating from Red, no skips)."""
+
+    n: int
+    line: tuple[int, ...]
+    budget: int
+
+
+def position_after(n: int, line: tuple[int, ...]) -> tuple[int, int, int]:
+    """``(red, blue, turn)`` after alternate placements from the empty board, Red first."""
+    red = blue = 0
+    for i, p in enumerate(line):
+        if i % 2 == 0:
+            red |= 1 << p
+        else:
+            blue |= 1 << p
+    return red, blue, len(line) % 2
+
+
+def prove_task(task: ProveTask) -> dict[str, Any]:
+    """``{"line", "wins" (True, False or None when over budget), "nodes", "seconds", "cpu_seconds",
+    "proof"}`` for the side to move after the line."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    search = ProofSearch(task.n, task.budget)
+    red, blue, turn = position_after(task.n, task.line)
+    wins: bool | None
+    try:
+        wins = search.wins(red, blue, turn)
+        proof = [Grid.get(task.n).name(p) for p in search.best_line(red, blue, turn)]
+    except Budget:
+        wins, proof = None, []
+    return {
+        "line": [Grid.get(task.n).name(p) for p in task.line],
+        "wins": wins,
+        "nodes": search.nodes,
+        "table": len(search.table),
+        "seconds": round(time.perf_counter() - t0, 3),
+        "cpu_seconds": round(time.process_time() - c0, 3),
+        "proof": proof,
+    }
+
+
+def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], dict[int, tuple[int, ...]]]:
+    """The canonical positions of the first ``split`` placements: ``(moves, lines)`` where ``moves[key]``
+    lists ``(point, child key)`` of each legal placement (no entry for a position at depth ``split``, or
+    won, or with a skip ahead) and ``lines[key]`` is one line reaching each leaf that needs a task."""
+    geo = NDGeometry.of(n)
+    g, memo = geo.args, memo_for(n)
+    moves: dict[int, list[tuple[int, int]]] = {}
+    leaves: dict[int, tuple[int, ...]] = {}
+    level: dict[int, tuple[int, ...]] = {0: ()}
+    for depth in range(split + 1):
+        following: dict[int, tuple[int, ...]] = {}
+        for key, line in level.items():
+            red, blue, turn = position_after(n, line)
+            if depth == split or winner_bits(g, red, blue):
+                if not winner_bits(g, red, blue):
+                    leaves.setdefault(key, line)
+                continue
+            mine = legal_masks(g, red, blue, memo)[turn]
+            out = []
+            for p in Grid.points(mine):
+                r2, b2 = (red | 1 << p, blue) if turn == 0 else (red, blue | 1 << p)
+                if not winner_bits(g, r2, b2) and not can_place(g, r2, b2, 1 - turn, memo):
+                    raise NotImplementedError("a skip inside the opening lines")
+                child = canonical(g, r2, b2, 1 - turn)[0]
+                out.append((p, child))
+                following.setdefault(child, (*line, p))
+            moves[key] = out
+        level = following
+    return moves, leaves
+
+
+def prove_openings(
+    n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """The value of the empty board and of each first placement (see the module docstring)."""
+    t0 = time.perf_counter()
+    geo = NDGeometry.of(n)
+    g = geo.args
+    grid = Grid.get(n)
+    moves, leaves = opening_tree(n, split)
+    tasks = [ProveTask(n, line, budget) for line in leaves.values()]
+    log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
+    results = executor.map(prove_task, tasks, f"prove {n}x{n}")
+    known: dict[int, bool | None] = {}
+    for key, res in zip(leaves, results, strict=True):
+        known[key] = res["wins"]
+        log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
+            f"({res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
+
+    def value(key: int) -> bool | None:
+        if key in known:
+            return known[key]
+        red, blue, _ = geo.unkey(key)
+        if winner_bits(g, red, blue):
+            known[key] = False
+            return False
+        children = [value(child) for _, child in moves[key]]
+        if any(c is False for c in children):
+            known[key] = True
+        elif all(c is True for c in children):
+            known[key] = False
+        else:
+            known[key] = None
+        return known[key]
+
+    root = value(0)
+    first = {}
+    for p, child in moves.get(0, []):
+        v = value(child)
+        first[grid.name(p)] = _word(None if v is None else not v)
+    return {
+        "board": f"{n}x{n}",
+        "split": split,
+        "budget": budget,
+        "empty_board": _word(root),
+        "winner": None if root is None else ("red" if root else "blue"),
+        "first_placements": first,
+        "tasks": results,
+        "nodes": sum(r["nodes"] for r in results),
+        "cpu_seconds": round(sum(r["cpu_seconds"] for r in results), 3),
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
+
+
+def _word(wins: bool | None) -> str:
+    return "unknown" if wins is None else ("win" if wins else "loss")

@@ -1,0 +1,389 @@
+"""Perfect play of Naked Diagonal on the solved boards, read from ``tables/naked-diagonal/<N>x<N>/``.
+
+The files (format in docs/naked-diagonal-tables.md; written by ``python -m pipeline nd-build``) hold, for
+every position that play from the empty board reaches, up to symmetry, the outcome for the side to
+move and the distance to the end in placements with perfect play (the winner's fastest win, the loser's
+longest resistance). :class:`NDTables` answers from them, with the standard library only (it runs
+under Pyodide):
+
+* :meth:`NDTables.outcome`: ``("win" | "loss", placements)`` for the side to move;
+* :meth:`NDTables.moves`: the same for the mover after each legal placement, counting it;
+* :meth:`NDTables.best`: the placements perfect play may choose;
+* :meth:`NDTables.analysis`: all of it as plain data (what ``nd analyze --json`` prints).
+
+Every file is checked before anything is answered: sizes and sha256 against the manifest, every header
+field, every block (it must inflate to its size), every record (keys increasing, no point taken twice,
+the tier's number of stones, a valid outcome and distance) and a digest of the decoded records; any
+fault is a one-line :class:`UnitileError` naming the file.
+
+>>> t = tables_for(3)
+>>> p = Position.empty(3)
+>>> t.outcome(p), [p.grid.name(q) for q in t.best(p)]
+(('win', 9), ['a2', 'c2'])
+>>> t.analysis(Position.parse(".../R../... b"))["moves"]["b2"]
+{'outcome': 'loss', 'distance': 4}
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import itertools
+import json
+import os
+import re
+import struct
+import sys
+import zlib
+from array import array
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ..coords import quote
+from ..errors import UnitileError
+from ..table_files import _field
+from ..tables import default_root as unitile_tables_root
+from .grid import Grid
+from .legality import after, legal_masks
+from .position import Position
+from .rules import RED
+
+#: The format this reader reads.
+FORMAT = 1
+MAGIC = b"NDTB"
+#: magic, format, board size, stones, records, records per block, key width, three zero bytes.
+HEADER = struct.Struct("<4sHBBIIB3s")
+#: Most records per block a reader accepts.
+MAX_PER_BLOCK = 1 << 20
+#: Array type codes of the key widths.
+WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}
+#: A tier file's name.
+FILE_NAME = re.compile(r"t[0-9]{2}\.bin", re.ASCII)
+_SHA256 = re.compile(r"[0-9a-f]{64}", re.ASCII)
+#: The board sizes the format can describe (keys of 2 * N * N + 1 bits in 64).
+MAX_N = 5
+
+
+def default_root() -> Path:
+    """``naked-diagonal/`` in the tables directory (``$UNITILE_TABLES`` if set, else the repository's)."""
+    return unitile_tables_root() / "naked-diagonal"
+
+
+def position_key(position: Position) -> int:
+    """``red | blue << P | turn << 2P`` (turn 1: Blue to move), P the points on the board."""
+    size = position.grid.size
+    return position.red | position.blue << size | int(position.turn != RED) << (2 * size)
+
+
+def canonical_key(position: Position) -> int:
+    """The smallest key of the position's eight images (:meth:`Position.transform`)."""
+    return min(position_key(position.transform(s)) for s in position.grid.symmetries)
+
+
+def _u64(data: bytes) -> array[int]:
+    """Little-endian u64 values of bytes as an array (``Q``)."""
+    out = array("Q", data)
+    if sys.byteorder == "big":
+        out.byteswap()
+    return out
+
+
+class TierFile:
+    """One checked ``tNN.bin``: the sorted canonical keys of one tier and their value bytes."""
+
+    def __init__(self, name: str, data: bytes, n: int) -> None:
+        where = f"tables naked-diagonal {n}x{n}: {name}"
+        if len(data) < HEADER.size:
+            raise UnitileError(f"{where} is truncated")
+        fields: tuple[bytes, int, int, int, int, int, int, bytes] = HEADER.unpack_from(data, 0)
+        magic, fmt, size_n, stones, count, per_block, width, zero = fields
+        if magic != MAGIC:
+            raise UnitileError(f"{where} is not a Naked Diagonal tables file")
+        if fmt != FORMAT:
+            raise UnitileError(f"{where} has format {fmt}; this reader reads format {FORMAT}")
+        points = n * n
+        if size_n != n or stones > points or zero != b"\0\0\0":
+            raise UnitileError(f"{where}: header field board {size_n}, stones {stones} or padding is wrong")
+        if not 1 <= per_block <= MAX_PER_BLOCK or per_block & (per_block - 1):
+            raise UnitileError(f"{where}: header field records per block {per_block} is not a power of two")
+        if width not in WIDTHS:
+            raise UnitileError(f"{where}: header field key width {width} is not 1, 2, 4 or 8")
+        self.name, self.stones, self.count = name, stones, count
+        blocks = -(-count // per_block)
+        at = HEADER.size
+        if len(data) < at + 8 * blocks + 4 * (blocks + 1):
+            raise UnitileError(f"{where} is truncated (header says {count} records)")
+        firsts = _u64(data[at : at + 8 * blocks])
+        at += 8 * blocks
+        offsets = struct.unpack_from(f"<{blocks + 1}I", data, at)
+        base = at + 4 * (blocks + 1)
+        if offsets[0] != 0 or base + offsets[-1] != len(data):
+            raise UnitileError(f"{where} is truncated or has extra bytes")
+        keys: array[int] = array("Q")
+        values = bytearray()
+        limit = 1 << (2 * points + 1)
+        full = (1 << points) - 1
+        for b in range(blocks):
+            m = min(per_block, count - b * per_block)
+            try:
+                raw = zlib.decompress(data[base + offsets[b] : base + offsets[b + 1]])
+            except (zlib.error, ValueError):
+                raise UnitileError(f"{where} block {b} is corrupt") from None
+            if len(raw) != m * (width + 1):
+                raise UnitileError(f"{where} block {b} has the wrong size")
+            interleaved = bytearray(m * width)
+            for k in range(width):
+                interleaved[k::width] = raw[k * m : (k + 1) * m]
+            deltas = array(WIDTHS[width], bytes(interleaved))
+            if sys.byteorder == "big":
+                deltas.byteswap()
+            if deltas[0] != 0 or (m > 1 and min(deltas[1:]) == 0):
+                raise UnitileError(f"{where} block {b}: keys are not strictly increasing")
+            block_keys = list(itertools.accumulate(deltas, initial=firsts[b]))[1:]
+            if keys and block_keys[0] <= keys[-1]:
+                raise UnitileError(f"{where} block {b}: keys are not strictly increasing")
+            if block_keys[-1] >= limit:
+                raise UnitileError(f"{where} block {b}: a key has bits beyond the board")
+            for key in block_keys:
+                red, blue = key & full, key >> points & full
+                if red & blue or (red | blue).bit_count() != stones:
+                    raise UnitileError(f"{where} block {b}: key {key} is not a position with {stones} stones")
+            keys.extend(block_keys)
+            block_values = raw[m * width :]
+            for v in set(block_values):
+                d = v >> 1
+                if d > points - stones or (v & 1 and d == 0):
+                    raise UnitileError(f"{where} block {b}: value byte {v} is no outcome at {stones} stones")
+            values += block_values
+        self.keys = keys
+        self.values = bytes(values)
+
+    def digest(self) -> str:
+        """``records_sha256``: sha256 of the keys as little-endian u64, then the value bytes."""
+        keys = array("Q", self.keys)
+        if sys.byteorder == "big":
+            keys.byteswap()
+        return hashlib.sha256(keys.tobytes() + self.values).hexdigest()
+
+    def value(self, key: int) -> int | None:
+        """The value byte of a key (``2 * distance + win``), None when the tier does not hold it."""
+        i = bisect.bisect_left(self.keys, key)
+        if i < len(self.keys) and self.keys[i] == key:
+            return self.values[i]
+        return None
+
+
+def parse_manifest(n: int, raw: bytes) -> dict[str, Any]:
+    """The manifest with every field the reader uses checked for presence and type."""
+    where = f"tables naked-diagonal {n}x{n}: manifest.json"
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise UnitileError(f"{where} is not valid JSON (truncated or altered?)") from None
+    if not isinstance(manifest, dict):
+        raise UnitileError(f"{where} is not a JSON object")
+    if manifest.get("game") != "naked-diagonal" or manifest.get("format") != FORMAT:
+        raise UnitileError(f"{where} is not format {FORMAT} of Naked Diagonal tables")
+    if manifest.get("board") != f"{n}x{n}":
+        raise UnitileError(f"{where} is for board {str(manifest.get('board'))[:20]}")
+    files = _field(where, manifest, "files", dict, "an object of file names")
+    for name, info in files.items():
+        if not FILE_NAME.fullmatch(name):
+            raise UnitileError(f"{where}: file name {name[:40]!r} is not tNN.bin")
+        at = f"{where}: files[{name!r}]"
+        if not isinstance(info, dict):
+            raise UnitileError(f"{at} must be an object")
+        size = _field(at, info, "bytes", int, "a whole number")
+        digest = _field(at, info, "sha256", str, "a sha256 in hex")
+        if size < 0 or not _SHA256.fullmatch(digest):
+            raise UnitileError(f"{at} has a bad size or sha256")
+    tiers = _field(where, manifest, "tiers", list, "a list of tiers")
+    seen = set()
+    for i, entry in enumerate(tiers):
+        at = f"{where}: tiers[{i}]"
+        if not isinstance(entry, dict):
+            raise UnitileError(f"{at} must be an object")
+        name = _field(at, entry, "file", str, "a file name")
+        if name not in files:
+            raise UnitileError(f"{at}: file {name[:40]!r} is not listed in files")
+        stones = _field(at, entry, "stones", int, "a whole number")
+        if not 0 <= stones <= n * n or stones in seen:
+            raise UnitileError(f"{at}: stones {stones} is off the board or listed twice")
+        seen.add(stones)
+        _field(at, entry, "records", int, "a whole number")
+        if not _SHA256.fullmatch(_field(at, entry, "records_sha256", str, "a sha256 in hex")):
+            raise UnitileError(f"{at}: field 'records_sha256' must be a sha256 in hex")
+    if 0 not in seen:
+        raise UnitileError(f"{where}: no tier holds the empty board")
+    return manifest
+
+
+def read_tables(n: int, files: Mapping[str, bytes]) -> tuple[dict[str, Any], dict[int, TierFile]]:
+    """The checked manifest and the tier file of each number of stones."""
+    board = f"tables naked-diagonal {n}x{n}"
+    if not 1 <= n <= MAX_N:
+        raise UnitileError(f"{board}: the format holds boards up to {MAX_N}x{MAX_N}")
+    if "manifest.json" not in files:
+        raise UnitileError(f"{board}: manifest.json is missing")
+    manifest = parse_manifest(n, bytes(files["manifest.json"]))
+    data: dict[str, bytes] = {}
+    for name, info in manifest["files"].items():
+        if name not in files:
+            raise UnitileError(f"{board}: {name} is missing")
+        blob = bytes(files[name])
+        if len(blob) != info["bytes"]:
+            raise UnitileError(f"{board}: {name} has {len(blob)} bytes, manifest.json says {info['bytes']}")
+        if hashlib.sha256(blob).hexdigest() != info["sha256"]:
+            raise UnitileError(f"{board}: {name} is altered (its sha256 differs from manifest.json)")
+        data[name] = blob
+    tiers: dict[int, TierFile] = {}
+    for entry in manifest["tiers"]:
+        tf = TierFile(entry["file"], data[entry["file"]], n)
+        if tf.stones != entry["stones"] or tf.count != entry["records"]:
+            raise UnitileError(f"{board}: {tf.name} does not match manifest.json (stones or records)")
+        if tf.digest() != entry["records_sha256"]:
+            raise UnitileError(f"{board}: {tf.name} records differ from manifest.json (records_sha256)")
+        tiers[tf.stones] = tf
+    return manifest, tiers
+
+
+class NDTables:
+    """Perfect play on one solved board size, from checked files (:meth:`load`, :meth:`from_files`)."""
+
+    def __init__(self, n: int, manifest: dict[str, Any], tiers: Mapping[int, TierFile]) -> None:
+        self.n = n
+        self.grid = Grid.get(n)
+        self.manifest = manifest
+        self.tiers = dict(tiers)
+
+    @staticmethod
+    def load(n: int, directory: str | os.PathLike[str] | None = None) -> NDTables:
+        """The tables of the n x n board from ``directory`` (holding ``manifest.json``, or
+        ``<n>x<n>/manifest.json``; default :func:`default_root`)."""
+        root = Path(directory) if directory is not None else default_root()
+        folder = root if (root / "manifest.json").is_file() else root / f"{n}x{n}"
+        where = f"tables naked-diagonal {n}x{n}"
+        if not (folder / "manifest.json").is_file():
+            raise UnitileError(f"{where}: no tables in {folder} (solved sizes: {_sizes_text(root)})")
+        files = {"manifest.json": _read(where, folder / "manifest.json")}
+        for name in parse_manifest(n, files["manifest.json"])["files"]:
+            files[name] = _read(where, folder / name)
+        return NDTables.from_files(n, files)
+
+    @staticmethod
+    def from_files(n: int, files: Mapping[str, bytes]) -> NDTables:
+        """The tables from file contents in memory (``{"manifest.json": ..., "t00.bin": ...}``)."""
+        manifest, tiers = read_tables(n, files)
+        return NDTables(n, manifest, tiers)
+
+    # Answers ---------------------------------------------------------------------------------------
+
+    def _check(self, position: Position) -> None:
+        if position.grid.n != self.n:
+            raise UnitileError(f"tables naked-diagonal {self.n}x{self.n}: the position is on a "
+                               f"{position.grid.n}x{position.grid.n} board")
+
+    def outcome(self, position: Position) -> tuple[str, int]:
+        """``("win" | "loss", placements to the end)`` for the side to move with perfect play.
+
+        A finished game is a win or a loss in 0. A position that play from the empty board never
+        reaches is not in the tables: :class:`UnitileError`.
+        """
+        self._check(position)
+        won = position.winner()
+        if won is not None:
+            return ("win" if won == position.turn else "loss", 0)
+        tier = self.tiers.get((position.red | position.blue).bit_count())
+        v = None if tier is None else tier.value(canonical_key(position))
+        if v is None:
+            raise UnitileError(f"position {quote(str(position))}: not reachable from the empty board")
+        return ("win" if v & 1 else "loss", v >> 1)
+
+    def after(self, position: Position, point: int) -> tuple[str, int]:
+        """The mover's result with perfect play after a legal placement on ``point``, counting it."""
+        child = after(position, point)
+        theirs, distance = self.outcome(child)
+        same = child.turn == position.turn and child.winner() is None  # the opponent is skipped
+        won = (theirs == "win") == same
+        return ("win" if won else "loss", distance + 1)
+
+    def moves(self, position: Position) -> dict[int, tuple[str, int]]:
+        """For each legal placement of the side to move, the mover's result after it (:meth:`after`)."""
+        self._check(position)
+        if position.winner() is not None:
+            return {}
+        red, blue = legal_masks(position)
+        mine = red if position.turn == RED else blue
+        return {p: self.after(position, p) for p in Grid.points(mine)}
+
+    def best(self, position: Position) -> tuple[int, ...]:
+        """The placements perfect play may choose (the fastest win, else the longest loss), sorted."""
+        moves = self.moves(position)
+        if not moves:
+            return ()
+        top = max(moves.values(), key=_rank)
+        return tuple(p for p, result in moves.items() if result == top)
+
+    def analysis(self, position: Position) -> dict[str, Any]:
+        """``{"outcome", "distance", "moves": {point name: {"outcome", "distance"}}}`` as plain data."""
+        kind, distance = self.outcome(position)
+        moves = self.moves(position)
+        name = position.grid.name
+        return {
+            "outcome": kind,
+            "distance": distance,
+            "moves": {name(p): {"outcome": o, "distance": d} for p, (o, d) in moves.items()},
+        }
+
+
+def _rank(result: tuple[str, int]) -> tuple[int, int]:
+    """Orders results from the mover's worst to best: a loss before a win, a longer win before a
+    shorter one, a shorter loss before a longer one."""
+    kind, distance = result
+    return (1, -distance) if kind == "win" else (0, distance)
+
+
+def _read(where: str, path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UnitileError(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
+
+
+def solved_sizes(directory: str | os.PathLike[str] | None = None) -> tuple[int, ...]:
+    """The board sizes with tables in ``directory`` (default :func:`default_root`)."""
+    root = Path(directory) if directory is not None else default_root()
+    return tuple(n for n in range(1, MAX_N + 1) if (root / f"{n}x{n}" / "manifest.json").is_file())
+
+
+def _sizes_text(root: Path) -> str:
+    sizes = solved_sizes(root)
+    return ", ".join(f"{n}x{n}" for n in sizes) or "none"
+
+
+@cache
+def _tables_for(n: int, root: str) -> NDTables:
+    return NDTables.load(n, root)
+
+
+def tables_for(n: int, directory: str | os.PathLike[str] | None = None) -> NDTables:
+    """The tables of the n x n board, loaded and checked once per process and directory."""
+    root = Path(directory) if directory is not None else default_root()
+    return _tables_for(n, str(root.resolve()))
+
+
+__all__ = [
+    "FORMAT",
+    "HEADER",
+    "MAGIC",
+    "NDTables",
+    "TierFile",
+    "canonical_key",
+    "default_root",
+    "position_key",
+    "read_tables",
+    "solved_sizes",
+    "tables_for",
+]
