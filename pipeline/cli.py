@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from unitile_py.board import Board
@@ -14,12 +15,14 @@ from unitile_py.errors import UnitileError
 from unitile_py.notation import parse_position
 
 from .build import BuildOptions, plan, run_build, verify_plan
+from .compact import table_file_names
 from .context import Context
+from .errors import CheckFailed
 from .executor import DaskExecutor, Executor, InProcessExecutor
 from .store import Store, default_path, is_url
-from .table_stages import tables_dir
+from .table_stages import TablesStage, tables_dir
+from .tables_dir import check_folder
 from .values import Lookup
-from .verify_stage import VerifyError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -79,6 +82,7 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
     # Tasks on the workers open the store and the tables by these names, from their own directory.
     path = args.store or default_path(board)
     path = path if is_url(path) else str(Path(path).resolve())
+    tables: Path | None = None
     if verify_only:
         stages = None
     else:
@@ -93,25 +97,48 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
     if stages is None:
         store.require("positions")
         stages = verify_plan(store)
+    force = [s.name for s in stages] if verify_only else args.force
+    # Say now, not after the first stages, that the store or the tables folder cannot be written.
+    todo = [s.name for s in stages if s.name in force or not store.done(s.name)]
+    if todo:
+        store.check_writable()
+        first = [s.name for s in stages].index(todo[0])
+        if tables is not None and TablesStage.name in [s.name for s in stages[first:]]:
+            check_folder(tables, board, table_file_names(board))
     executor = _executor(args)
     try:
         ctx = Context(board, store, executor, show_progress=not args.quiet)
-        force = [s.name for s in stages] if verify_only else args.force
         run_build(ctx, stages, force=force)
     finally:
         executor.close()
     return 0
 
 
+def _lines(arg: str) -> Iterator[tuple[int, str | None]]:
+    """``(line number, text)`` of the positions to look up: the argument, or each line of standard input
+    for ``-`` (text None for a line that is not UTF-8)."""
+    if arg != "-":
+        yield 1, arg
+        return
+    stream = getattr(sys.stdin, "buffer", None)  # a test may put a text stream there
+    raw_lines = stream if stream is not None else (line.encode("utf-8") for line in sys.stdin)
+    for n, raw in enumerate(raw_lines, 1):
+        try:
+            yield n, raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield n, None
+
+
 def _values(args: argparse.Namespace) -> int:
     lookups: dict[tuple[Board, str], Lookup] = {}
-    lines = sys.stdin if args.position == "-" else [args.position]
     status = 0
-    for line in lines:
-        text = line.strip()
-        if not text:
+    for n, line in _lines(args.position):
+        text = line.strip() if line is not None else None
+        if text == "":
             continue
         try:
+            if text is None:
+                raise UnitileError(f"line {n}: not UTF-8 text")
             position = parse_position(text)
             path = args.store or default_path(position.board)
             key = (position.board, path)
@@ -136,18 +163,39 @@ def _num(v: float) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status."""
+    """Entry point; returns the exit status: 0, 1 when a check failed or the store is damaged
+    (:class:`pipeline.errors.CheckFailed`), 2 for a user error, 130 on Ctrl-C; every error is one line."""
     args = _parser().parse_args(argv)
     try:
         if args.command == "values":
-            return _values(args)
-        return _build(args, verify_only=args.command == "verify")
+            status = _values(args)
+        else:
+            status = _build(args, verify_only=args.command == "verify")
+        sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
+        return status
     except UnitileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except VerifyError as exc:
-        print(str(exc), file=sys.stderr)
+    except CheckFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly.
+        _drop_stdout()
+        return 0
+    except OSError as exc:
+        _drop_stdout()
+        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def _drop_stdout() -> None:
+    """Send what is left in stdout's buffer nowhere, so that Python's final flush cannot fail too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test's captured stream)
+        pass

@@ -26,7 +26,6 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -59,6 +58,11 @@ def frame_cells(board: Board) -> list[int]:
 def file_name(board: Board, cell: int) -> str:
     """The file of a frame: ``<cell name>.bin``."""
     return f"{board.name(cell)}.bin"
+
+
+def table_file_names(board: Board) -> list[str]:
+    """The names of the board's table files: one per frame, and the manifest."""
+    return [*(file_name(board, f) for f in frame_cells(board)), "manifest.json"]
 
 
 # Canonical record numbers, vectorised -----------------------------------------------------------
@@ -307,19 +311,6 @@ def build_files(
         sl = slice(cell * c, (cell + 1) * c)
         frames.append(frame_file(board, cell, legal[sl], best[sl], value[sl]))
     return assemble(board, frames, info)
-
-
-def write_files(directory: str | Path, files: dict[str, bytes]) -> None:
-    """Write the files (each via a temporary name), and remove other ``*.bin`` files there."""
-    out = Path(directory)
-    out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("*.bin"):
-        if old.name not in files:
-            old.unlink()
-    for name, data in sorted(files.items()):
-        tmp = out / f".{name}.partial"
-        tmp.write_bytes(data)
-        tmp.replace(out / name)
 
 
 # Decoding (the checks) -------------------------------------------------------------------------

@@ -8,9 +8,11 @@ their outputs there, so any executor gives the same results.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import CancelledError
 from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
@@ -112,14 +114,21 @@ class DaskExecutor:
         self.show_progress = show_progress
         self.retries = retries
         self.cluster = None
+        self.scheduler = scheduler
         #: The workers that hold objects of the last :meth:`group`.
         self._held: set[str] = set()
         if scheduler is not None:
             address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
+            # The client's own log is of its connection (a lost scheduler: tracebacks of each attempt to
+            # reconnect); task errors come back with the futures, and a lost scheduler is one line
+            # (check_scheduler).
+            logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
             try:
                 self.client = Client(address, timeout="10s")
             except (OSError, TimeoutError) as exc:
                 raise UnitileError(f"scheduler {scheduler}: cannot connect ({exc})") from None
+            except ValueError as exc:
+                raise UnitileError(f"scheduler {scheduler}: give HOST:PORT ({exc})") from None
             info = self.client.scheduler_info()
             self.workers = max(1, len(info.get("workers", {})))
         else:
@@ -149,7 +158,8 @@ class DaskExecutor:
                 for fut in as_completed(futures):
                     out[index[fut.key]] = fut.result()
                     bar.update(1)
-            except (ImportError, RuntimeError) as exc:
+            except (ImportError, RuntimeError, CancelledError, OSError) as exc:
+                self.check_scheduler()
                 cause = exc if isinstance(exc, ImportError) else exc.__cause__
                 if not isinstance(cause, ImportError):
                     raise
@@ -162,12 +172,23 @@ class DaskExecutor:
                 ) from None
         return out
 
+    def check_scheduler(self) -> None:
+        """A one-line error when the connection to the scheduler is lost (it died, or its machine)."""
+        if self.client.status in ("running", "newly-created"):
+            return
+        where = f"scheduler {self.scheduler}" if self.scheduler else "the local scheduler"
+        raise UnitileError(
+            f"{where} is gone (the connection to it was lost); start it again and rerun the same command "
+            "to resume"
+        )
+
     def worker_addresses(self) -> list[str]:
         """The workers now connected, in a fixed order."""
         return sorted(self.client.scheduler_info(n_workers=-1).get("workers", {}))
 
     def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> ActorGroup:
         """Dask actors, one per ``args`` entry, placed round robin on the workers now connected."""
+        self.check_scheduler()
         workers = self.worker_addresses()
         if not workers:
             raise UnitileError("the cluster has no workers")
@@ -188,15 +209,17 @@ class DaskExecutor:
 
         held = self._held
         end = time.monotonic() + patience
-        while not held - set(self.worker_addresses()):
+        while True:
+            self.check_scheduler()
+            if held - set(self.worker_addresses()):
+                return True
             if time.monotonic() > end:
                 return False
             time.sleep(0.2)
-        return True
 
     def close(self) -> None:
         """Close the client and any cluster it started."""
-        self.client.close()
+        self.client.close(timeout=10)
         if self.cluster is not None:
             self.cluster.close()
 

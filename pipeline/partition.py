@@ -33,8 +33,8 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
-import zarr
 
+from .arrays import Checked, open_array
 from .classes import ACTIVE_BIT
 from .solver import (
     BLOCK,
@@ -165,7 +165,7 @@ class _Index:
         return own, np.where(own, self.base[at] + ids - self.lo[at], -1)
 
 
-def read_rows(arr: np.ndarray | zarr.Array, ranges: Ranges) -> np.ndarray:
+def read_rows(arr: np.ndarray | Checked, ranges: Ranges) -> np.ndarray:
     """The rows of ``arr`` in ``ranges``, in order (a new array)."""
     out = np.empty((sum(hi - lo for lo, hi in ranges), *arr.shape[1:]), dtype=arr.dtype)
     at = 0
@@ -210,8 +210,8 @@ class Partition:
         self,
         plan: PartPlan,
         plans: Sequence[PartPlan],
-        nbr: np.ndarray | zarr.Array,
-        info: np.ndarray | zarr.Array,
+        nbr: np.ndarray | Checked,
+        info: np.ndarray | Checked,
     ) -> None:
         """``nbr`` and ``info`` are the whole graph (in memory or in the store); only own rows are read."""
         self.plan = plan
@@ -419,13 +419,13 @@ class Partition:
     def save(self, path: str, slot: str) -> None:
         """Write own x, s, p into the checkpoint arrays ``solve/<slot>_x|s|p``."""
         for v, vec in zip("xsp", self.vectors(), strict=True):
-            arr = zarr.open_array(store=path, path=f"solve/{slot}_{v}", mode="r+")
+            arr = open_array(path, f"solve/{slot}_{v}", mode="r+")
             write_rows(arr, self.plan.o_ranges, vec)
 
     def load(self, path: str, slot: str) -> None:
         """Start from the checkpoint arrays ``solve/<slot>_x|s|p``."""
         x, s, q = (
-            read_rows(zarr.open_array(store=path, path=f"solve/{slot}_{v}", mode="r"), self.plan.o_ranges)
+            read_rows(open_array(path, f"solve/{slot}_{v}"), self.plan.o_ranges)
             for v in "xsp"
         )
         self.start(x, s, q)
@@ -433,7 +433,7 @@ class Partition:
     def write_r(self, path: str) -> float:
         """Write own rows of ``values/r``; return their maximum."""
         r_o, r_e = self.solution()
-        arr = zarr.open_array(store=path, path="values/r", mode="r+")
+        arr = open_array(path, "values/r", mode="r+")
         write_rows(arr, self.plan.o_ranges, r_o)
         write_rows(arr, self.plan.e_ranges, r_e)
         return float(max(r_o.max(initial=0.0), r_e.max(initial=0.0)))
@@ -452,12 +452,12 @@ class StoredPartition(Partition):
         import numba
 
         numba.set_num_threads(threads)
-        nbr = zarr.open_array(store=path, path="graph/nbr", mode="r")
-        info = zarr.open_array(store=path, path="graph/info", mode="r")
+        nbr = open_array(path, "graph/nbr")
+        info = open_array(path, "graph/info")
         super().__init__(plan, plans, nbr, info)
 
 
-def write_rows(arr: np.ndarray | zarr.Array, ranges: Ranges, values: np.ndarray) -> None:
+def write_rows(arr: np.ndarray | Checked, ranges: Ranges, values: np.ndarray) -> None:
     """Write ``values`` (the rows of ``ranges`` in order) into ``arr``."""
     at = 0
     for lo, hi in ranges:

@@ -24,6 +24,7 @@ import numba
 import numpy as np
 import zarr
 
+from .arrays import open_array
 from .cg import Group, connect, run_cg
 from .class_stages import stored_keys
 from .context import Context
@@ -84,11 +85,11 @@ def t_task(task: TTask) -> tuple[float, float]:
     The colour swap keeps the bubble's cell, so a class's swap partner lies in the same orbit's range:
     only that window of r is read.
     """
-    swap = np.asarray(zarr.open_array(store=task.path, path="graph/swap", mode="r")[task.lo : task.hi])
-    r = zarr.open_array(store=task.path, path="values/r", mode="r")
+    swap = open_array(task.path, "graph/swap")[task.lo : task.hi]
+    r = open_array(task.path, "values/r")
     lo, hi = int(swap.min()), int(swap.max()) + 1
-    t = np.asarray(r[task.lo : task.hi]) + np.asarray(r[lo:hi])[swap - lo]
-    zarr.open_array(store=task.path, path="values/T_class", mode="r+")[task.lo : task.hi] = t
+    t = r[task.lo : task.hi] + r[lo:hi][swap - lo]
+    open_array(task.path, "values/T_class", mode="r+")[task.lo : task.hi] = t
     return float(t.min()), float(t.max())
 
 
@@ -150,7 +151,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
     """
     store = ctx.store
     graph = str(store.require("graph")["finished"])
-    n = int(zarr.open_array(store=store.path, path="graph/info", mode="r").shape[0])
+    n = int(store.array("graph/info").shape[0])
     split = int(store.require("classes")["split"])
     for attempt in range(RETRIES + 1):
         try:

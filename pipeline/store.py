@@ -9,22 +9,29 @@ Layout (all under one zarr group, default ``build/<board>.zarr``)::
     solve/<slot>_x|s|p                          two checkpoint slots; attrs name the valid one
     values/r, values/T_class                    per class
     positions/T             (positions,) float64, one shard per bubble cell
+    .unitile-store          the marker: written first when the pipeline creates the store
 
-A stage's record is written (atomically: the local store writes via rename) only after all its arrays
-are written, and running a stage first clears the records of every later stage, so a store never looks
-more complete than it is. Every writer writes whole shards; no two tasks share one. Readers read the
-shards (or rows, or class windows) they need; :meth:`Store.take` gathers scattered entries one chunk at
-a time.
+The pipeline opens only directories holding the marker (or creates a new or empty one), since it deletes
+and overwrites arrays there. Every chunk carries a crc32c checksum and is stored even when it equals the
+fill value, and every read checks both (:mod:`pipeline.arrays`): damage is an error naming the array
+and chunk, never wrong numbers. A stage's record is written (atomically: the local store writes via
+rename) only after all its arrays are written, and running a stage first clears the records of every
+later stage, so a store never looks more complete than it is. Every writer writes whole shards; no two
+tasks share one. Readers read the shards (or rows, or class windows) they need; :meth:`Store.take`
+gathers scattered entries one chunk at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import fsspec.config
+import fsspec.core
+import fsspec.implementations.local
 import numpy as np
 import zarr
 import zarr.codecs
@@ -32,7 +39,11 @@ import zarr.codecs
 from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 
-FORMAT = 1
+from .arrays import CONFIG, DECODE_ERRORS, Checked, codecs, open_array
+from .errors import Damaged
+
+#: 2: every chunk carries a crc32c checksum and is always stored; the store holds :data:`MARKER`.
+FORMAT = 2
 
 # A store may also be any fsspec URL that the client and every worker can reach (``file:///shared/x.zarr``
 # on a shared file system, ``s3://bucket/x.zarr``, ``gs://...``; see docs/cluster.md). fsspec's local file
@@ -95,33 +106,111 @@ def inner_chunk(shard: int, limit: int = 1 << 17) -> int:
     return best
 
 
+#: The file that marks a directory as a store the pipeline made (written first when it creates one).
+MARKER = ".unitile-store"
+MARKER_TEXT = b"a store of the Unitile pipeline (python -m pipeline); it may delete anything in here\n"
+
+
+def _place(path: str) -> tuple[Any, str, bool]:
+    """``(file system, root, local)`` of a store path or URL (fsspec)."""
+    if is_url(path):
+        fs, root = fsspec.core.url_to_fs(path)
+        return fs, root, isinstance(fs, fsspec.implementations.local.LocalFileSystem)
+    return fsspec.filesystem("file"), str(Path(path).absolute()), True
+
+
+def _blocking_file(root: str) -> Path | None:
+    """The nearest existing ancestor of a local path when it is not a directory (a file in the way)."""
+    for parent in Path(root).parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
+
+
+def prepare(path: str, board: Board, create: bool) -> None:
+    """Check that ``path`` is a store the pipeline made, or (``create``) make it: a new or empty
+    directory gets :data:`MARKER` before anything else. Refuses, in one line, a file, a path under a
+    file, and a directory with other contents: the pipeline deletes and overwrites only in its own stores."""
+    fs, root, local = _place(path)
+    try:
+        if fs.isfile(root):
+            raise UnitileError(f"store {path}: is a file, not a store directory")
+        blocker = _blocking_file(root) if local else None
+        if blocker is not None:
+            raise UnitileError(f"store {path}: {blocker} is a file, not a directory")
+        if fs.exists(f"{root}/{MARKER}"):
+            return
+        if fs.isdir(root) and fs.ls(root, detail=False):
+            if fs.exists(f"{root}/zarr.json") and "unitile" in fs.cat_file(f"{root}/zarr.json").decode(
+                errors="replace"
+            ):
+                raise UnitileError(
+                    f"store {path}: made by an older pipeline (format 1, without checksums): remove it and "
+                    "build again"
+                )
+            raise UnitileError(
+                f"store {path}: exists and was not made by the pipeline (no {MARKER} in it): name a new "
+                "directory, or empty this one"
+            )
+        if not create:
+            raise _not_found(path, board)
+        fs.makedirs(root, exist_ok=True)
+        fs.pipe_file(f"{root}/{MARKER}", MARKER_TEXT)
+    except OSError as exc:
+        raise UnitileError(
+            f"store {path}: cannot {'create' if create else 'read'} it ({_why(exc)})"
+        ) from None
+
+
+def _not_found(path: str, board: Board) -> UnitileError:
+    return UnitileError(f"store {path}: not found (run: python -m pipeline build --board {board})")
+
+
+def _why(exc: OSError) -> str:
+    return str(exc.strerror or exc)
+
+
 class Store:
-    """One build's zarr group. ``create`` makes it if missing; otherwise it must exist."""
+    """One build's zarr group. ``create`` makes it if missing; otherwise it must exist. Either way it
+    must be a store the pipeline made (:func:`prepare`)."""
 
     def __init__(self, path: str, board: Board, create: bool = False) -> None:
         self.path = path
         self.board = board
-        exists = Path(path, "zarr.json").exists() if not is_url(path) else True
-        if not exists and not create:
-            raise UnitileError(f"store {path}: not found (run: python -m pipeline build --board {board})")
+        prepare(path, board, create)
         try:
             self.root = zarr.open_group(path, mode="a" if create else "r+")
-        except (FileNotFoundError, zarr.errors.GroupNotFoundError, ValueError) as exc:
-            raise UnitileError(f"store {path}: not a pipeline store ({exc})") from None
+        except (FileNotFoundError, zarr.errors.GroupNotFoundError):
+            raise _not_found(path, board) from None
+        except OSError as exc:
+            raise UnitileError(f"store {path}: cannot open it ({_why(exc)})") from None
+        except DECODE_ERRORS:
+            raise Damaged(f"store {path}: its zarr.json cannot be read (the store is damaged)") from None
         raw = self.root.attrs.get("unitile")
         if raw is None:
             if not create:
                 raise UnitileError(f"store {path}: not a pipeline store")
-            if len(list(self.root.keys())):
-                raise UnitileError(f"store {path}: exists and is not a pipeline store")
-            self.root.attrs["unitile"] = {"format": FORMAT, "board": str(board)}
-            self.root.attrs["stages"] = {}
+            with self._writing():
+                self.root.attrs["unitile"] = {"format": FORMAT, "board": str(board)}
+                self.root.attrs["stages"] = {}
         else:
             meta = as_record(raw)
             if meta.get("board") != str(board):
                 raise UnitileError(f"store {path}: holds board {meta.get('board')}, not {board}")
             if meta.get("format") != FORMAT:
                 raise UnitileError(f"store {path}: format {meta.get('format')}, expected {FORMAT}")
+
+    def _writing(self) -> contextlib.AbstractContextManager[None]:
+        """A context in which an OSError (a read-only or full file system) is a one-line user error."""
+        return _writing_to(self.path)
+
+    def check_writable(self) -> None:
+        """A one-line error now, rather than after the first stage, when the store cannot be written."""
+        fs, root, _ = _place(self.path)
+        probe = f"{root}/.unitile-probe"
+        with self._writing():
+            fs.pipe_file(probe, b"")
+            fs.rm_file(probe)
 
     @staticmethod
     def board_of(path: str) -> Board:
@@ -136,7 +225,10 @@ class Store:
 
     def stages(self) -> dict[str, Any]:
         """All stage records (a fresh read)."""
-        return as_record(zarr.open_group(self.path, mode="r").attrs.get("stages"))
+        try:
+            return as_record(zarr.open_group(self.path, mode="r").attrs.get("stages"))
+        except DECODE_ERRORS:
+            raise Damaged(f"store {self.path}: its zarr.json cannot be read (the store is damaged)") from None
 
     def record(self, name: str) -> dict[str, Any] | None:
         """The record of a completed stage, or None."""
@@ -150,13 +242,15 @@ class Store:
         """Record a completed stage (its arrays must already be written)."""
         stages = self.stages()
         stages[name] = record
-        self.root.attrs["stages"] = stages
+        with self._writing():
+            self.root.attrs["stages"] = stages
 
     def clear(self, names: list[str]) -> None:
         """Forget completed stages (before rerunning them or a stage they depend on)."""
         stages = self.stages()
         if any(n in stages for n in names):
-            self.root.attrs["stages"] = {k: v for k, v in stages.items() if k not in names}
+            with self._writing():
+                self.root.attrs["stages"] = {k: v for k, v in stages.items() if k not in names}
 
     def require(self, name: str) -> dict[str, Any]:
         """The record of a stage that must be complete, or a one-line error."""
@@ -180,9 +274,10 @@ class Store:
         chunks: tuple[int, ...] | None = None,
         compress: bool = True,
         codec: Any = None,
-    ) -> zarr.Array:
+    ) -> Checked:
         """(Re)create an array with shards of ``shard`` elements and inner chunks dividing them, compressed
-        with ``codec`` (default :func:`compressor`) unless ``compress`` is False."""
+        with ``codec`` (default :func:`compressor`) unless ``compress`` is False; every chunk carries a
+        crc32c checksum and is stored even when it equals ``fill`` (:mod:`pipeline.arrays`)."""
         if chunks is None:
             if shard is None:
                 raise ValueError(f"{name}: give the shard or the chunks")
@@ -191,25 +286,28 @@ class Store:
             chunks = (inner if inner >= min(shard[0], 1 << 12) else shard[0], *shard[1:])
         if chunks == shard:
             shard = None
-        return zarr.create_array(
-            store=self.path,
-            name=name,
-            shape=shape,
-            chunks=chunks,
-            shards=shard,
-            dtype=dtype,
-            compressors=(codec or compressor()) if compress else None,
-            fill_value=fill,
-            overwrite=True,
-        )
+        with self._writing():
+            arr = zarr.create_array(
+                store=self.path,
+                name=name,
+                shape=shape,
+                chunks=chunks,
+                shards=shard,
+                dtype=dtype,
+                compressors=codecs((codec or compressor()) if compress else None),
+                fill_value=fill,
+                overwrite=True,
+                config=CONFIG,  # type: ignore[arg-type]
+            )
+        return Checked(arr, self.path, name)
 
-    def array(self, name: str) -> zarr.Array:
-        """An existing array."""
-        return zarr.open_array(store=self.path, path=name, mode="r+")
+    def array(self, name: str) -> Checked:
+        """An existing array (reads check that its chunks exist and pass their checksums)."""
+        return open_array(self.path, name, mode="r+")
 
     def read(self, name: str) -> np.ndarray:
         """A whole array as numpy."""
-        return np.asarray(self.array(name)[...])
+        return self.array(name)[...]
 
     def take(self, name: str, index: np.ndarray) -> np.ndarray:
         """The entries of a 1-d array at ``index`` (any order, repeats allowed), reading only the chunks
@@ -226,14 +324,21 @@ class Store:
         bounds = np.searchsorted(at, np.arange(0, arr.shape[0] + step, step))
         for k in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
             lo, a, b = k * step, bounds[k], bounds[k + 1]
-            out[order[a:b]] = np.asarray(arr[lo : min(lo + step, arr.shape[0])])[at[a:b] - lo]
+            out[order[a:b]] = arr[lo : min(lo + step, arr.shape[0])][at[a:b] - lo]
         return out
+
+
+@contextlib.contextmanager
+def _writing_to(path: str) -> Iterator[None]:
+    try:
+        yield
+    except OSError as exc:
+        raise UnitileError(f"store {path}: cannot write in it ({_why(exc)})") from None
 
 
 @cache
 def _cached_read(path: str, name: str, stamp: str) -> np.ndarray:
-    arr = zarr.open_array(store=path, path=name, mode="r")
-    out = np.asarray(arr[...])
+    out = open_array(path, name)[...]
     out.setflags(write=False)
     return out
 

@@ -32,6 +32,7 @@ from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 from unitile_py.position import Position
 
+from .arrays import require_complete
 from .compact import (
     Decoder,
     assemble,
@@ -40,9 +41,9 @@ from .compact import (
     file_name,
     frame_cells,
     frame_file,
-    write_files,
 )
 from .context import Context
+from .errors import CheckFailed
 from .legal import SLIDES, UNITED, LegalResult, combine, legal_of_bubble
 from .perfect import (
     TAIL,
@@ -56,7 +57,9 @@ from .perfect import (
     unknowns_of_bubble,
 )
 from .store import Store, default_path, fast_compressor, is_url
+from .tables_dir import write_tables
 from .values import load_bound
+from .verify_stage import TABLE_ARRAYS
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Positions decoded at a time by tables-verify (about 300 bytes of work arrays each).
@@ -140,13 +143,13 @@ class LegalStage:
             f"equal T {res.ties}, positions without a legal slide {res.stuck}"
         )
         if res.ties:
-            raise UnitileError(
+            raise CheckFailed(
                 f"legal: {res.ties // 2} slides join positions with equal T; the tables need none"
             )
         if res.stuck:
-            raise UnitileError(f"legal: {res.stuck} positions where no colour is united have no legal slide")
+            raise CheckFailed(f"legal: {res.stuck} positions where no colour is united have no legal slide")
         if bound > 0 and res.min_gap <= 2 * bound:
-            raise UnitileError(f"legal: smallest T gap {res.min_gap:.3e} is within twice the error bound")
+            raise CheckFailed(f"legal: smallest T gap {res.min_gap:.3e} is within twice the error bound")
         return record
 
 
@@ -281,9 +284,12 @@ class PerfectStage:
         store.require("legal")
         c = board.colourings
         # One chunk per cell, compressed fast: every half-sweep reads and writes these shards.
-        store.create(
+        value = store.create(
             "perfect/value", (board.positions,), (c,), np.int16, chunks=(c,), codec=fast_compressor(2)
         )
+        zeros = np.zeros(c, dtype=np.int16)
+        for b in range(board.cells):  # every chunk stored: a missing one is damage
+            value[b * c : (b + 1) * c] = zeros
         store.create("perfect/best", (board.positions,), (c,), np.uint8)
 
         def tasks(cells: list[int]) -> list[CellTask]:
@@ -307,7 +313,7 @@ class PerfectStage:
         results = ctx.executor.map(best_task, tasks(list(range(board.cells))), "best")
         inconsistent = sum(r[0] for r in results)
         if inconsistent:
-            raise UnitileError(f"perfect: {inconsistent} values disagree with their children")
+            raise CheckFailed(f"perfect: {inconsistent} values disagree with their children")
         start = start_result(
             board, int(np.asarray(store.array("perfect/value")[Position.start(board).index()]))
         )
@@ -413,7 +419,7 @@ class TablesStage:
         }
         files, manifest = assemble(board, [file for _, file in results if file is not None], info)
         out = Path(self.directory) if self.directory else tables_dir(ctx.store.path, board)
-        write_files(out, files)
+        write_tables(out, board, files)
         data_bytes = sum(len(v) for k, v in files.items() if k != "manifest.json")
         total = sum(len(v) for v in files.values())
         ctx.log(
@@ -526,6 +532,7 @@ class TablesVerifyStage:
         """One task per bubble cell, then the reader checks in this process."""
         board, store = ctx.board, ctx.store
         rec = store.require("tables")
+        require_complete(store.path, list(TABLE_ARRAYS))
         folder = Path(rec["directory"])
         tasks = [
             CellTask(store.path, str(board), b, ctx.task_threads, str(folder)) for b in range(board.cells)
@@ -549,7 +556,7 @@ class TablesVerifyStage:
         for line in format_tables_report(report):
             ctx.log(line)
         if failures:
-            raise UnitileError("tables-verify failed: " + "; ".join(failures))
+            raise CheckFailed("tables-verify failed: " + "; ".join(failures))
         return {"report": report}
 
 

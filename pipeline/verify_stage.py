@@ -18,7 +18,9 @@ from unitile_py.board import Board
 from unitile_py.index import Indexer
 from unitile_py.position import Position
 
+from .arrays import open_array, require_complete
 from .context import Context
+from .errors import CheckFailed
 from .geometry import Geometry
 from .solver import UNIT
 from .store import Store
@@ -67,7 +69,7 @@ def verify_task(task: VerifyTask) -> tuple[list[int], list[float]]:
     return counts.tolist(), reals.tolist()
 
 
-class VerifyError(Exception):
+class VerifyError(CheckFailed):
     """The values failed a check: the printed report says which (exit status 1)."""
 
 
@@ -80,13 +82,69 @@ class VerifyStage:
     seed: int = 2024
 
     def run(self, ctx: Context) -> dict[str, Any]:
-        """Run the checks and print the report."""
+        """Check that every chunk of the value stages' arrays is stored and passes its checksum, then run
+        the checks and print the report."""
+        names = value_arrays(ctx.store)
+        # Every array of the store, so that ``pipeline verify`` says at once what is missing.
+        require_complete(ctx.store.path, names + [n for n in TABLE_ARRAYS if ctx.store.done("perfect")])
+        scrub(ctx, [n for n in names if n != "positions/T"])  # the checks read all of positions/T
         report = verify_values(ctx, self.walks, self.seed)
         return {"report": report}
 
     def summary(self, record: dict[str, Any]) -> list[str]:
         """The stored report, for a rerun that skips this stage."""
         return format_report(record["report"])
+
+
+#: The arrays of the stages after verify (tables-verify reads every chunk of them).
+TABLE_ARRAYS = ("moves/legal", "perfect/value", "perfect/best")
+
+
+def value_arrays(store: Store) -> list[str]:
+    """The arrays the value stages leave in the store."""
+    orbits = len(store.require("classes")["counts"])
+    return [
+        "classes/rank_to_local",
+        *(f"classes/ranks_{o}" for o in range(orbits)),
+        "graph/nbr",
+        "graph/info",
+        "graph/swap",
+        "values/r",
+        "values/T_class",
+        "positions/T",
+    ]
+
+
+@dataclass(frozen=True)
+class ScrubTask:
+    """Read entries ``lo..hi-1`` of an array (every chunk's checksum is checked on the way)."""
+
+    path: str
+    name: str
+    lo: int
+    hi: int
+
+
+def scrub_task(task: ScrubTask) -> None:
+    """Read a range of an array; a chunk failing its checksum raises :class:`pipeline.errors.Damaged`."""
+    open_array(task.path, task.name)[task.lo : task.hi]
+
+
+#: Entries of an array per scrub task (at most).
+SCRUB_ENTRIES = 1 << 22
+
+
+def scrub(ctx: Context, names: list[str]) -> None:
+    """Read every chunk of these arrays, in tasks of whole stored objects (shards or chunks)."""
+    tasks = []
+    for name in names:
+        arr = ctx.store.array(name)
+        step = max(arr.step, SCRUB_ENTRIES // arr.step * arr.step)
+        tasks += [
+            ScrubTask(ctx.store.path, name, a, min(a + step, arr.shape[0]))
+            for a in range(0, arr.shape[0], step)
+        ]
+    ctx.executor.map(scrub_task, tasks, "scrub")
 
 
 def monte_carlo(board: Board, r_start: float, walks: int, seed: int) -> dict[str, float]:

@@ -12,14 +12,12 @@ end, also when a test fails.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +25,11 @@ import numpy as np
 import pytest
 import zarr
 
+from tests.pipeline.processes import Cluster, Processes, installed_env, wait_for
+
 pytestmark = pytest.mark.cluster
 
 ROOT = Path(__file__).resolve().parents[2]
-DASK = str(Path(sys.executable).with_name("dask"))
 BOARD = "3x5"
 #: Record keys that hold times, machine load or the place of the output, not results.
 VOLATILE = {
@@ -46,7 +45,6 @@ VOLATILE = {
     "part_peak_rss_gib",
     "parts",
 }
-DEADLINE = 120.0
 #: The stage of each task function (dask names a task's key after its function).
 TASK_STAGE = {
     "classes_task": "classes",
@@ -62,96 +60,6 @@ TASK_STAGE = {
     "tables_task": "tables",
     "check_task": "tables-verify",
 }
-
-
-def installed_env() -> dict[str, str]:
-    """This environment without ``PYTHONPATH``: the processes find the project as installed."""
-    return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-
-
-def wait_for(condition: Callable[[], Any], what: str, timeout: float = DEADLINE) -> Any:
-    """Poll ``condition`` until it returns something truthy; fail after ``timeout`` seconds."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.005)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-class Processes:
-    """Processes started by a test, each in its own session; :meth:`stop_all` kills their groups."""
-
-    def __init__(self, logs: Path) -> None:
-        self.logs = logs
-        self.started: list[subprocess.Popen[bytes]] = []
-
-    def start(self, name: str, cmd: list[str]) -> subprocess.Popen[bytes]:
-        """Start ``cmd`` in the log directory (a temporary one) with :func:`installed_env`."""
-        with open(self.logs / f"{name}.log", "wb") as log:
-            proc = subprocess.Popen(
-                cmd, cwd=self.logs, env=installed_env(), stdout=log, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        self.started.append(proc)
-        return proc
-
-    @staticmethod
-    def kill(proc: subprocess.Popen[bytes]) -> None:
-        """SIGKILL the process and everything in its group (a nanny and its worker)."""
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-
-    def stop_all(self) -> None:
-        for proc in self.started:
-            self.kill(proc)
-
-
-class Cluster:
-    """A scheduler and named workers, plus a client in the test process to watch the scheduler."""
-
-    def __init__(self, procs: Processes, tmp: Path) -> None:
-        from dask.distributed import Client
-
-        self.procs = procs
-        self.file = tmp / "scheduler.json"
-        procs.start(
-            "scheduler",
-            [DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-             "--scheduler-file", str(self.file)],
-        )  # fmt: skip
-        wait_for(lambda: self.file.exists() and self.file.stat().st_size > 0, "the scheduler file")
-        self.address: str = wait_for(self._address, "the scheduler address")
-        self.workers: dict[str, subprocess.Popen[bytes]] = {}
-        self.client = Client(self.address, timeout="30s")
-
-    def _address(self) -> str | None:
-        try:
-            return json.loads(self.file.read_text())["address"]
-        except (json.JSONDecodeError, KeyError):
-            return None
-
-    def start_worker(self, name: str) -> None:
-        self.workers[name] = self.procs.start(
-            name,
-            [DASK, "worker", "--scheduler-file", str(self.file), "--host", "127.0.0.1", "--nworkers", "1",
-             "--nthreads", "1", "--no-dashboard", "--name", name],
-        )  # fmt: skip
-
-    def wait_workers(self, n: int) -> None:
-        self.client.wait_for_workers(n, timeout=DEADLINE)
-
-    def worker_address(self, name: str) -> str | None:
-        for address, info in self.client.scheduler_info(n_workers=-1)["workers"].items():
-            if info.get("name") == name:
-                return address
-        return None
-
-    def processing(self, address: str) -> tuple[str, ...]:
-        """Keys of the tasks the scheduler has assigned to one worker."""
-        return tuple(str(k) for k in self.client.processing(workers=[address]).get(address, ()))
 
 
 @pytest.fixture(scope="module")
