@@ -19,6 +19,7 @@ from .compact import table_file_names
 from .context import Context
 from .errors import CheckFailed
 from .executor import DaskExecutor, Executor, InProcessExecutor
+from .naked_diagonal.cli import register as register_naked_diagonal
 from .store import Store, default_path, is_url
 from .table_stages import TablesStage, tables_dir
 from .tables_dir import check_folder
@@ -61,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("position", help="position text such as 'BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r', or - for stdin")
     v.add_argument("--store", help="zarr store path (default build/<board>.zarr)")
     v.add_argument("--json", action="store_true", help='print {"r": .., "b": .., "T": ..}')
+    # Naked Diagonal: nd-build, nd-verify, nd-prove (pipeline/naked_diagonal/cli.py; each sets nd_main).
+    register_naked_diagonal(sub)
     return p
 
 
@@ -167,7 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     (:class:`pipeline.errors.CheckFailed`), 2 for a user error, 130 on Ctrl-C; every error is one line."""
     args = _parser().parse_args(argv)
     try:
-        if args.command == "values":
+        if hasattr(args, "nd_main"):  # a Naked Diagonal command
+            status = int(args.nd_main(args))
+        elif args.command == "values":
             status = _values(args)
         else:
             status = _build(args, verify_only=args.command == "verify")

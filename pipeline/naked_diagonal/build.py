@@ -26,9 +26,11 @@ from .verify import VerifyStage
 
 
 def plan(n: int, options: NDOptions | None = None) -> list[NDStage]:
-    """Every stage of an n x n solve, in order."""
+    """Every stage of an n x n solve, in order (only tiers up to ``options.max_tier`` when it is set)."""
     o = options or NDOptions()
     points = n * n
+    if o.max_tier is not None:
+        return [TierStage(t, o.part_size) for t in range(min(points, o.max_tier) + 1)]
     return [
         *(TierStage(t, o.part_size) for t in range(points + 1)),
         *(SolveStage(t) for t in range(points, -1, -1)),

@@ -52,6 +52,7 @@ def register(sub: Any) -> None:
     build.add_argument("--force", action="append", default=[], metavar="STAGE", help="rerun a stage")
     build.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal/NxN)")
     build.add_argument("--part-size", type=int, default=1 << 15, help="positions per part and task (32768)")
+    build.add_argument("--max-tier", type=int, metavar="T", help="only the tiers up to T stones (no solve)")
     build.set_defaults(nd_main=_build)
     verify.set_defaults(nd_main=_verify)
     prove = sub.add_parser("nd-prove", help="Naked Diagonal: who wins the empty board, each first move")
@@ -85,10 +86,12 @@ def _store_path(args: argparse.Namespace, n: int) -> str:
 def _run(args: argparse.Namespace, verify_only: bool) -> int:
     n = board_size(args.board)
     if not 1 <= n <= 5:
-        raise UnitileError(f"board {args.board}: the tiers solve boards 1x1 to 5x5 (5x5: see nd-prove)")
+        raise UnitileError(f"board {args.board}: the tiers take boards 1x1 to 5x5 (larger: see nd-prove)")
     path = _store_path(args, n)
     tables = str(Path(args.tables).resolve()) if getattr(args, "tables", None) else None
-    stages = plan(n, NDOptions(part_size=getattr(args, "part_size", 1 << 15), tables=tables))
+    max_tier = getattr(args, "max_tier", None)
+    options = NDOptions(part_size=getattr(args, "part_size", 1 << 15), tables=tables, max_tier=max_tier)
+    stages = plan(n, options)
     names = [s.name for s in stages]
     force = list(getattr(args, "force", []))
     for f in force:

@@ -63,6 +63,8 @@ class NDOptions:
     tables: str | None = None
     #: Positions per part whose legality ``verify`` compares with the game's engine.
     legality_sample: int = 24
+    #: Build only the tiers up to this many stones (no solve): to measure a board too large to solve.
+    max_tier: int | None = None
 
 
 def default_tables(n: int) -> str:

@@ -19,6 +19,7 @@ The scratch arrays are removed when the tier is complete.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +81,7 @@ def part_moves(task: Part) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarr
 
 def expand_task(task: Part) -> dict[str, Any]:
     """Write ``scratch/<tier + 1>/cand_<part>``: the unique canonical children of the part's positions."""
+    c0 = time.process_time()
     child = part_moves(task)[3]
     unique = np.unique(child).astype(np.uint64)
     out: dict[str, Any] = {"moves": len(child), "count": len(unique), "fences": [], "samples": []}
@@ -90,6 +92,7 @@ def expand_task(task: Part) -> dict[str, Any]:
         out["fences"] = [int(k) for k in full[::CHUNK]]
         at = np.unique(np.linspace(0, len(unique) - 1, min(SAMPLES, len(unique))).astype(np.int64))
         out["samples"] = [int(k) for k in unique[at]]
+    out["cpu"] = time.process_time() - c0
     return out
 
 
@@ -106,8 +109,10 @@ class MergeTask:
     sources: tuple[tuple[int, int, int], ...]
 
 
-def merge_task(task: MergeTask) -> int:
-    """Write ``scratch/<tier>/part_<part>``: the unique keys of the range; return how many."""
+def merge_task(task: MergeTask) -> tuple[int, float]:
+    """Write ``scratch/<tier>/part_<part>``: the unique keys of the range; return how many (and the
+    task's CPU seconds)."""
+    c0 = time.process_time()
     store = NDStore(task.path, task.n)
     pieces = []
     for j, first, end in task.sources:
@@ -117,11 +122,13 @@ def merge_task(task: MergeTask) -> int:
     keys = np.unique(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.uint64)
     full = padded(keys.astype(np.uint64), NO_KEY)
     store.create(f"scratch/{task.tier}/part_{task.part}", (len(full),), np.uint64, NO_KEY)[...] = full
-    return len(keys)
+    return len(keys), time.process_time() - c0
 
 
-def describe_task(task: Part) -> dict[str, int]:
-    """Write the part's rows of ``keys``, ``legal``, ``info`` and ``orbit``; return its counts."""
+def describe_task(task: Part) -> dict[str, float]:
+    """Write the part's rows of ``keys``, ``legal``, ``info`` and ``orbit``; return its counts (and the
+    task's CPU seconds)."""
+    c0 = time.process_time()
     store = NDStore(task.path, task.n)
     keys = store.whole(f"scratch/{task.tier}/part_{task.part}")
     keys = keys[keys != NO_KEY]
@@ -139,6 +146,7 @@ def describe_task(task: Part) -> dict[str, int]:
         "blue_won": int(np.count_nonzero(info == 2)),
         "red_won_images": int(orbit[info == 1].astype(np.int64).sum()),
         "blue_won_images": int(orbit[info == 2].astype(np.int64).sum()),
+        "cpu": time.process_time() - c0,
     }
 
 
@@ -197,6 +205,7 @@ class TierStage:
         store.delete(f"scratch/{t}")
         store.delete(f"tiers/{t}")
         moves = 0
+        cpu = 0.0
         if t == 0:
             keys = np.zeros(1, dtype=np.uint64)  # the empty board, Red to move
             store.create(f"scratch/{t}/part_0", (CHUNK,), np.uint64, NO_KEY)[...] = padded(keys, NO_KEY)
@@ -207,6 +216,7 @@ class TierStage:
             tasks = [Part(store.path, n, t - 1, i) for i in range(prev["parts"])]
             results = ctx.executor.map(expand_task, tasks, f"expand {t}")
             moves = sum(r["moves"] for r in results)
+            cpu += sum(r["cpu"] for r in results)
             if not any(r["count"] for r in results):
                 store.delete(f"scratch/{t}")
                 return {"tier": t, "parts": 0, "lo": [], "counts": [], "positions": 0, "images": 0,
@@ -217,7 +227,9 @@ class TierStage:
                 MergeTask(store.path, n, t, i, a, b, sources_for(results, a, b))
                 for i, (a, b) in enumerate(zip(lo, bounds, strict=True))
             ]
-            counts = ctx.executor.map(merge_task, merges, f"merge {t}")
+            merged = ctx.executor.map(merge_task, merges, f"merge {t}")
+            counts = [c for c, _ in merged]
+            cpu += sum(s for _, s in merged)
         cap = max(CHUNK, -(-max(counts) // CHUNK) * CHUNK)
         parts = len(counts)
         store.create(f"tiers/{t}/keys", (parts, cap), np.uint64, NO_KEY)
@@ -228,5 +240,7 @@ class TierStage:
         store.delete(f"scratch/{t}")
         record: dict[str, Any] = {"tier": t, "parts": parts, "lo": lo, "counts": counts, "moves_in": moves}
         for key in stats[0]:
-            record[key] = sum(s[key] for s in stats)
+            if key != "cpu":
+                record[key] = int(sum(s[key] for s in stats))
+        record["task_cpu_seconds"] = round(cpu + sum(s["cpu"] for s in stats), 3)
         return record
