@@ -1,4 +1,4 @@
-"""Assemble the static site: site/web, unitile_py's sources, tables/5x5 and the Pyodide runtime.
+"""Assemble the static site: site/web, unitile_py (both games), tables/5x5 and the Pyodide runtime.
 
 The result is one self-contained folder (default ``build/site``) that any static web server can host.
 ``build.json`` in it lists every file with its size; the service worker (``sw.js``) gets the same list
@@ -120,11 +120,16 @@ def compiled_stdlib() -> Path:
     return cached
 
 
+def package_sources(source: Path) -> list[Path]:
+    """Every module of the package ``source``, its subpackages' too (unitile_py.naked_diagonal)."""
+    return [p for p in sorted(source.rglob("*.py")) if "__pycache__" not in p.parts]
+
+
 def compiled_package(source: Path) -> Path:
-    """A folder with every ``source/*.py`` as a .pyc for Pyodide's Python (cached in build/cache)."""
+    """A folder with every ``source/**/*.py`` as a .pyc for Pyodide's Python (cached in build/cache)."""
     key = hashlib.sha256(COMPILE.read_bytes() + PYODIDE_VERSION.encode())
-    for path in sorted(source.glob("*.py")):
-        key.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in package_sources(source):
+        key.update(path.relative_to(source).as_posix().encode() + b"\0" + path.read_bytes())
     cached = CACHE / f"{source.name}-{key.hexdigest()[:12]}"
     if not cached.is_dir():
         stdlib = compiled_stdlib()

@@ -5,7 +5,8 @@
 //     python_stdlib.zip ships sources only; compiling its ~200 boot modules took ~3 s per start.
 //     Writes a copy of the zip with every module as .pyc; other files are copied unchanged.
 //   node site/compile_python.mjs package PYODIDE_DIR STDLIB.zip SRC_DIR OUT_DIR
-//     Every SRC_DIR/*.py as OUT_DIR/*.pyc (a sourceless package: Python imports the .pyc directly).
+//     Every SRC_DIR/**/*.py as OUT_DIR/**/*.pyc, subpackages included (a sourceless package:
+//     Python imports the .pyc directly).
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -58,15 +59,25 @@ f"{compiled} modules compiled, {copied} files copied"
   console.log(`compile_python: ${summary} -> ${out}`);
 } else {
   const [, src, out] = rest;
-  fs.mkdirSync(out, { recursive: true });
   let count = 0;
-  for (const name of fs.readdirSync(src).sort()) {
-    if (!name.endsWith(".py")) continue;
-    pyodide.globals.set("_source", pyodide.toPy(new Uint8Array(fs.readFileSync(path.join(src, name)))));
-    const bytes = pyodide.runPython(`pyc(bytes(_source), ${JSON.stringify(name)})`);
-    fs.writeFileSync(path.join(out, name + "c"), bytes.toJs());
-    bytes.destroy();
-    count += 1;
-  }
+  // The package and its subpackages (unitile_py.naked_diagonal), each module beside its source's place.
+  const compileDir = (from, to) => {
+    fs.mkdirSync(to, { recursive: true });
+    for (const entry of fs.readdirSync(from, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const source = path.join(from, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "__pycache__") compileDir(source, path.join(to, entry.name));
+        continue;
+      }
+      if (!entry.name.endsWith(".py")) continue;
+      const name = path.relative(src, source).split(path.sep).join("/");
+      pyodide.globals.set("_source", pyodide.toPy(new Uint8Array(fs.readFileSync(source))));
+      const bytes = pyodide.runPython(`pyc(bytes(_source), ${JSON.stringify(name)})`);
+      fs.writeFileSync(path.join(to, entry.name + "c"), bytes.toJs());
+      bytes.destroy();
+      count += 1;
+    }
+  };
+  compileDir(src, out);
   console.log(`compile_python: ${count} modules of ${src} -> ${out}`);
 }

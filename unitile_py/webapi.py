@@ -22,6 +22,13 @@ there are no computer players; :meth:`Api.info` says so).
 >>> handle('{"op": "play", "args": {"game": {"start": null, "moves": []}, "move": "a1"}}')
 '{"ok": false, "error": "ply 1, a1: not next to the bubble"}'
 
+The same :func:`handle` serves Naked Diagonal's page: a request whose op starts with ``nd_`` goes to
+:mod:`unitile_py.naked_diagonal.webapi` (``nd_state``, ``nd_play``, ``nd_explain``, ...), so one worker
+runs both games:
+
+>>> handle('{"op": "nd_new_game", "args": {"size": 5}}')
+'{"ok": true, "result": {"size": 5, "start": null, "moves": []}}'
+
 A link may hold anything; :meth:`Api.salvage` keeps what can be played and says, to a player, why
 the rest could not:
 
@@ -47,6 +54,8 @@ from .coords import quote
 from .errors import UnitileError
 from .game import NOT_ADJACENT, NOT_LOWER, Game
 from .lookups import ADJACENT_ONLY, Lookups
+from .naked_diagonal import webapi as naked_diagonal
+from .naked_diagonal.webapi import common_prefix, humans_of, not_played, shown, were, whole
 from .notation import Record, format_record, parse_position, parse_record, start_headers
 from .position import BLUE, RED, Position
 from .seeds import position_rng
@@ -131,9 +140,7 @@ class Api:
         if g is None or g.start != start or g.rules is not self.rules:
             g = Game(start, self.rules)
         played = [self.board.name(c) for c in g.moves]
-        keep = 0
-        while keep < min(len(played), len(names)) and played[keep] == names[keep].strip().lower():
-            keep += 1
+        keep = common_prefix(played, [n.strip().lower() for n in names])
         while g.ply > keep:
             g.pop()
         self._last = None  # in case a move below is refused half way
@@ -162,7 +169,7 @@ class Api:
                 moves = game.get("moves")
                 bad = f"the start position of the link is not valid ({exc}), so the usual start is shown"
                 if isinstance(moves, list) and moves:
-                    bad += f" and its {_count(len(moves), 'slide')} not played"
+                    bad += f" and its {were(len(moves), 'slide')} not played"
                 return {"game": self.new_game(), "problem": bad}
         names = game.get("moves") or []
         if not isinstance(names, list):
@@ -172,9 +179,7 @@ class Api:
         for i, name in enumerate(names):
             why = self._why(g, name)
             if why is not None:
-                after = len(names) - i - 1
-                tail = f"so it and the {after} after it were not played" if after else "so it was not played"
-                problem = f"slide {i + 1} of the link, {_shown(name)}, {why}, {tail}"
+                problem = f"slide {i + 1} of the link, {shown(name)}, {why}, {not_played(len(names) - i - 1)}"
                 break
             g.push_name(name)
         self._last = g  # the page asks for this game's state next
@@ -185,7 +190,7 @@ class Api:
         r + b"), or None when it may."""
         g = self.replay(game)
         why = self._why(g, move)
-        return None if why is None else f"{_shown(move)} {why}"
+        return None if why is None else f"{shown(move)} {why}"
 
     def _why(self, g: Game, name: Any) -> str | None:
         """What :meth:`Game.why_illegal` says about a slide from ``name``, as the end of a player's
@@ -221,7 +226,7 @@ class Api:
         :class:`UnitileError` when there is nothing to take back (see ``can_undo`` in :meth:`state`).
         """
         g = self.replay(game)
-        keep = self._undo_to(g, _humans(humans))
+        keep = self._undo_to(g, humans_of(humans))
         if keep is None:
             raise UnitileError("nothing to take back")
         return _plain_game(g, keep)
@@ -282,7 +287,7 @@ class Api:
             raise UnitileError("headers must be an object")
         record_headers = {str(k): str(v) for k, v in (headers or {}).items()}
         record = Record(g.start, list(g.moves), {**record_headers, **start_headers(g.start)}, g.result())
-        keep = self._undo_to(g, _humans(humans))
+        keep = self._undo_to(g, humans_of(humans))
         out: dict[str, Any] = {
             "ply": end,
             "plies": g.ply,
@@ -340,7 +345,7 @@ class Api:
     def computer_move(self, game: dict[str, Any], level: int, seed: int) -> str:
         """The slide that computer ``level`` chooses; the same game, level and seed give the same slide."""
         tables = self._tables()
-        level, seed = _whole(level, "level"), _whole(seed, "seed")
+        level, seed = whole(level, "level"), whole(seed, "seed")
         if level not in LEVELS:
             raise UnitileError(f"level {level}: expected one of {', '.join(map(str, LEVELS))}")
         g = self._playable(game)
@@ -363,50 +368,13 @@ class Api:
         return g
 
 
-def _shown(name: Any) -> str:
-    """A name from the page, as a player would write it: lower case, quoted if it is no cell name."""
-    text = str(name).strip()
-    lowered = text.lower()
-    if lowered and len(lowered) <= 4 and lowered.isascii() and lowered.isalnum():
-        return lowered
-    return quote(text)
-
-
-def _count(count: int, noun: str) -> str:
-    """``"1 slide was"``, ``"3 slides were"``."""
-    return f"{count} {noun} was" if count == 1 else f"{count} {noun}s were"
-
-
-def _humans(value: Any) -> tuple[str, ...]:
-    """The colours played by people: a list of ``"r"`` and ``"b"``."""
-    if not isinstance(value, (list, tuple)) or not all(v in (RED, BLUE) for v in value):
-        raise UnitileError('humans must be a list of "r" and "b"')
-    return tuple(value)
-
-
-def _whole(value: Any, what: str) -> int:
-    """A whole number from the page (not a bool, a float or a string)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UnitileError(f"{what} must be a whole number")
-    if abs(value) >= 1 << 63:
-        raise UnitileError(f"{what} is too large")
-    return value
-
-
 #: The service the worker talks to through :func:`handle`.
 API = Api()
 
 _OPS: dict[str, Callable[..., Any]] = {
-    "info": API.info,
-    "new_game": API.new_game,
-    "state": API.state,
-    "play": API.play,
-    "undo": API.undo,
-    "load": API.load,
-    "salvage": API.salvage,
-    "explain": API.explain,
-    "hint": API.hint,
-    "computer_move": API.computer_move,
+    **{name: getattr(API, name) for name in naked_diagonal.REQUESTS},
+    # Naked Diagonal's page asks for these (unitile_py.naked_diagonal.webapi): one worker, both games.
+    **{f"nd_{name}": op for name, op in naked_diagonal.OPS.items()},
 }
 
 

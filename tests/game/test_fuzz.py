@@ -1,5 +1,6 @@
 """Hostile input never escapes as an exception: every parser raises only UnitileError (one line, the
-quoted input cut short), and the web API's ``handle`` never raises at all. Seeded, a few thousand inputs."""
+quoted input cut short), and the web API's ``handle`` never raises at all, for both games' requests
+(Naked Diagonal's ``nd_`` ones too). Seeded, a few thousand inputs."""
 
 from __future__ import annotations
 
@@ -69,18 +70,33 @@ JSON = st.recursive(
         st.integers(),
         st.floats(allow_nan=True),
         st.text(max_size=12),
-        st.sampled_from(["c4", "C4", "c²", "r", "b", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR b", "1" * 5000]),
+        st.sampled_from(
+            ["c4", "C4", "c²", "r", "b", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR b", "1" * 5000, "skip", "e5", "m13"]
+        ),
+        st.sampled_from([".../.R./... b", "RR..R/...../.BBBR/.B.../..RRB b", "R../.R./... b", 3, 5, 13, 14]),
     ),
     lambda inner: st.one_of(
         st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)
     ),
     max_leaves=12,
 )
-OPS = st.sampled_from(["info", "new_game", "state", "play", "undo", "load", "hint", "computer_move", "nope"])
+UNITILE_OPS = [
+    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move")
+]
+#: Naked Diagonal's requests (unitile_py.naked_diagonal.webapi) through the same handle.
+ND_OPS = [f"nd_{op}" for op in UNITILE_OPS]
+OPS = st.sampled_from([*UNITILE_OPS, *ND_OPS, "nope", "nd_nope"])
+#: Naked Diagonal games: small boards, so that the computer levels answer quickly.
+ND_GAME = st.fixed_dictionaries(
+    {"moves": st.lists(st.sampled_from(["c3", "a1", "b2", "skip", "C3", "d4", "zz", "e5"]), max_size=5)},
+    optional={"size": st.sampled_from([3, 4, 5, 2, 14, "5", None]), "start": JSON},
+)
 ARGS = st.fixed_dictionaries(
     {},
     optional={
-        "game": st.one_of(JSON, st.fixed_dictionaries({"start": JSON, "moves": st.lists(JSON, max_size=5)})),
+        "game": st.one_of(
+            JSON, ND_GAME, st.fixed_dictionaries({"start": JSON, "moves": st.lists(JSON, max_size=5)})
+        ),
         "move": JSON,
         "humans": JSON,
         "ply": JSON,
@@ -89,6 +105,8 @@ ARGS = st.fixed_dictionaries(
         "text": st.one_of(JSON, TEXT),
         "level": JSON,
         "seed": JSON,
+        "size": JSON,
+        "point": JSON,
         "extra": JSON,
     },
 )

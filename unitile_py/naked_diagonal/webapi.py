@@ -1,0 +1,472 @@
+"""The browser's view of Naked Diagonal: plain-data calls over the rules engine for the site's worker.
+
+As :mod:`unitile_py.webapi` does for Unitile (whose :func:`unitile_py.webapi.handle` routes the ``nd_``
+requests here, so one worker serves both games): every call takes and returns plain data, the page
+owns the game (in the URL and in localStorage) and each call replays it through a
+:class:`~unitile_py.naked_diagonal.game.Game`, which checks every placement. A *game* is
+``{"size": n, "start": position text or None, "moves": [names]}``; ``start`` None means the empty
+n x n board, and a move is a point name or ``skip`` (written where the engine skipped a player who had
+no legal placement; the page may leave skips out, replaying puts them back).
+
+>>> api = Api()
+>>> game = api.play(api.play(api.new_game(5), "c3"), "a1")
+>>> state = api.state(game)
+>>> state["turn"], state["last"], state["stones"], len(state["legal"])
+('r', 'a1', {'r': 1, 'b': 1}, 19)
+>>> ban = api.explain(game, "d4")
+>>> ban["kind"], ban["partner"], ban["shared"]
+('naked', 'c3', ['c4', 'd3'])
+>>> print(ban["text"])
+Red on d4 would form a naked diagonal with c3: neither c4 nor d3 holds a red stone.
+>>> api.explain(game, "c4") is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from ..coords import quote
+from ..errors import UnitileError
+from .game import Game, parse_record
+from .grid import Grid
+from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
+from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
+from .players import BEST, LEVELS, Player, hint, make_player
+from .position import Position
+from .rules import BLUE, COLOUR_NAMES, RED, chain
+
+#: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
+SIZES = tuple(range(3, 14))
+
+
+# ----- checking what the page sends (unitile_py.webapi uses these too) -------------------------------
+
+
+def whole(value: Any, what: str) -> int:
+    """A whole number from the page (not a bool, a float or a string)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UnitileError(f"{what} must be a whole number")
+    if abs(value) >= 1 << 63:
+        raise UnitileError(f"{what} is too large")
+    return value
+
+
+def humans_of(value: Any) -> tuple[str, ...]:
+    """The colours played by people: a list of ``"r"`` and ``"b"``."""
+    if not isinstance(value, (list, tuple)) or not all(v in (RED, BLUE) for v in value):
+        raise UnitileError('humans must be a list of "r" and "b"')
+    return tuple(value)
+
+
+def shown(name: Any) -> str:
+    """A name from the page, as a player would write it: lower case, quoted if it is no cell name."""
+    text = str(name).strip()
+    lowered = text.lower()
+    if lowered and len(lowered) <= 4 and lowered.isascii() and lowered.isalnum():
+        return lowered
+    return quote(text)
+
+
+def were(count: int, noun: str) -> str:
+    """``"1 slide was"``, ``"3 slides were"``."""
+    return f"{count} {noun} was" if count == 1 else f"{count} {noun}s were"
+
+
+def common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
+    """How many first items ``a`` and ``b`` share (a replay keeps that many moves of the last game)."""
+    keep = 0
+    while keep < min(len(a), len(b)) and a[keep] == b[keep]:
+        keep += 1
+    return keep
+
+
+def not_played(after: int) -> str:
+    """The end of a sentence on a link's bad move with ``after`` more behind it."""
+    return f"so it and the {after} after it were not played" if after else "so it was not played"
+
+
+def _size(value: Any) -> int:
+    """A board size the page may ask for."""
+    n = whole(value, "size")
+    if n not in SIZES:
+        low, high = SIZES[0], SIZES[-1]
+        offered = f"the boards are {low}x{low} to {high}x{high}"
+        raise UnitileError(f"a {n}x{n} board is not offered here ({offered})")
+    return n
+
+
+def _names(grid: Grid, mask: int) -> list[str]:
+    return list(grid.names(mask))
+
+
+def plain_game(g: Game, upto: int | None = None) -> dict[str, Any]:
+    """The plain-data form of a game (of its first ``upto`` turns)."""
+    start = g.start
+    moves = g.moves if upto is None else g.moves[:upto]
+    empty = start == Position.empty(g.grid.n)
+    return {"size": g.grid.n, "start": None if empty else str(start), "moves": [g.name_of(m) for m in moves]}
+
+
+class Api:
+    """Naked Diagonal's game service for the page."""
+
+    def __init__(self) -> None:
+        self._last: Game | None = None
+
+    def info(self) -> dict[str, Any]:
+        """The board sizes, the default one and the computer levels (the strongest gives the hint)."""
+        return {"sizes": list(SIZES), "default_size": DEFAULT_SIZE, "levels": list(LEVELS), "best": BEST}
+
+    # ----- games ------------------------------------------------------------------------------------
+
+    def new_game(self, size: int = DEFAULT_SIZE) -> dict[str, Any]:
+        """An empty board of ``size``, Red to move."""
+        return {"size": _size(size), "start": None, "moves": []}
+
+    def _start(self, game: Any) -> Position:
+        """The start a plain game names; :class:`UnitileError` for one that cannot be played."""
+        if not isinstance(game, dict):
+            raise UnitileError("game: expected an object with size, start and moves")
+        text = game.get("start")
+        if text is None:
+            size = game.get("size", DEFAULT_SIZE)
+            return Position.empty(_size(size))
+        if not isinstance(text, str):
+            raise UnitileError("game: start must be a position text or null")
+        start = Position.parse(text)
+        _size(start.grid.n)
+        stuck = nde_regions(start)
+        if stuck and start.winner() is None:
+            where = " ".join(start.grid.names(stuck[0]))
+            raise UnitileError(f"the start position leaves the NDE area {where}: no placement is legal in it")
+        return start
+
+    def replay(self, game: Any) -> Game:
+        """The game of a plain game, every turn checked; :class:`UnitileError` names the first bad one.
+
+        The last game replayed is kept and extended (or shortened) when the next shares its start and
+        a prefix of its placements, so that a call per move does not replay the whole game.
+        """
+        start = self._start(game)
+        names = game.get("moves") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise UnitileError("game: moves must be a list of point names")
+        wanted = [n.strip().lower() for n in names]
+        placements = [n for n in wanted if n != SKIP_WORD]
+        g = self._last
+        if g is None or g.start != start:
+            g = Game(start)
+        played = [g.name_of(m) for m in g.moves if m != SKIP]
+        keep = common_prefix(played, placements)
+        for _ in range(len(played) - keep):
+            g.pop()  # with the skip it caused
+        self._last = None  # in case a placement below is refused half way
+        for name in placements[keep:]:
+            g.push_name(name)
+        self._last = g
+        _check_skips(g, wanted)
+        return g
+
+    def salvage(self, game: Any) -> dict[str, Any]:
+        """The longest playable beginning of a game that may be damaged (a link typed, cut or edited by
+        hand), with the names in their usual spelling, and ``problem``: None, or one line for the
+        player on what was left out and why. Never raises for bad content.
+        """
+        if not isinstance(game, dict):
+            return {"game": self.new_game(), "problem": "the link holds no game"}
+        try:
+            start = self._start(game)
+        except UnitileError as exc:
+            size = game.get("size")
+            fallback = self.new_game(size if isinstance(size, int) and size in SIZES else DEFAULT_SIZE)
+            moves = game.get("moves")
+            tail = ""
+            if isinstance(moves, list) and moves:
+                tail = f" and its {were(len(moves), 'move')} not played"
+            what = "start position" if game.get("start") is not None else "board size"
+            n = fallback["size"]
+            bad = f"the {what} of the link is refused: {exc}; an empty {n}x{n} board is shown{tail}"
+            return {"game": fallback, "problem": bad}
+        names = game.get("moves") or []
+        if not isinstance(names, list):
+            names = []
+        g = Game(start)
+        problem = None
+        skipped = False  # the last placement skipped the opponent: a skip may follow
+        for i, name in enumerate(names):
+            why = _why_not(g, name, skipped)
+            if why is not None:
+                problem = f"move {i + 1} of the link, {shown(name)}, {why}, {not_played(len(names) - i - 1)}"
+                break
+            word = name.strip().lower()
+            skipped = False if word == SKIP_WORD else g.push(g.grid.point(word))
+        self._last = g
+        return {"game": plain_game(g), "problem": problem}
+
+    def play(self, game: Any, move: Any) -> dict[str, Any]:
+        """The game with one more placement by the side to move; it must be legal."""
+        if not isinstance(move, str):
+            raise UnitileError("move must be a point name such as e5")
+        g = self.replay(game)
+        g.push_name(move)
+        return plain_game(g)
+
+    def undo(self, game: Any, humans: Sequence[str]) -> dict[str, Any]:
+        """Take back the last placement made by a human, with the computer's replies after it (and
+        any skip); with no human players, the last placement. :class:`UnitileError` when there is
+        nothing to take back (see ``can_undo`` in :meth:`state`)."""
+        g = self.replay(game)
+        keep = self._undo_to(g, humans_of(humans))
+        if keep is None:
+            raise UnitileError("nothing to take back")
+        return plain_game(g, keep)
+
+    @staticmethod
+    def _undo_to(g: Game, humans: Sequence[str]) -> int | None:
+        """The number of turns undo keeps, or None when there is nothing to take back."""
+        for ply in range(g.ply - 1, -1, -1):
+            if g.moves[ply] == SKIP:
+                continue
+            if not humans or g.mover(ply) in humans:
+                return ply
+        return None
+
+    def load(self, text: Any) -> dict[str, Any]:
+        """A game from record text; every turn is checked by the rules."""
+        if not isinstance(text, str):
+            raise UnitileError("record must be text")
+        record = parse_record(text)
+        game = plain_game(Game.from_record(record))
+        try:
+            self._start(game)  # a board the page offers, a start that can be played from
+        except UnitileError as exc:
+            raise UnitileError(f"record: {exc}") from None
+        return game
+
+    # ----- what the page draws ----------------------------------------------------------------------
+
+    def state(
+        self,
+        game: Any,
+        humans: Sequence[str] = (RED, BLUE),
+        ply: Any = None,
+        headers: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Everything the page draws for the position after ``ply`` turns (default: all of them).
+
+        ``points`` holds ``"r"``, ``"b"`` or ``"."`` per point in reading order; ``legal`` names the
+        points where the side to move may place; ``last`` is the latest placement (None at the start);
+        ``skipped`` the colour whose turn was skipped just before this position, if one was; ``chain``
+        the winner's stones that join its edges.
+        """
+        g = self.replay(game)
+        if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
+            raise UnitileError("ply must be a whole number")
+        end = g.ply if ply is None else ply
+        if not 0 <= end <= g.ply:
+            raise UnitileError(f"ply {end} is outside 0..{g.ply}")
+        if headers is not None and not isinstance(headers, dict):
+            raise UnitileError("headers must be an object")
+        grid = g.grid
+        position = g.positions[end]
+        winner = position.winner()
+        placed = [m for m in g.moves[:end] if m != SKIP]
+        legal: tuple[int, ...] = ()
+        chain_of = 0
+        if winner is not None:
+            chain_of = chain(grid, position.stones(winner), winner)
+        else:
+            red, blue = legal_masks(position)
+            legal = grid.points(red if position.turn == RED else blue)
+        points = ["R" if position.red >> p & 1 else "B" if position.blue >> p & 1 else "."
+                  for p in range(grid.size)]
+        g.headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        return {
+            "size": grid.n,
+            "ply": end,
+            "plies": g.ply,
+            "moves": [g.name_of(m) for m in g.moves],
+            "points": [c.lower() for c in points],
+            "turn": position.turn,
+            "legal": [grid.name(p) for p in legal],
+            "last": grid.name(placed[-1]) if placed else None,
+            "skipped": g.mover(end - 1) if end and g.moves[end - 1] == SKIP else None,
+            "stones": {RED: position.red.bit_count(), BLUE: position.blue.bit_count()},
+            "winner": winner,
+            "chain": _names(grid, chain_of),
+            "over": g.is_over(),
+            "result": g.result(),
+            "record": g.record_text(),
+            "position": str(position),
+            "can_undo": self._undo_to(g, humans_of(humans)) is not None,
+        }
+
+    def explain(self, game: Any, point: Any) -> dict[str, Any] | None:
+        """Why the side to move may not place on ``point`` now, for the board to show; None when it may.
+
+        Always ``kind``, ``point``, ``colour`` (the side to move) and ``text`` (one line for the
+        player). ``kind`` "occupied"; "naked": ``partner``, the diagonal neighbour the stone would
+        form a naked diagonal with, and ``shared``, the two points next to both (neither holds the
+        colour); "nde": ``area``, the empty area the placement would leave that no sequence of
+        placements can fill without a naked diagonal, ``bad`` and ``banned`` (the colours that could
+        place nowhere in it: the area is BAD, banned and disconnected, when there is one) and
+        ``culprit``, a smallest part of the area that cannot be filled; "over" once a colour has won.
+        """
+        g = self.replay(game)
+        if not isinstance(point, str):
+            raise UnitileError("point must be a point name such as e5")
+        grid = g.grid
+        p = grid.point(point.strip(), "point")
+        name = grid.name(p)
+        colour = g.position.turn
+        who = COLOUR_NAMES[colour]
+        out: dict[str, Any] = {"point": name, "colour": colour}
+        winner = g.winner()
+        if winner is not None:
+            return {**out, "kind": "over", "text": f"The game is over: {COLOUR_NAMES[winner]} has won."}
+        ban = explain(g.position, p, colour)
+        if ban is None:
+            return None
+        if isinstance(ban, Occupied):
+            held = COLOUR_NAMES[ban.colour].lower()
+            return {**out, "kind": "occupied", "text": f"{name} already holds a {held} stone."}
+        if isinstance(ban, NakedDiagonal):
+            partner = grid.name(ban.partner)
+            shared = list(grid.names(next(1 << s | 1 << t for q, s, t in grid.diag[p] if q == ban.partner)))
+            return {
+                **out,
+                "kind": "naked",
+                "partner": partner,
+                "shared": shared,
+                "text": f"{who} on {name} would form a naked diagonal with {partner}: "
+                f"neither {shared[0]} nor {shared[1]} holds a {who.lower()} stone.",
+            }
+        assert isinstance(ban, LeavesNDE)
+        return {
+            **out,
+            "kind": "nde",
+            "area": _names(grid, ban.area),
+            "bad": ban.bad,
+            "banned": list(ban.banned),
+            "culprit": _names(grid, ban.culprit),
+            "text": _nde_text(grid, ban),
+        }
+
+    # ----- computer ---------------------------------------------------------------------------------
+
+    def _playable(self, game: Any) -> Game:
+        g = self.replay(game)
+        if g.is_over():
+            raise UnitileError("the game is over")
+        if not g.legal_moves():
+            raise UnitileError("nobody can place in this position")
+        return g
+
+    def hint(self, game: Any) -> str:
+        """The placement the strongest level would choose (the same every time for a position)."""
+        g = self._playable(game)
+        return g.grid.name(hint(g.position))
+
+    def computer_move(self, game: Any, level: Any, seed: Any) -> str:
+        """The placement computer ``level`` chooses; the same game, level and seed give the same one."""
+        level, seed = whole(level, "level"), whole(seed, "seed")
+        if level not in LEVELS:
+            raise UnitileError(f"level {level}: expected one of {', '.join(map(str, LEVELS))}")
+        g = self._playable(game)
+        point = _player(level, seed).choose(g.position)
+        why = g.why_illegal(point)
+        if why is not None:
+            raise UnitileError(f"level {level} chose {g.grid.name(point)}: {why}")
+        return g.grid.name(point)
+
+
+#: The players of recent (level, seed) pairs: a search player keeps nothing between moves, but a
+#: game asks for the same one every other turn.
+_player: Callable[[int, int], Player] = lru_cache(maxsize=16)(make_player)
+
+
+def _check_skips(g: Game, wanted: list[str]) -> None:
+    """The ``skip`` words of a list of turns stand where the game skipped (it may leave skips out)."""
+    i = 0
+    for word in wanted:
+        if word == SKIP_WORD:
+            if i >= g.ply or g.moves[i] != SKIP:
+                raise UnitileError(f"ply {i + 1}: skip, but {COLOUR_NAMES[g.positions[i].turn]} can place")
+        elif g.moves[i] == SKIP:
+            i += 1  # a skip left out: the placement after it is the next turn
+        i += 1
+
+
+def _why_not(g: Game, name: Any, skipped: bool) -> str | None:
+    """Why the next name of a link cannot be played, as the end of a sentence; None when it can.
+    ``skipped``: the game has just skipped a player, so a ``skip`` may stand here."""
+    if not isinstance(name, str):
+        return "is not a point name"
+    text = name.strip().lower()
+    if text == SKIP_WORD:
+        return None if skipped else f"is a skip, but {COLOUR_NAMES[g.position.turn]} can place"
+    try:
+        point = g.grid.point(text)
+    except UnitileError:
+        return f"is not a point of the {g.grid.n}x{g.grid.n} board"
+    if g.is_over():
+        return "comes after the end of the game"
+    ban = explain(g.position, point, g.position.turn)
+    if ban is None:
+        return None
+    if isinstance(ban, Occupied):
+        return "is taken already"
+    if isinstance(ban, NakedDiagonal):
+        return f"would form a naked diagonal with {g.grid.name(ban.partner)}"
+    return "would leave an area that no sequence of placements can fill (NDE)"
+
+
+def _nde_text(grid: Grid, ban: LeavesNDE) -> str:
+    """What a player reads about a placement that would leave an NDE area."""
+    who = COLOUR_NAMES[ban.colour]
+    size = ban.area.bit_count()
+    where = " ".join(grid.names(ban.area)) if size <= 6 else f"the {size} points outlined"
+    start = f"{who} on {grid.name(ban.point)} would leave {where}"
+    if ban.bad:
+        if len(ban.banned) == 2:
+            why = "neither colour could place anywhere in it"
+        else:
+            banned, other = COLOUR_NAMES[ban.banned[0]], COLOUR_NAMES[BLUE if ban.banned[0] == RED else RED]
+            why = f"{banned} could place nowhere in it and {other} could not fill it alone"
+        text = f"{start} banned and disconnected (a BAD area): {why}."
+    else:
+        text = f"{start} as an area no sequence of placements can fill without a naked diagonal (NDE)."
+    if ban.culprit != ban.area:
+        part = grid.names(ban.culprit)
+        text += f" {part[0]} itself could never be filled." if len(part) == 1 else (
+            f" The part that could never be filled: {' '.join(part)}.")
+    return text
+
+
+#: The service :func:`unitile_py.webapi.handle` routes the ``nd_`` requests to.
+API = Api()
+
+#: The requests each game's service answers (the worker's ``op``; ``nd_`` and the name for this one).
+REQUESTS = (
+    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move"),
+)
+#: Naked Diagonal's requests by name.
+OPS: dict[str, Callable[..., Any]] = {name: getattr(API, name) for name in REQUESTS}
+
+__all__ = [
+    "API",
+    "OPS",
+    "REQUESTS",
+    "SIZES",
+    "Api",
+    "common_prefix",
+    "humans_of",
+    "not_played",
+    "plain_game",
+    "shown",
+    "were",
+    "whole",
+]
