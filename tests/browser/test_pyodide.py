@@ -78,16 +78,18 @@ function copyPackage(from, to) {
   }
 }
 copyPackage(path.join(root, "unitile_py"), `${home}/unitile_py`);
-// The repository's tables/ next to the package, where unitile_py.tables looks by default.
-const tablesRoot = path.join(root, "tables");
-for (const board of fs.existsSync(tablesRoot) ? fs.readdirSync(tablesRoot) : []) {
-  const dir = path.join(tablesRoot, board);
-  if (!fs.statSync(dir).isDirectory()) continue;
-  pyodide.FS.mkdirTree(`${home}/tables/${board}`);
-  for (const name of fs.readdirSync(dir)) {
-    pyodide.FS.writeFile(`${home}/tables/${board}/${name}`, fs.readFileSync(path.join(dir, name)));
+// The repository's tables/ (every board's, Naked Diagonal's folders too) next to the package, where
+// unitile_py's readers look by default.
+function copyTree(from, to) {
+  pyodide.FS.mkdirTree(to);
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory()) copyTree(source, `${to}/${entry.name}`);
+    else pyodide.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(source));
   }
 }
+const tablesRoot = path.join(root, "tables");
+if (fs.existsSync(tablesRoot)) copyTree(tablesRoot, `${home}/tables`);
 const tables = tablesDir === "-" ? "None" : JSON.stringify(`${home}/tables/5x5`);
 pyodide.runPython(fs.readFileSync(games, "utf8"));
 const out = pyodide.runPython(`

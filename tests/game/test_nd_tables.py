@@ -66,7 +66,7 @@ def test_answers_agree_with_the_rules(n: int) -> None:
         assert set(moves) == set(position.grid.points(mine))
         best = tables.best(position)
         assert best and all(moves[p] == (kind, distance) for p in best)
-        for p, (k, d) in moves.items():
+        for k, d in moves.values():
             if kind == "win":
                 assert k == "loss" or d >= distance
             else:
@@ -157,20 +157,24 @@ def test_every_kind_of_damage_is_one_line() -> None:
 
     cases: list[tuple[Callable[[dict[str, bytes]], None], bool, str]] = [
         (flip, False, "t05.bin is altered (its sha256 differs"),
-        (lambda f: f.update({"t05.bin": f["t05.bin"][:-5]}), False, "t05.bin has 308 bytes, manifest.json says 313"),
+        (lambda f: f.update({"t05.bin": f["t05.bin"][:-5]}), False,
+         "t05.bin has 308 bytes, manifest.json says 313"),
         (lambda f: f.pop("t04.bin"), False, "t04.bin is missing"),
         (flip, True, "t05.bin block 0 is corrupt"),
         (lambda f: header(f, "t05.bin", magic=b"XXXX"), True, "is not a Naked Diagonal tables file"),
         (lambda f: header(f, "t05.bin", format=2), True, "has format 2; this reader reads format 1"),
         (lambda f: header(f, "t05.bin", n=4), True, "header field board 4"),
-        (lambda f: header(f, "t05.bin", per_block=3000), True, "records per block 3000 is not a power of two"),
+        (lambda f: header(f, "t05.bin", per_block=3000), True,
+         "records per block 3000 is not a power of two"),
         (lambda f: header(f, "t05.bin", width=3), True, "key width 3 is not 1, 2, 4 or 8"),
         (lambda f: header(f, "t05.bin", records=5000), True, "t05.bin is truncated or has extra bytes"),
         (lambda f: header(f, "t05.bin", records=100), True, "t05.bin block 0 has the wrong size"),
         (lambda f: block(f, "t05.bin", value(1)), True, "value byte 1 is no outcome at 5 stones"),
         (lambda f: block(f, "t05.bin", value(40)), True, "value byte 40 is no outcome at 5 stones"),
-        (lambda f: block(f, "t05.bin", value(2)), True, "t05.bin records differ from manifest.json (records_sha256)"),
-        (lambda f: block(f, "t05.bin", equal_keys), True, "t05.bin block 0: keys are not strictly increasing"),
+        (lambda f: block(f, "t05.bin", value(2)), True,
+         "t05.bin records differ from manifest.json (records_sha256)"),
+        (lambda f: block(f, "t05.bin", equal_keys), True,
+         "t05.bin block 0: keys are not strictly increasing"),
         (lambda f: block(f, "t01.bin", lambda raw, m, w: raw.__setitem__(1, raw[1] + 1)), True,
          "is not a position with 1 stones"),
         (lambda f: f.update({"manifest.json": b"{"}), False, "manifest.json is not valid JSON"),
@@ -179,7 +183,8 @@ def test_every_kind_of_damage_is_one_line() -> None:
          "file name '../x.bin' is not tNN.bin"),
         (lambda f: set_manifest(f, lambda m: m["tiers"][3].pop("records")), False,
          "tiers[3]: field 'records' must be a whole number"),
-        (lambda f: set_manifest(f, lambda m: m["tiers"][3].update(stones=4)), False, "stones 4 is off the board or listed twice"),
+        (lambda f: set_manifest(f, lambda m: m["tiers"][3].update(stones=4)), False,
+         "stones 4 is off the board or listed twice"),
         (lambda f: set_manifest(f, lambda m: m["tiers"][3].update(records=1)), False,
          "t03.bin does not match manifest.json"),
     ]

@@ -269,7 +269,7 @@ def test_verify_catches_a_wrong_value_and_a_missing_shard(solved: dict[int, Path
     while shard.is_dir():
         shard = next(shard.iterdir())
     shard.unlink()
-    with pytest.raises(UnitileError, match="tiers/3/keys, .*the shard is missing"):
+    with pytest.raises(UnitileError, match=r"tiers/3/keys, .*the shard is missing"):
         VerifyStage().run(ctx)
 
 
