@@ -11,10 +11,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.server
+import os
 import socket
 import sys
 import threading
+import urllib.parse
 from functools import partial
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -45,10 +48,23 @@ MIME_TYPES = {
 }
 
 
+#: Seconds a connection may stay idle (or half-sent) before the server closes it.
+IDLE_TIMEOUT = 15.0
+#: Pending connections the listening socket queues (parallel page loads, without SYN retries).
+BACKLOG = 128
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files with explicit MIME types, the CSP header and revalidation on every use."""
+    """Static files with explicit MIME types, the CSP header and revalidation on every use.
+
+    Only files are served: a folder answers with its ``index.html`` or 404 (never a listing), a path
+    with a NUL byte or one the file system cannot name answers 400, and the ``Server`` header names no
+    software version. An idle connection is closed after :data:`IDLE_TIMEOUT` seconds.
+    """
 
     protocol_version = "HTTP/1.1"  # keep-alive: the page loads a few dozen files
+    server_version = "site"
+    timeout = IDLE_TIMEOUT
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         **MIME_TYPES,
@@ -56,9 +72,34 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     }
     quiet = True
 
+    def version_string(self) -> str:
+        """The ``Server`` header: no software or version (the default names Python's)."""
+        return self.server_version
+
     def setup(self) -> None:
         super().setup()
         self.wfile = _CountingWriter(self.wfile, self.server)  # type: ignore[assignment]
+
+    def send_head(self) -> Any:
+        """The file's headers (and the open file), after refusing what is not a plain file request."""
+        path = urllib.parse.unquote(self.path.split("?", 1)[0].split("#", 1)[0], errors="replace")
+        if "\x00" in path:
+            self.send_error(HTTPStatus.BAD_REQUEST, "Bad path")
+            return None
+        local = self.translate_path(self.path)
+        try:
+            is_dir = os.path.isdir(local)
+            if is_dir and not os.path.isfile(os.path.join(local, "index.html")):
+                self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+                return None
+            return super().send_head()
+        except ValueError:  # a name the file system cannot hold
+            self.send_error(HTTPStatus.BAD_REQUEST, "Bad path")
+            return None
+
+    def list_directory(self, path: str | os.PathLike[str]) -> None:
+        """Never list a folder."""
+        self.send_error(HTTPStatus.NOT_FOUND, "File not found")
 
     def end_headers(self) -> None:
         self.send_header("Content-Security-Policy", CSP)
@@ -95,6 +136,7 @@ class _QuietServer(http.server.ThreadingHTTPServer):
     browser drops a connection."""
 
     daemon_threads = True
+    request_queue_size = BACKLOG
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -128,8 +170,10 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 class SiteServer:
     """A threaded static server for one folder; ``with SiteServer(dir) as s: s.url``."""
 
-    def __init__(self, directory: Path, host: str = "127.0.0.1", port: int = 0, quiet: bool = True) -> None:
-        handler = partial(type("Handler", (SiteHandler,), {"quiet": quiet}), directory=str(directory))
+    def __init__(self, directory: Path, host: str = "127.0.0.1", port: int = 0, quiet: bool = True,
+                 idle_timeout: float = IDLE_TIMEOUT) -> None:
+        attrs = {"quiet": quiet, "timeout": idle_timeout}
+        handler = partial(type("Handler", (SiteHandler,), attrs), directory=str(directory))
         self.httpd = _QuietServer((host, port), handler)
         self.host, self.port = self.httpd.server_address[:2]
         self._thread: threading.Thread | None = None
@@ -166,12 +210,19 @@ class SiteServer:
         self.stop()
 
 
+def _port(text: str) -> int:
+    """A TCP port number from the command line."""
+    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port number from 0 to 65535")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: serve until interrupted."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=ROOT / "build" / "site")
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--port", type=_port, default=8000, help="0 to 65535 (0: any free port)")
     parser.add_argument("--log", action="store_true", help="log every request")
     args = parser.parse_args(argv)
     if not (args.dir / "index.html").exists():
