@@ -8,7 +8,9 @@ offer the update.
 The pages share one frame, written once in ``site/web/frame/``: ``<!-- frame:head -->``,
 ``<!-- frame:header -->`` and ``<!-- frame:footer -->`` in a page are replaced by those fragments (the
 head carries the Content-Security-Policy of ``site/serve.py``; the header marks the page's own link
-with ``aria-current``). A page that is a game also gets a ``modulepreload`` for each of its modules.
+with ``aria-current``, and its game in the game switch; the header's links and the footer's credit
+are those of the page's game, see ``GAMES``). A page also gets a ``modulepreload`` for each of its
+modules.
 
     python site/build.py [--out build/site] [--salt TEXT]
 
@@ -48,6 +50,13 @@ COMPILE = ROOT / "site" / "compile_python.mjs"
 #: The fragments every page shares (not copied into the build themselves).
 FRAME = WEB / "frame"
 FRAME_MARK = re.compile(r"<!-- frame:([a-z]+) -->")
+#: The games: each page of one says ``<html data-game="...">`` and gets its links and credit in the
+#: frame; a page of none (about.html) gets both games' credit and the last game's links from js/frame.js.
+GAMES = {
+    "unitile": {"name": "Unitile", "play": "./", "rules": "rules.html", "example": "1. c4 d4 2. …"},
+    "nd": {"name": "Naked Diagonal", "play": "nd.html", "rules": "nd-rules.html", "example": "1. e5 d4 2. …"},
+}
+PAGE_GAME = re.compile(r'<html[^>]*\sdata-game="([a-z]+)"')
 #: A page's module script, and a module's static imports of its neighbours.
 ENTRY = re.compile(r'<script type="module" src="js/([\w-]+\.js)">')
 IMPORT = re.compile(r'^import\s[^;]*?from\s+"\./([\w-]+\.js)"', re.M)
@@ -168,18 +177,37 @@ def module_graph(js: Path, entry: str) -> list[str]:
     return seen
 
 
+def game_of(page: str, text: str) -> str | None:
+    """The game a page belongs to (its ``<html data-game>``), or None for a page of the whole site."""
+    found = PAGE_GAME.search(text)
+    if found is None:
+        return None
+    if found.group(1) not in GAMES:
+        raise BuildError(f"{page}: data-game={found.group(1)!r} is none of {', '.join(GAMES)}")
+    return found.group(1)
+
+
 def frame_page(page: Path, fragments: dict[str, str]) -> str:
     """A page of site/web with the shared frame filled in (see the module's docstring)."""
     text = page.read_text()
     link = "./" if page.name == "index.html" else page.name
+    game = game_of(page.name, text)
+    names = [g["name"] for g in GAMES.values()]
+    words = {**GAMES[game or "unitile"]}
+    by = "is a game by Mark Steere" if game else "are games by Mark Steere"
+    words["credit"] = f"{words['name'] if game else ' and '.join(names)} {by}"
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
         if name not in fragments:
             raise BuildError(f"{page.name}: no frame fragment {name!r} in {FRAME}")
         fragment = fragments[name].rstrip("\n")
+        for key, value in words.items():
+            fragment = fragment.replace("{{" + key + "}}", value)
         if name == "header":
             fragment = fragment.replace(f'<a href="{link}">', f'<a href="{link}" aria-current="page">')
+            mark = f'data-game="{game}">'
+            fragment = fragment.replace(mark, mark[:-1] + ' aria-current="true">')
         if name == "head":
             entries = ENTRY.findall(text)
             modules = sorted({m for e in entries for m in module_graph(page.parent / "js", e)})

@@ -20,7 +20,7 @@ export default [
     },
   },
   {
-    files: ["site/web/js/theme-early.js"],
+    files: ["site/web/js/early.js"],
     languageOptions: { ecmaVersion: 5, sourceType: "script", globals: { ...globals.browser } },
     rules: { "no-var": "off", "prefer-const": "off" },
   },

@@ -52,11 +52,11 @@ def test_the_game_survives_rules_logo_a_new_tab_and_a_relaunch(site: Site) -> No
     site.play(site.legal()[0])
     site.play(site.legal()[0])
     moves = site.state()["moves"]
-    site.page.locator('nav a[href="rules.html"]').click()
-    site.page.locator('nav a[href="./"]').click()
+    site.page.locator('nav.pages a[href="rules.html"]').click()
+    site.page.locator('nav.pages a[href="./"]').click()
     site.wait_ready()
     assert site.state()["moves"] == moves and site.js("location.hash") == f"#m={'.'.join(moves)}"
-    site.page.locator("a.brand").click()
+    site.page.locator('a.game[data-game="unitile"]').click()
     site.wait_ready()
     assert site.state()["moves"] == moves
     # A new tab, and the installed app (its start_url is ./): the same game, the same settings.
@@ -431,12 +431,18 @@ def test_dark_mode_follows_the_system_and_the_toggle(site: Site) -> None:
 
 def test_every_page_shares_one_frame_and_no_global_state(site: Site) -> None:
     headers = {}
-    for page in ["", "rules.html", "about.html"]:
+    # about.html belongs to both games: its switch shows the one opened last.
+    pages = {"": "unitile", "rules.html": "unitile", "nd.html": "nd", "nd-rules.html": "nd",
+             "about.html": "nd"}  # fmt: skip
+    for page, game in pages.items():
         site.page.goto(site.base + page)
         header = site.page.locator("header.top")
         current = header.locator('[aria-current="page"]')
         assert current.count() == 1 and current.get_attribute("href") == (page or "./")
-        headers[page] = re.sub(r' aria-current="page"', "", header.evaluate("e => e.outerHTML"))
+        chosen = header.locator('.game[aria-current="true"]')
+        assert chosen.count() == 1 and chosen.get_attribute("data-game") == game
+        html = re.sub(r' aria-current="(page|true)"', "", header.evaluate("e => e.outerHTML"))
+        headers[page] = re.sub(r'href="(nd\.html|nd-rules\.html|rules\.html|\./)"', 'href=""', html)
         assert "Mark Steere" in site.page.locator("footer").inner_text()
         assert "frame:" not in site.page.content()
     assert len(set(headers.values())) == 1

@@ -37,8 +37,8 @@ def test_boot_draws_the_start(site: Site, server: Any) -> None:
     st = site.state()
     assert st["cells"][12] == "." and st["turn"] == "r" and st["ply"] == 0
     assert st["groups"] == {"r": 10, "b": 10}
-    assert site.page.locator("#groups-r").inner_text() == "10"
-    assert site.page.locator("#groups-b").inner_text() == "10"
+    assert site.page.locator("#count-r").inner_text() == "10"
+    assert site.page.locator("#count-b").inner_text() == "10"
     assert "Red" in site.page.locator("#turn").inner_text()
     # The build carries the lookup tables whenever the repository has them.
     assert st["tables"] == (ROOT / "tables" / "5x5" / "manifest.json").exists()
@@ -278,7 +278,7 @@ def test_rules_and_about_pages(site: Site) -> None:
     site.shot("07-rules")
     site.page.goto(site.base + "about.html")
     assert "Level 6" in site.page.locator("main").inner_text()
-    site.page.locator('nav a[href="./"]').click()
+    site.page.locator('nav.pages a[href="./"]').click()
     site.wait_ready()
 
 

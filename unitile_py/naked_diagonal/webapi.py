@@ -430,19 +430,17 @@ def _nde_text(grid: Grid, ban: LeavesNDE) -> str:
     size = ban.area.bit_count()
     where = " ".join(grid.names(ban.area)) if size <= 6 else f"the {size} points outlined"
     start = f"{who} on {grid.name(ban.point)} would leave {where}"
-    if ban.bad:
-        if len(ban.banned) == 2:
-            why = "neither colour could place anywhere in it"
-        else:
-            banned, other = COLOUR_NAMES[ban.banned[0]], COLOUR_NAMES[BLUE if ban.banned[0] == RED else RED]
-            why = f"{banned} could place nowhere in it and {other} could not fill it alone"
-        text = f"{start} banned and disconnected (a BAD area): {why}."
+    if not ban.bad:
+        text = f"{start} as an NDE area: no sequence of placements fills it without a naked diagonal."
+    elif len(ban.banned) == 2:
+        text = f"{start} banned and disconnected (BAD): neither colour could place anywhere in it."
     else:
-        text = f"{start} as an area no sequence of placements can fill without a naked diagonal (NDE)."
+        banned, other = COLOUR_NAMES[ban.banned[0]], COLOUR_NAMES[BLUE if ban.banned[0] == RED else RED]
+        why = f"{banned} could place nowhere in it, {other} could not fill it alone"
+        text = f"{start} banned and disconnected (BAD): {why}."
     if ban.culprit != ban.area:
-        part = grid.names(ban.culprit)
-        text += f" {part[0]} itself could never be filled." if len(part) == 1 else (
-            f" The part that could never be filled: {' '.join(part)}.")
+        part = " ".join(grid.names(ban.culprit))
+        text += f" {'' if ban.culprit.bit_count() == 1 else 'Its part '}{part} could never be filled."
     return text
 
 

@@ -1,75 +1,30 @@
-// Unitile's game controller: the moves, the players, the computer's turns, undo, hint, looking back,
-// the game kept in the URL and in localStorage. Every rule runs in Python (unitile_py.webapi) behind
-// the worker client; this keeps the game as a list of moves and asks the service what to draw.
-import { UserError } from "./rpc.js";
-import { ComputerTurns } from "./computer.js";
-import { ask } from "./dialogs.js";
-import { writeLink } from "./link.js";
+// Unitile's game controller: the shared one (play.js) with Unitile's board, words and requests
+// (unitile_py.webapi): slides, the analysis, the arrows that slide the tile beside the empty cell.
+import { GameController } from "./play.js";
 import { drawStatus } from "./status.js";
-import { COLOUR, direction, endText, humansOf, playerName, plies } from "./words.js";
+import { direction, endText } from "./unitile-words.js";
+import { playerName } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
-export const GAME_KEY = "game.v1";
-export const newSeed = () => crypto.getRandomValues(new Uint32Array(1))[0] >>> 1;
+export { GAME_KEY } from "./play.js";
 
-export class Controller {
-  /**
-   * @param {{client: import("./rpc.js").WorkerClient, settings: import("./settings.js").Settings,
-   *   store: import("./storage.js").Store, seed: number|null}} parts ``seed`` fixes the computer's
-   *   choices (the tests' ?seed=); otherwise each game gets its own, kept with it
-   */
-  constructor({ client, settings, store, seed }) {
-    this.client = client;
-    this.settings = settings;
-    this.store = store;
-    this.fixedSeed = seed;
-    this.seed = seed ?? newSeed();
-    this.info = null;
-    this.board = null;
-    this.ready = false;
-    this.game = { start: null, moves: [] };
-    this.state = null; // what is drawn now (webapi "state")
-    this.view = null; // the ply looked at, or null for the latest position
-    this.selected = null; // the tile chosen with Confirm moves on
-    this.hinted = null;
-    this.paused = false;
-    this.busy = false;
-    this.gen = 0; // bumps whenever the game changes, so late replies are ignored
-    this.lastMoveAt = 0;
-    this.computer = new ComputerTurns(client);
-    this.onPlayable = () => {};
+export class Controller extends GameController {
+  computersAvailable() {
+    return Boolean(this.info && this.info.players);
   }
 
-  // ----- who plays -----------------------------------------------------------------------------
-
-  get players() {
-    return { r: this.settings.get("r"), b: this.settings.get("b") };
+  stateArgs() {
+    return { analysis: Boolean(this.settings.get("analysis") && this.info.tables) };
   }
 
-  humans() {
-    return humansOf(this.players);
+  openNote() {
+    return this.info.tables ? null : "The lookup tables are missing from this build: every slide is allowed.";
   }
-
-  isComputer(colour) {
-    return this.players[colour] !== "human";
-  }
-
-  live() {
-    return this.view === null;
-  }
-
-  humanTurn() {
-    const st = this.state;
-    return this.ready && st && !st.over && this.live() && !this.isComputer(st.turn) && !this.busy;
-  }
-
-  // ----- drawing -------------------------------------------------------------------------------
 
   draw() {
     const st = this.state;
     if (!st) return;
     this.board.draw(st, {
-      canAct: this.ready && !st.over && this.live() && !this.isComputer(st.turn),
+      canAct: this.canAct(),
       marking: this.settings.get("marking"),
       selected: this.selected,
       hint: this.hinted,
@@ -85,340 +40,48 @@ export class Controller {
       selected: this.selected,
       players: this.players,
       confirm: this.settings.get("confirm"),
-      computers: Boolean(this.info && this.info.players),
+      computers: this.computersAvailable(),
       firstTurn: this.game.start ? this.game.start.split(" ")[1] : "r",
     });
   }
 
-  say(text, kind = "") {
-    const m = $("message");
-    m.textContent = text;
-    m.dataset.kind = kind;
+  endText(st) {
+    return endText(st, this.players);
   }
 
-  announce(text) {
-    $("announce").textContent = text;
-  }
-
-  report(error) {
-    if (error instanceof UserError) {
-      this.say(error.message, "error");
-    } else {
-      console.error(error);
-      this.say(`Something went wrong: ${error.message || error}`, "error");
-    }
-  }
-
-  // ----- the game ------------------------------------------------------------------------------
-
-  /** Ask the service for the state to draw, draw it, and let a computer move if it is its turn. */
-  async refresh() {
-    const gen = this.gen;
-    const st = await this.client.call("state", {
-      game: this.game,
-      humans: this.humans(),
-      ply: this.view,
-      analysis: Boolean(this.settings.get("analysis") && this.info.tables),
-    });
-    if (gen !== this.gen) return;
-    this.state = st;
-    this.draw();
-    if (this.live()) {
-      this.save(st.over);
-      if (st.over) this.say(endText(st, this.players), `win-${st.winner}`);
-    } else {
-      const on = st.over ? "" : " End or “Back to the game” plays on.";
-      this.say(`Looking back at ply ${st.ply} of ${st.plies}.${on}`, "note");
-    }
-    this.onPlayable();
-    this.onPlayable = () => {};
-    this.scheduleComputer();
-  }
-
-  /** Make ``game`` the game; ``how`` "push" or "replace" puts it in the address, null leaves that. */
-  setGame(game, how, seed = undefined) {
-    this.stopThinking();
-    this.say("");
-    this.gen++;
-    this.game = game;
-    if (seed !== undefined) this.seed = this.fixedSeed ?? seed;
-    this.selected = null;
-    this.hinted = null;
-    this.view = null;
-    this.lastMoveAt = performance.now();
-    if (how) writeLink(game, how);
-  }
-
-  /** Keep the game (with its seed) for the next visit, on every page and tab of the site. */
-  save(over) {
-    this.store.set(GAME_KEY, { start: this.game.start, moves: this.game.moves, seed: this.seed, over });
-  }
-
-  /** The game kept by the last visit (or another tab), or null. */
-  saved() {
-    const game = this.store.get(GAME_KEY);
-    if (!game || !Array.isArray(game.moves)) return null;
-    const start = typeof game.start === "string" ? game.start : null;
-    return { start, moves: game.moves, seed: game.seed, over: Boolean(game.over) };
-  }
-
-  /** The board is up: the game can be played from here on. */
-  start(info, board) {
-    this.info = info;
-    this.board = board;
-    this.ready = true;
-    if (!info.players) {
-      for (const colour of ["r", "b"]) if (this.isComputer(colour)) this.settings.set(colour, "human");
-    }
-    board.frame.onActivate((name) => this.tap(name));
-  }
-
-  // ----- moves ---------------------------------------------------------------------------------
-
-  async slide(move, byComputer) {
-    const st = this.state;
-    const mover = st.turn;
-    const to = st.bubble;
-    const game = await this.client.call("play", { game: this.game, move });
-    this.setGame(game, byComputer && this.humans().length > 0 ? "replace" : "push");
-    await this.refresh();
+  moveText(before, move) {
     const now = this.state;
-    let text = `${playerName(mover, this.players)} slides ${move} ${direction(this.board.frame, move, to)} to ${to}.`;
+    const to = before.bubble;
+    let text = `${playerName(before.turn, this.players)} slides ${move} ${direction(this.board.frame, move, to)} to ${to}.`;
     if (now.winner) text += ` ${endText(now, this.players)}`;
     else text += ` ${playerName(now.turn, this.players)} to move. Groups: red ${now.groups.r}, blue ${now.groups.b}.`;
-    this.announce(text);
+    return text;
   }
 
-  async humanMove(move) {
-    if (!this.humanTurn() || !this.state.legal.includes(move)) return;
-    this.busy = true;
-    try {
-      await this.slide(move, false);
-    } catch (error) {
-      this.report(error);
-    } finally {
-      this.busy = false;
-      this.draw();
-    }
+  plyText(shown, target, total) {
+    const last = shown.last ? `: ${shown.last.from} to ${shown.last.to}` : "";
+    return `Ply ${target} of ${total}${last}.`;
   }
 
-  /** A tap, click or Enter on a cell: slide, choose (Confirm moves), or say why not. */
-  tap(name) {
-    const st = this.state;
-    if (!this.ready || !st || this.busy) return;
-    if (!this.live()) {
-      this.say(`You are looking back at ply ${st.ply}: press End or “Back to the game” to play on.`, "note");
-      return;
-    }
-    if (st.over) {
-      this.say("The game is over: New game starts another.", "note");
-      return;
-    }
-    if (this.isComputer(st.turn)) {
-      this.say(`${playerName(st.turn, this.players)} is to move, not you.`, "note");
-      return;
-    }
-    if (st.legal.includes(name)) {
-      this.choose(name);
-      return;
-    }
-    this.cancelChoice(true);
-    this.refuse(name);
+  chooseText(move) {
+    return `${move} chosen. Press it again, or Enter, to slide it; Escape cancels.`;
   }
 
-  /** Say, briefly, why the tile on ``name`` may not slide (even with Marking off). */
-  async refuse(name) {
-    const gen = this.gen;
-    let why;
-    try {
-      why = await this.client.call("explain", { game: this.game, move: name });
-    } catch (error) {
-      this.report(error);
-      return;
-    }
-    if (gen !== this.gen || !why) return;
+  showRefusal(name, why) {
     this.board.refuse(name);
     const text = `${why}.`; // it starts with the cell's name: "c3 would not lower r + b."
     this.say(text, "refused");
     this.announce(text);
   }
 
-  choose(move) {
-    if (!this.settings.get("confirm") || this.selected === move) {
-      this.selected = null;
-      this.humanMove(move);
-      return;
-    }
-    this.selected = move;
-    this.draw();
-    this.announce(`${move} chosen. Press it again, or Enter, to slide it; Escape cancels.`);
-  }
-
-  cancelChoice(quiet = false) {
-    if (!this.selected) return false;
-    this.selected = null;
-    this.draw();
-    if (!quiet) this.announce("Choice cancelled.");
-    return true;
-  }
-
-  confirmChoice() {
-    if (this.selected) this.choose(this.selected);
-  }
-
   /** An arrow key: the tile on that side of the empty cell. */
   slideToward(step) {
-    const st = this.state;
-    const name = this.board.frame.neighbour(st.bubble, step);
+    const name = this.board.frame.neighbour(this.state.bubble, step);
     if (name) this.tap(name);
   }
 
-  // ----- the computer --------------------------------------------------------------------------
-
-  get thinking() {
-    return this.computer.thinking;
-  }
-
-  stopThinking() {
-    this.computer.stop();
-  }
-
-  scheduleComputer() {
-    const st = this.state;
-    if (!this.ready || !st || st.over || !this.live() || this.paused || this.thinking) return;
-    if (!this.isComputer(st.turn)) return;
-    if (!this.info.players) {
-      this.say("The computer players are not available in this build.", "error");
-      return;
-    }
-    const wait = Math.max(0, Number(this.settings.get("pace")) - (performance.now() - this.lastMoveAt));
-    const request = () => ({
-      op: "computer_move",
-      args: { game: this.game, level: Number(this.players[this.state.turn]), seed: this.seed },
-    });
-    this.computer.begin(wait, request, (error, move) => {
-      if (error) {
-        this.draw();
-        this.report(error);
-      } else {
-        this.slide(move, true).catch((e) => this.report(e));
-      }
-    });
-    this.draw();
-  }
-
-  togglePause() {
-    this.paused = !this.paused;
-    if (this.paused) this.stopThinking();
-    this.draw();
-    this.scheduleComputer();
-  }
-
-  // ----- undo, hint, new game, records ---------------------------------------------------------
-
-  async undo() {
-    if (this.cancelChoice()) return;
-    const st = this.state;
-    if (!st || !st.can_undo || !this.live() || this.busy) return;
-    this.busy = true;
-    try {
-      const game = await this.client.call("undo", { game: this.game, humans: this.humans() });
-      this.setGame(game, "push");
-      if (!this.humans().length) this.paused = true;
-      await this.refresh();
-      this.announce(`Move taken back. ${playerName(this.state.turn, this.players)} to move.`);
-    } catch (error) {
-      this.report(error);
-    } finally {
-      this.busy = false;
-      this.draw();
-    }
-  }
-
-  async hint() {
-    if (!this.humanTurn() || !this.info.players) return;
-    try {
-      const gen = this.gen;
-      const move = await this.client.call("hint", { game: this.game, seed: this.seed });
-      if (gen !== this.gen) return;
-      this.hinted = move;
-      this.draw();
-      this.announce(`Hint: slide ${move}.`);
-    } catch (error) {
-      this.report(error);
-    }
-  }
-
-  /** New game: asks first when the game is under way and not finished. */
-  async newGame() {
-    if (!this.ready) return;
-    const st = this.state;
-    if (st && !st.over && st.plies > 0 && (await ask($("dlg-new"))) !== "new") return;
-    this.paused = false;
-    this.setGame({ start: null, moves: [] }, "push", newSeed());
-    await this.refresh();
-    this.announce(`New game. ${playerName("r", this.players)} to move.`);
-  }
-
-  /** Load a pasted record; resolves with null, or the reason it cannot be loaded. */
-  async loadRecord(text) {
-    let game;
-    try {
-      game = await this.client.call("load", { text });
-    } catch (error) {
-      return error.message;
-    }
-    if (!this.humans().length) this.paused = true;
-    this.setGame(game, "push", newSeed());
-    await this.refresh();
-    if (!this.state.over) this.say(`Record loaded: ${plies(game.moves.length)}.`);
-    const st = this.state;
-    this.announce(`Record loaded. ${st.over ? `${COLOUR[st.winner]} won.` : `${playerName(st.turn, this.players)} to move.`}`);
-    return null;
-  }
-
-  // ----- looking back --------------------------------------------------------------------------
-
-  /** Show the position after ``ply`` plies without undoing anything; the latest one plays on. */
-  async viewPly(ply) {
-    const st = this.state;
-    if (!this.ready || !st) return;
-    const target = Math.max(0, Math.min(st.plies, ply));
-    this.cancelChoice(true);
-    this.stopThinking(); // the computer waits while the player looks back
-    this.view = target === st.plies ? null : target;
-    this.hinted = null;
-    this.gen++;
-    await this.refresh();
-    const shown = this.state;
-    const last = shown.last ? `: ${shown.last.from} to ${shown.last.to}` : "";
-    this.announce(this.live() && !shown.over ? `Back to the game. ${playerName(shown.turn, this.players)} to move.` : `Ply ${target} of ${st.plies}${last}.`);
-  }
-
-  step(delta) {
-    const at = this.view ?? this.state.plies;
-    this.viewPly(at + delta);
-  }
-
-  // ----- settings and keys ---------------------------------------------------------------------
-
-  /** The player changed a setting. */
   changed(name) {
-    if (!this.ready || !this.state) return;
-    if (name === "r" || name === "b") {
-      if (this.humans().length) this.paused = false;
-      this.selected = null;
-      this.hinted = null;
-      this.gen++; // a pending computer reply belongs to the old line-up
-      this.stopThinking();
-      this.lastMoveAt = performance.now();
-      this.refresh();
-    } else if (name === "analysis") {
-      this.refresh();
-    } else if (name !== "pace") {
-      this.selected = null;
-      this.draw();
-    }
+    if (name === "analysis" && this.ready && this.state) this.refresh();
+    else super.changed(name);
   }
-
 }

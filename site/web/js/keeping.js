@@ -1,26 +1,26 @@
-// Where Unitile's game lives between visits: the address (#m=...) and localStorage. A link opens
+// Where a play page's game lives between visits: the address (#m=...) and localStorage. A link opens
 // its game (as much of it as can be played, and one line on the rest); without one the kept game
 // comes back, on every page of the site, in a new tab and in the installed app. Only New game, or
-// the player's yes to "Open the game in the link?", discards an unfinished game.
+// the player's yes to "Open the game in the link?", discards an unfinished game. Both games use it
+// with their controller (play.js): the game service's "salvage" says what a link holds.
 import { ask } from "./dialogs.js";
 import { isPrefix, readLink } from "./link.js";
-import { newSeed } from "./controller.js";
+import { newSeed } from "./play.js";
 import { plies } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const sameGame = (a, b) => isPrefix(a, b) && a.moves.length === b.moves.length;
-const EMPTY = { start: null, moves: [] };
 
 /**
- * Open the game of the address in ``game`` (a Controller). ``how``: "visit" (the page was opened),
- * "typed" (a new address in this tab), "history" (back or forward through the page's own entries,
- * which never asks).
+ * Open the game of the address in ``game`` (a GameController). ``how``: "visit" (the page was
+ * opened), "typed" (a new address in this tab), "history" (back or forward through the page's own
+ * entries, which never asks).
  */
 export async function openLink(game, how) {
   const link = readLink();
   const kept = game.saved();
-  const salvage = async (g) => game.client.call("salvage", { game: g });
-  let shown = EMPTY;
+  const salvage = async (g) => game.call("salvage", { game: g });
+  let shown = game.emptyGame();
   let seed = kept && Number.isInteger(kept.seed) ? kept.seed : newSeed();
   let problem = null;
   if (link.game) {
@@ -43,8 +43,9 @@ export async function openLink(game, how) {
   game.setGame(shown, "replace", seed); // the address now spells the game as the service does
   if (link.game && !game.humans().length) game.paused = true; // a shared game of two computers: look first
   await game.refresh();
+  const note = game.openNote();
   if (problem) game.say(`${problem[0].toUpperCase()}${problem.slice(1)}.`, "error");
-  else if (!game.info.tables) game.say("The lookup tables are missing from this build: every slide is allowed.", "error");
+  else if (note) game.say(note, "error");
 }
 
 function askToReplace(kept) {
@@ -56,7 +57,9 @@ function askToReplace(kept) {
 export function followOtherTabs(game, store, key) {
   store.watch(key, (kept) => {
     if (!kept || !Array.isArray(kept.moves) || game.busy) return;
-    const other = { start: kept.start || null, moves: kept.moves };
+    const other = { ...kept, start: kept.start || null };
+    delete other.seed;
+    delete other.over;
     if (sameGame(other, game.game)) return;
     game.setGame(other, "replace", kept.seed);
     game.refresh().then(() => game.say("The game went on in another tab of this site.", "note"));

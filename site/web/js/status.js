@@ -1,91 +1,9 @@
-// Unitile's status around the board: the score line, the buttons, the review bar and the move list,
-// drawn from a webapi state and the page's flags (nothing here changes the game).
-import { COLOUR, count, playerName } from "./words.js";
+// Unitile's status around the board: the groups of each colour in the score line, then what both
+// pages draw (panel.js).
+import { drawChips, drawPanel } from "./panel.js";
 
-const $ = (id) => document.getElementById(id);
-
-/**
- * @param {object} st the drawn state (webapi "state")
- * @param {{ready: boolean, live: boolean, view: number|null, thinking: boolean, paused: boolean,
- *   busy: boolean, selected: string|null, players: object, confirm: boolean, computers: boolean,
- *   firstTurn: string}} m
- */
+/** @param {object} st a state of unitile_py.webapi @param {object} m the page's flags (panel.js) */
 export function drawStatus(st, m) {
-  for (const colour of ["r", "b"]) {
-    $(`groups-${colour}`).textContent = st.groups[colour];
-    $(`groups-${colour}-unit`).textContent = st.groups[colour] === 1 ? "group" : "groups";
-  }
-  const turn = $("turn");
-  turn.dataset.colour = st.winner || st.turn;
-  const computerToMove = m.players[st.turn] !== "human";
-  if (!m.live) turn.textContent = `Ply ${st.ply} of ${st.plies}`;
-  else if (st.winner) turn.textContent = `${COLOUR[st.winner]} wins`;
-  else if (m.thinking) turn.textContent = `${COLOUR[st.turn]} is thinking…`;
-  else if (m.paused && computerToMove) turn.textContent = "Paused";
-  else turn.textContent = `${playerName(st.turn, m.players)} to move`;
-  turn.classList.toggle("thinking", m.thinking);
-  turn.classList.toggle("looking-back", !m.live);
-  $("board").setAttribute("aria-busy", String(m.thinking || !m.ready));
-  document.body.dataset.thinking = String(m.thinking);
-  document.body.dataset.review = String(!m.live);
-
-  const humanTurn = m.ready && m.live && !st.over && !computerToMove && !m.busy;
-  enable("btn-new", m.ready);
-  enable("btn-record", m.ready);
-  enable("btn-undo", m.ready && m.live && st.can_undo);
-  enable("btn-hint", humanTurn && m.computers);
-  $("btn-confirm").hidden = !m.confirm;
-  enable("btn-confirm", Boolean(m.selected));
-  const watching = m.players.r !== "human" && m.players.b !== "human";
-  $("btn-pause").hidden = !watching || st.over;
-  $("btn-pause").textContent = m.paused ? "Resume" : "Pause";
-  $("btn-pause").setAttribute("aria-pressed", String(m.paused));
-
-  const review = $("review");
-  review.hidden = st.plies === 0;
-  const ply = m.live ? st.plies : st.ply;
-  $("review-text").textContent = m.live && !st.over ? count(st.plies, "ply", "plies") : `Ply ${ply} / ${st.plies}`;
-  enable("btn-first", ply > 0);
-  enable("btn-prev", ply > 0);
-  enable("btn-next", ply < st.plies);
-  enable("btn-last", ply < st.plies);
-  $("btn-live").hidden = m.live || st.over;
-  drawMoves(st, m.live ? st.plies : st.ply, m.firstTurn);
-}
-
-function enable(id, on) {
-  const button = $(id);
-  button.disabled = !on;
-}
-
-/** The move list, numbered by pairs as in the record; every ply is a button to look at it. */
-function drawMoves(st, current, firstTurn) {
-  const list = $("moves");
-  list.replaceChildren();
-  let li = null;
-  st.moves.forEach((move, i) => {
-    const colour = (i % 2 === 0) === (firstTurn === "r") ? "r" : "b";
-    if (!li || colour === firstTurn) {
-      li = document.createElement("li");
-      list.append(li);
-    }
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = `mv mv-${colour}`;
-    b.textContent = move;
-    b.dataset.ply = String(i + 1);
-    b.setAttribute("aria-label", `ply ${i + 1}, ${COLOUR[colour]} ${move}`);
-    if (i + 1 === current) b.setAttribute("aria-current", "step");
-    li.append(b);
-  });
-  if (st.over) {
-    const result = document.createElement("li");
-    result.className = "result";
-    result.textContent = st.result;
-    list.append(result);
-  }
-  // Scroll the list only (never the page): the latest ply, or the one looked at.
-  const shown = list.querySelector('[aria-current="step"]');
-  if (shown && current < st.plies) list.scrollTop = shown.offsetTop - list.clientHeight / 2;
-  else list.scrollTop = list.scrollHeight;
+  drawChips(st.groups, "group", "groups");
+  drawPanel(st, m);
 }

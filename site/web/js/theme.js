@@ -1,5 +1,5 @@
 // The colour scheme toggle of every page: automatic (the system's), light or dark, kept for the
-// whole site (both games). js/theme-early.js applies the choice before the page is drawn.
+// whole site (both games). js/early.js applies the choice before the page is drawn.
 import { Store } from "./storage.js";
 
 const THEMES = ["auto", "light", "dark"];

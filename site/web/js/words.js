@@ -1,4 +1,4 @@
-// What Unitile's page says, in the player's terms: names, counts, the end of a game.
+// What the play pages say, in the player's terms, whatever the game: colours, counts, players.
 
 export const COLOUR = { r: "Red", b: "Blue" };
 
@@ -23,28 +23,16 @@ export function humansOf(players) {
 }
 
 /**
- * Who won a finished game and how: the colour united, whose slide did it, after how many plies.
- * With one human player it speaks to them ("You lost: your slide united Blue (21 plies).").
+ * The end of a game for the banner: with one human player it speaks to them ("You lost: ..."),
+ * otherwise it names the winner. ``how(winner, mover, you)`` says what happened in the game's terms.
  */
-export function endText(st, players) {
+export function outcome(st, players, mover, how) {
   const winner = st.winner;
-  const mover = other(st.turn); // the slide that ended the game was the other side's
   const n = plies(st.plies);
   const humans = humansOf(players);
   if (humans.length === 1) {
     const you = humans[0];
-    const outcome = winner === you ? "You win" : "You lost";
-    const by = mover === you ? "your slide" : "the computer's slide";
-    return `${outcome}: ${by} united ${COLOUR[winner]} (${n}).`;
+    return `${winner === you ? "You win" : "You lost"}: ${how(winner, mover, you)} (${n}).`;
   }
-  const by = mover === winner ? `${COLOUR[mover]}'s own slide` : `${COLOUR[mover]}'s slide`;
-  return `${COLOUR[winner]} wins in ${n}: ${by} united the ${COLOUR[winner].toLowerCase()} tiles.`;
-}
-
-/** "down", "up", "left" or "right": the way a tile slid from ``from`` into ``to``. */
-export function direction(frame, from, to) {
-  const a = frame.index(from);
-  const b = frame.index(to);
-  if (Math.floor(a / frame.cols) === Math.floor(b / frame.cols)) return b > a ? "right" : "left";
-  return b > a ? "down" : "up";
+  return `${COLOUR[winner]} wins in ${n}: ${how(winner, mover, null)}.`;
 }

@@ -1,5 +1,6 @@
 // Module Web Worker: boots Pyodide, loads unitile_py and the tables from the site's own files, and
-// answers the page's requests by calling unitile_py.webapi.handle. The page never waits on Python.
+// answers the page's requests by calling unitile_py.webapi.handle, for both games (Naked Diagonal's
+// requests start with "nd_"). The page never waits on Python.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const BASE = new URL("../", import.meta.url);
@@ -19,9 +20,11 @@ async function fetchOk(path, kind) {
 
 // A memory snapshot of the interpreter with unitile_py imported makes later visits start in a
 // fraction of the time (Pyodide's experimental _makeSnapshot/_loadSnapshot). It is kept in its own
-// cache, named after the build, and any failure falls back to a normal start.
+// cache, named after the build, and any failure falls back to a normal start. One worker and one
+// snapshot serve both games: webapi imports Naked Diagonal's service (unitile_py.naked_diagonal),
+// whose requests are the "nd_" ones, and its computer players are imported here too.
 const SNAPSHOT_PREFIX = "pyodide-snapshot-";
-const PRELOAD = "from unitile_py import webapi, tables, players, mcts";
+const PRELOAD = "from unitile_py import webapi, tables, players, mcts\n    from unitile_py.naked_diagonal import players as nd_players, search as nd_search";
 
 async function readSnapshot(name) {
   try {

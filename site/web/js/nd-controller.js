@@ -1,0 +1,160 @@
+// Naked Diagonal's game controller: the shared one (play.js) with this game's board, words and
+// requests (the "nd_" ones of unitile_py.webapi, served by unitile_py.naked_diagonal.webapi): the
+// board size, placements, a ban drawn on the board when a tap is refused, skipped turns, the winning
+// chain, and the keys that move the focus ring over the points.
+import { GameController } from "./play.js";
+import { drawChips, drawPanel } from "./panel.js";
+import { COLOUR, other, outcome, playerName } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+/** The edges each colour joins. */
+export const EDGES = { r: "north and south", b: "west and east" };
+
+export class NDController extends GameController {
+  /** @param {object} parts as GameController's, and ``makeBoard(n)`` for a board of side n */
+  constructor(parts) {
+    super({ ...parts, prefix: "nd_" });
+    this.makeBoard = parts.makeBoard;
+    this.banShown = 0; // performance.now() when the last ban was drawn (for the benchmark)
+  }
+
+  emptyGame() {
+    return { size: Number(this.settings.get("size")), start: null, moves: [] };
+  }
+
+  explainArgs(name) {
+    return { game: this.game, point: name };
+  }
+
+  hintArgs() {
+    return { game: this.game };
+  }
+
+  setGame(game, how, seed = undefined) {
+    if (this.board) this.board.clearBan();
+    super.setGame(game, how, seed);
+  }
+
+  draw() {
+    const st = this.state;
+    if (!st) return;
+    if (st.size !== this.board.n) {
+      this.board = this.makeBoard(st.size);
+      this.board.frame.onActivate((name) => this.tap(name));
+    }
+    if (String(st.size) !== this.settings.get("size")) this.settings.set("size", String(st.size));
+    this.board.draw(st, {
+      canAct: this.canAct(),
+      marking: this.settings.get("marking"),
+      selected: this.selected,
+      hint: this.hinted,
+      live: this.live(),
+    });
+    drawChips(st.stones, "stone", "stones");
+    drawPanel(st, {
+      ready: this.ready,
+      live: this.live(),
+      thinking: this.thinking,
+      paused: this.paused,
+      busy: this.busy,
+      selected: this.selected,
+      players: this.players,
+      confirm: this.settings.get("confirm"),
+      computers: this.computersAvailable(),
+      firstTurn: this.game.start ? this.game.start.split(" ")[1] : "r",
+    });
+  }
+
+  endText(st) {
+    return outcome(st, this.players, other(st.turn), (winner, by, you) => {
+      const edges = EDGES[winner];
+      if (you) return winner === you ? `your chain joins ${edges}` : `${COLOUR[winner]}'s chain joins ${edges}`;
+      return `a ${COLOUR[winner].toLowerCase()} chain joins the ${edges} edges`;
+    });
+  }
+
+  /** "Blue has no legal placement: Blue's turn is skipped, Red places again." */
+  skipText(st) {
+    const skipped = st.skipped;
+    return `${COLOUR[skipped]} has no legal placement: ${COLOUR[skipped]}'s turn is skipped, ${COLOUR[other(skipped)]} places again.`;
+  }
+
+  moveText(before, move) {
+    const now = this.state;
+    let text = `${playerName(before.turn, this.players)} places ${move}.`;
+    if (now.winner) return `${text} ${this.endText(now)}`;
+    if (now.skipped) text += ` ${this.skipText(now)}`;
+    return `${text} ${playerName(now.turn, this.players)} to move.`;
+  }
+
+  async play(move, byComputer) {
+    await super.play(move, byComputer);
+    if (this.state.skipped && !this.state.over) this.say(this.skipText(this.state), "note");
+  }
+
+  plyText(shown, target, total) {
+    const last = shown.last ? `: ${COLOUR[other(shown.turn)]} placed ${shown.last}` : "";
+    return `Ply ${target} of ${total}${last}.`;
+  }
+
+  chooseText(move) {
+    return `${move} chosen. Press it again, or Enter, to place a stone there; Escape cancels.`;
+  }
+
+  tap(name) {
+    if (this.board) {
+      this.board.clearBan();
+      this.board.setCursor(name);
+    }
+    super.tap(name);
+  }
+
+  /** Draw the ban on the board and say it in words (the service's "explain" reply). */
+  showRefusal(name, ban) {
+    this.board.showBan(ban);
+    this.banShown = performance.now();
+    this.say(ban.text, "refused");
+    this.announce(ban.text);
+  }
+
+  /** Escape: cancel a choice, else hide an explanation, else return from looking back. */
+  escape() {
+    if (this.cancelChoice()) return true;
+    if (this.board && this.board.ban) {
+      this.board.clearBan();
+      this.say("");
+      return true;
+    }
+    if (!this.live()) {
+      this.viewPly(this.state.plies);
+      return true;
+    }
+    return false;
+  }
+
+  async hint() {
+    if (!this.humanTurn() || !this.computersAvailable()) return;
+    this.say("Looking for a hint…", "note");
+    await super.hint();
+    if (this.hinted) this.say(`Hint: ${this.hinted}.`, "note");
+  }
+
+  /** The board size changed in its menu: a new game of that size (asking first). */
+  async changeSize() {
+    const size = Number(this.settings.get("size"));
+    if (this.state && size === this.state.size) return;
+    const started = await this.newGame({ size, start: null, moves: [] });
+    if (!started && this.state) this.settings.set("size", String(this.state.size));
+  }
+
+  changed(name) {
+    if (name === "size" && this.ready) this.changeSize();
+    else super.changed(name);
+  }
+
+  /** The "New game" question names the board size in play (it may change with the menu). */
+  async newGame(game = this.emptyGame()) {
+    $("dlg-new-title").textContent = game.size === (this.state && this.state.size) ? "Start a new game?" : `Start a new ${game.size}x${game.size} game?`;
+    return super.newGame(game);
+  }
+}

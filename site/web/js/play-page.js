@@ -1,0 +1,112 @@
+// What both play pages do the same way once their pieces are made: the buttons, the review bar, the
+// move list, a tap elsewhere that cancels a choice, the back button, the keys, the record dialog,
+// the hooks for the tests and the benchmark (window.unitile), and the start: the board once Python
+// is up, the game of the address or the kept one, other tabs followed, then offline play.
+import { registerServiceWorker } from "./frame.js";
+import { RecordDialog } from "./dialogs.js";
+import { bindKeys, releaseAfterPointer } from "./keys.js";
+import { followOtherTabs, openLink } from "./keeping.js";
+import { GAME_KEY } from "./play.js";
+
+const $ = (id) => document.getElementById(id);
+
+/**
+ * @param {{game: import("./play.js").GameController, client: import("./rpc.js").WorkerClient,
+ *   keys: (game: object, openRecord: () => void) => (key: string, target: Element) => boolean,
+ *   boot: (ready: object) => Promise<{info: object, board: object}>, legalSelector: string,
+ *   name: string}} page ``boot`` makes the game's board from the worker's ready message;
+ *   ``legalSelector`` matches what a tap may choose (a tap anywhere else cancels a choice)
+ */
+export function startPlayPage({ game, client, keys, boot, legalSelector, name }) {
+  const timings = { script: performance.now() };
+  const record = new RecordDialog($("dlg-record"), (text) => game.loadRecord(text));
+
+  function openRecord() {
+    if (!game.ready) return;
+    game.cancelChoice(true);
+    record.open(game.state ? game.state.record : "");
+  }
+
+  bindKeys(keys(game, openRecord));
+  releaseAfterPointer($("main"));
+
+  $("btn-new").addEventListener("click", () => game.newGame());
+  $("btn-undo").addEventListener("click", () => game.undo());
+  $("btn-hint").addEventListener("click", () => game.hint());
+  $("btn-record").addEventListener("click", openRecord);
+  $("btn-confirm").addEventListener("click", () => game.confirmChoice());
+  $("btn-pause").addEventListener("click", () => game.togglePause());
+  $("btn-first").addEventListener("click", () => game.viewPly(0));
+  $("btn-prev").addEventListener("click", () => game.step(-1));
+  $("btn-next").addEventListener("click", () => game.step(1));
+  $("btn-last").addEventListener("click", () => game.viewPly(game.state.plies));
+  $("btn-live").addEventListener("click", () => game.viewPly(game.state.plies));
+  $("moves").addEventListener("click", (event) => {
+    const b = event.target.closest("button.mv");
+    if (b) game.viewPly(Number(b.dataset.ply));
+  });
+  document.addEventListener(
+    "click",
+    (event) => {
+      // A tap anywhere but what may be chosen or Confirm cancels a choice (Undo only cancels).
+      if (!game.selected) return;
+      if (event.target.closest(`${legalSelector}, #btn-confirm, #btn-undo`)) return;
+      game.cancelChoice();
+    },
+    true,
+  );
+  window.addEventListener("popstate", (event) => {
+    if (game.ready) openLink(game, event.state && event.state.own ? "history" : "typed");
+  });
+
+  // For the browser tests and the benchmark: read-only views of the page, and the worker client.
+  window.unitile = {
+    get state() {
+      return game.state;
+    },
+    get info() {
+      return game.info;
+    },
+    timings,
+    calls: client.calls,
+    call: (op, args) => client.call(op, args),
+    pendingCount: () => client.open + (game.thinking ? 1 : 0) + (game.busy ? 1 : 0),
+  };
+
+  client.ready.then(
+    async (ready) => {
+      timings.worker = ready.timings;
+      timings.booted = performance.now();
+      document.body.dataset.version = ready.version;
+      const { info, board } = await boot(ready);
+      $("board").classList.remove("loading");
+      $("loading").hidden = true;
+      game.onPlayable = () => {
+        timings.playable = performance.now(); // milliseconds since the navigation started
+        performance.mark("unitile-playable");
+        document.body.dataset.ready = "1";
+      };
+      game.start(info, board);
+      await openLink(game, "visit");
+      followOtherTabs(game, game.store, GAME_KEY);
+      registerServiceWorker();
+    },
+    (error) => {
+      $("loading-text").textContent = `${name} could not start: ${error.message}`;
+      $("loading").classList.add("failed");
+      document.body.dataset.ready = "failed";
+    },
+  );
+  return timings;
+}
+
+/** The computer's seed fixed by the address (the tests' ?seed=), or null. */
+export function seedFromAddress() {
+  const seed = new URLSearchParams(location.search).get("seed");
+  return seed !== null && /^\d+$/.test(seed) ? Number(seed) : null;
+}
+
+/** Fill a player select with the computer levels (``label(level)`` is each option's text). */
+export function levelOptions(select, levels, label) {
+  for (const level of levels) select.append(new Option(label(level), String(level)));
+}
