@@ -154,3 +154,64 @@ def test_after_passes_the_turn_or_skips(monkeypatch: pytest.MonkeyPatch) -> None
     assert won.winner() == "r"
     with pytest.raises(UnitileError, match="game is over"):
         after(won, 0)
+
+
+def _connected_subsets(g: Grid, within: frozenset[int], k: int) -> set[frozenset[int]]:
+    """Every orthogonally connected k-subset of ``within``, grown independently of the engine's code."""
+    level = {frozenset([p]) for p in within}
+    for _ in range(k - 1):
+        level = {s | {q} for s in level for p in s for q in g.orth[p] if q in within and q not in s}
+    return level
+
+
+def test_the_culprit_is_a_smallest_part_no_sequence_can_cover_by_brute_force() -> None:
+    """Seeded random games on 4x4 and 5x5: for every ban that leaves an NDE area of at most 9 points,
+    the culprit is connected, no clean sequence in the area covers it, and every connected part with
+    fewer points can be covered (all by the brute force of nd_reference)."""
+    import random
+
+    rng = random.Random(7)
+    checked = 0
+    for n in (4, 5) * 40:
+        pos = Position.empty(n)
+        g = pos.grid
+        while pos.winner() is None:
+            red, blue = legal_placements(pos)
+            mine = red if pos.turn == "r" else blue
+            for p in g.points(pos.empty_points):
+                if p in mine:
+                    continue
+                ban = explain(pos, p, pos.turn)
+                if not isinstance(ban, LeavesNDE) or ban.area.bit_count() > 9:
+                    continue
+                board, _ = ref.board_of(str(pos.place(p, pos.turn)))
+                area = frozenset(g.points(ban.area))
+                culprit = frozenset(g.points(ban.culprit))
+                assert culprit <= area and _connected_subsets(g, culprit, len(culprit)) >= {culprit}
+                assert not ref.fillable(board, culprit, area), (str(pos), g.name(p))
+                for k in range(1, len(culprit)):
+                    for part in _connected_subsets(g, area, k):
+                        assert ref.fillable(board, part, area), (str(pos), g.name(p), sorted(part))
+                checked += 1
+            pos = after(pos, rng.choice(mine))
+    assert checked > 100
+
+
+def test_a_ban_found_late_in_a_9x9_game_is_explained_at_once() -> None:
+    """Regression: a 9x9 benchmark game once reached this position with a 41-point NDE region (h7 can
+    be covered by neither colour). Each of the three Blue stones that could have been placed last is
+    illegal in the position before it, and explain names h7 as the culprit at once (the culprit
+    search used to run for minutes here, trying an exhaustive cover of every point before h7)."""
+    final = Position.parse("B...B...R/R.B.R.BBR/R.R.R.B../..R...R.B/B.RBB..../..R.R..R./RBR....../"
+                           "R...BBRB./RBBR...BB r")
+    g = final.grid
+    assert [g.names(m) for m in nde_regions(final)] and final.blue >> g.point("h8") & 1
+    for name in ("h8", "g7", "i6"):
+        p = g.point(name)
+        before = Position(g, final.red, final.blue & ~(1 << p), "b")
+        assert nde_regions(before) == ()
+        ban = explain(before, p, "b")
+        assert isinstance(ban, LeavesNDE), name
+        assert not is_legal(before, p, "b")
+        if name == "h8":
+            assert ban.area.bit_count() == 41 and g.names(ban.culprit) == ("h7",)

@@ -426,6 +426,8 @@ def coverable(solver: Solver, area: int, target: int, red: int, blue: int, joker
     """
     g = solver.grid
     target &= area
+    if quick_cover(g, area, target, red, blue, jokers):
+        return True
     for radius in (1, 2):
         window = 0
         for p in g.bits(target):
@@ -437,6 +439,26 @@ def coverable(solver: Solver, area: int, target: int, red: int, blue: int, joker
                        for piece in g.components(window)):
                 return False
     return _cover_search(solver, area, target, red, blue, jokers)
+
+
+#: Rings of points around a target that :func:`quick_cover` adds, one at a time.
+COVER_RINGS = 3
+
+
+def quick_cover(grid: Grid, area: int, target: int, red: int, blue: int, jokers: int = 0) -> bool:
+    """True when a lattice filling of the target, alone or with up to :data:`COVER_RINGS` rings of
+    ``area`` around it (the rest of ``area`` left empty), replays clean: a proof that ``target`` can
+    be covered. ``False`` proves nothing.
+    """
+    s = target
+    for _ in range(COVER_RINGS + 1):
+        s &= area
+        if any(replay(grid, red, blue, w, jokers) for w in constructions(grid, red, blue, s, jokers)):
+            return True
+        if s == area:
+            break
+        s = grid.dilate4(s)
+    return False
 
 
 def _cover_search(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int) -> bool:
@@ -454,6 +476,9 @@ def _cover_search(solver: Solver, area: int, target: int, red: int, blue: int, j
         if want == part:
             memo[key] = solver.witness(part, red, blue, jokers & ~part) is not None
             return memo[key]
+        if quick_cover(g, part, want, red, blue, jokers):
+            memo[key] = True
+            return True
         near = g.dilate8(want) & part
         for p in list(g.bits(near)) + list(g.bits(part & ~near)):
             bit = 1 << p
