@@ -16,6 +16,7 @@ candidates needed a local repair or the exact fallback, the solver's counters an
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -60,11 +61,25 @@ def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, obje
     wins = {"r": 0, "b": 0}
     skips = 0
 
+    gc_pauses: list[float] = []
+    no_gc: list[tuple[float, str]] = []  # CPU time of each call less the collector's pauses inside it
+    started: list[float] = []
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(time.process_time())
+        elif started:
+            gc_pauses.append(time.process_time() - started.pop())
+
+    gc.callbacks.append(on_gc)
+
     def timed(pos: Position) -> tuple[int, int]:
+        before = len(gc_pauses)
         t, c = time.perf_counter(), time.process_time()
         masks = legal_masks(pos)
         times.append((time.perf_counter() - t, str(pos)))
         cpu.append((time.process_time() - c, str(pos)))
+        no_gc.append((cpu[-1][0] - sum(gc_pauses[before:]), str(pos)))
         if len(times) % cold_every == 0:
             fresh = Engine(pos.grid)
             c = time.process_time()
@@ -90,6 +105,7 @@ def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, obje
                 pos = nxt
             else:
                 pos = nxt.with_turn(opp)
+    gc.callbacks.remove(on_gc)
     st = e.solver.stats
     return {
         "size": n,
@@ -98,6 +114,9 @@ def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, obje
         **summary("", times),
         **summary("cpu_", cpu),
         **summary("cold_", cold),
+        **summary("cpu_no_gc_", no_gc),
+        "gc_collections": len(gc_pauses),
+        "gc_worst_ms": round(max(gc_pauses, default=0.0) * 1e3, 2),
         "worst_positions": [(round(t * 1e3, 2), text) for t, text in sorted(times, reverse=True)[:3]],
         "worst_cpu_positions": [(round(t * 1e3, 2), text) for t, text in sorted(cpu, reverse=True)[:3]],
         "wins": wins,
@@ -307,6 +326,9 @@ def report(row: dict[str, object]) -> None:
           f"total {row['total_s']:.1f} s; wins {row['wins']}, skips {row['skips']}")
     print(f"  CPU time: median {row['cpu_median_ms']:.3f} ms, p99 {row['cpu_p99_ms']:.2f} ms, "
           f"worst {row['cpu_worst_ms']:.1f} ms")
+    print(f"  CPU time less collector pauses: p99 {row['cpu_no_gc_p99_ms']:.2f} ms, "
+          f"worst {row['cpu_no_gc_worst_ms']:.1f} ms; {row['gc_collections']} collections, "
+          f"longest pause {row['gc_worst_ms']} ms")
     if "cold_n" in row:
         print(f"  cold (fresh engine, CPU time, {row['cold_n']} positions): "
               f"median {row['cold_median_ms']:.3f} ms, "

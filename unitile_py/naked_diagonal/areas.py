@@ -65,7 +65,9 @@ class Solver:
 
     def __init__(self, grid: Grid, memo_limit: int = 200_000) -> None:
         self.grid = grid
-        self.memo: OrderedDict[tuple[int, int, int, int], Witness | None] = OrderedDict()
+        # Values are plain tuples (order, red) or None: exact tuples of ints, which the cycle collector
+        # stops tracking, so a full memo adds nothing to its pauses.
+        self.memo: OrderedDict[tuple[int, int, int, int], tuple[tuple[int, ...], int] | None] = OrderedDict()
         self.memo_limit = memo_limit
         self.stats = SolverStats()
 
@@ -86,11 +88,12 @@ class Solver:
         memo = self.memo
         if key in memo:
             st.memo_hits += 1
-            return memo[key]
+            known = memo[key]
+            return None if known is None else Witness(*known)
         result = self._solve(area, red, blue, jokers, hint)
         if len(memo) >= self.memo_limit:
             memo.popitem(last=False)  # the oldest entry: no pause to free a whole memo at once
-        memo[key] = result
+        memo[key] = None if result is None else (result.order, result.red)
         return result
 
     def _solve(self, area: int, red: int, blue: int, jokers: int, hint: int) -> Witness | None:

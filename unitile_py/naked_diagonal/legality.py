@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..errors import UnitileError
 from .areas import Solver
@@ -48,9 +49,9 @@ REPAIR_LIMIT = 40
 REPAIR_BASES = 3
 
 
-@dataclass(slots=True)
-class RegionInfo:
-    """What the engine knows about one region with the stones around it."""
+class RegionInfo(NamedTuple):
+    """What the engine knows about one region with the stones around it (a tuple of ints: see
+    :class:`witness.Witness`)."""
 
     fillable: bool
     legal_red: int
@@ -63,7 +64,8 @@ class Engine:
     def __init__(self, grid: Grid, cache_limit: int = 50_000) -> None:
         self.grid = grid
         self.solver = Solver(grid)
-        self.regions: OrderedDict[tuple[int, int, int, int], RegionInfo] = OrderedDict()
+        # Plain tuples (fillable, legal_red, legal_blue): untracked by the cycle collector.
+        self.regions: OrderedDict[tuple[int, int, int, int], tuple[bool, int, int]] = OrderedDict()
         self.cache_limit = cache_limit
         #: Candidates decided by the exact solver because no witness covered them (for the benchmark).
         self.fallbacks = 0
@@ -76,12 +78,13 @@ class Engine:
     def region(self, area: int, red: int, blue: int) -> RegionInfo:
         """Fillability and legal placements of the maximal empty region ``area``."""
         key = self.solver.key(area, red, blue)
-        info = self.regions.get(key)
-        if info is None:
-            info = self._region(area, red, blue)
-            if len(self.regions) >= self.cache_limit:
-                self.regions.popitem(last=False)
-            self.regions[key] = info
+        known = self.regions.get(key)
+        if known is not None:
+            return RegionInfo(*known)
+        info = self._region(area, red, blue)
+        if len(self.regions) >= self.cache_limit:
+            self.regions.popitem(last=False)
+        self.regions[key] = (info.fillable, info.legal_red, info.legal_blue)
         return info
 
     def _region(self, area: int, red: int, blue: int) -> RegionInfo:

@@ -10,6 +10,7 @@ what :func:`covers` (a candidate moved to the front) and :func:`repair` rely on.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .grid import Grid
 
@@ -23,9 +24,12 @@ _STEP = 1 / 65536
 Quadrants = tuple[tuple[int, int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Witness:
-    """A clean filling: the points in placement order and the mask of those placed red (others blue)."""
+class Witness(NamedTuple):
+    """A clean filling: the points in placement order and the mask of those placed red (others blue).
+
+    A plain tuple of ints underneath, so the caches that hold hundreds of thousands of them are
+    invisible to the cycle collector (no long pauses).
+    """
 
     order: tuple[int, ...]
     red: int
