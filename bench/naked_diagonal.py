@@ -5,6 +5,7 @@
     .venv/bin/python bench/naked_diagonal.py --pyodide --games 100 # the same under Pyodide in node
     .venv/bin/python bench/naked_diagonal.py --reference 4        # every reachable 4x4 board, brute force
     .venv/bin/python bench/naked_diagonal.py --baseline 200       # against the plain search on a sample
+    .venv/bin/python bench/naked_diagonal.py --explain 50 --sizes 9 # time explanations of NDE bans
 
 The games mode plays seeded random games (each side picks a uniformly random legal placement) and
 times ``legal_masks`` on every position reached, with the engine's caches as a game keeps them (the
@@ -31,7 +32,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
-from unitile_py.naked_diagonal.legality import Engine, after, engine, legal_masks  # noqa: E402
+from unitile_py.naked_diagonal.legality import (  # noqa: E402
+    Engine,
+    LeavesNDE,
+    after,
+    engine,
+    explain,
+    legal_masks,
+)
 from unitile_py.naked_diagonal.position import Position  # noqa: E402
 from unitile_py.naked_diagonal.rules import forming  # noqa: E402
 
@@ -128,6 +136,40 @@ def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, obje
                                                 "searched_nde")},
         "peak_mib": peak_memory_mib(),
     }
+
+
+def explain_times(n: int, games: int, seed: int, per_position: int = 3) -> dict[str, object]:
+    """CPU time of :func:`explain` on bans that leave an NDE area, in seeded random games.
+
+    At every position up to ``per_position`` random empty points where the side to move may not place
+    and which form no naked diagonal (so the ban is an NDE area) are explained, with the shared engine
+    warm as in play. Prints the median and worst time, the culprit sizes and the worst cases.
+    """
+    rng = random.Random(seed)
+    times: list[tuple[float, str]] = []
+    culprits: dict[int, int] = {}
+    areas: dict[int, int] = {}
+    for _ in range(games):
+        pos = Position.empty(n)
+        g = pos.grid
+        while pos.winner() is None:
+            red, blue = legal_masks(pos)
+            mine = red if pos.turn == "r" else blue
+            own = pos.stones(pos.turn)
+            candidates = list(g.bits(pos.empty_points & ~mine & ~forming(g, own, pos.empty_points)))
+            for p in rng.sample(candidates, min(per_position, len(candidates))):
+                c = time.process_time()
+                ban = explain(pos, p, pos.turn)
+                times.append((time.process_time() - c, f"{pos} {g.name(p)}"))
+                assert isinstance(ban, LeavesNDE), (str(pos), g.name(p))
+                k = ban.culprit.bit_count()
+                culprits[k] = culprits.get(k, 0) + 1
+                a = ban.area.bit_count()
+                areas[a] = areas.get(a, 0) + 1
+            pos = after(pos, rng.choice(Grid.points(mine)))
+    return {"size": n, "games": games, "explained": len(times), **summary("", times),
+            "culprit_sizes": dict(sorted(culprits.items())), "area_sizes": dict(sorted(areas.items())),
+            "worst": [(round(t * 1e3, 2), text) for t, text in sorted(times, reverse=True)[:3]]}
 
 
 def summary(prefix: str, times: list[tuple[float, str]]) -> dict[str, float]:
@@ -355,7 +397,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference-games", type=int, default=0, metavar="G",
                     help="with --reference: only the boards of G random games")
     ap.add_argument("--baseline", type=int, metavar="K", help="K positions per size against the plain search")
+    ap.add_argument("--explain", type=int, metavar="G", help="time explain on NDE bans, G games a size")
     args = ap.parse_args(argv)
+    if args.explain:
+        for n in args.sizes:
+            print(json.dumps(explain_times(n, args.explain, args.seed)), flush=True)
+        return 0
     if args.pyodide:
         rest = [a for a in (argv if argv is not None else sys.argv[1:]) if a != "--pyodide"]
         return run_pyodide(rest)
