@@ -1,6 +1,6 @@
 // Naked Diagonal's rules page: the shared frame, offline play, and the diagrams, drawn by the play
-// page's board (nd-board.js) from each diagram's position and ban (checked against the engine by
-// tests/browser/test_nd_page.py).
+// page's board (nd-board.js) from each diagram's position and its reason (data-why, checked against
+// the engine by tests/browser/test_nd.py).
 import { registerServiceWorker, startFrame } from "./frame.js";
 import { NDBoard, stateOf } from "./nd-board.js";
 
@@ -10,7 +10,7 @@ for (const el of document.querySelectorAll(".nd-diagram .board[data-position]"))
   const label = el.getAttribute("aria-label");
   const board = new NDBoard(el, Math.round(Math.sqrt(st.points.length)));
   board.draw(st, { canAct: false, marking: false, selected: null, hint: null, live: true });
-  board.showBan(JSON.parse(el.dataset.ban));
+  board.showBan(JSON.parse(el.dataset.why));
   el.setAttribute("role", "img"); // a picture, described by its label: not a grid to play on
   el.setAttribute("aria-label", label);
 }
