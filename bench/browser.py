@@ -1,13 +1,20 @@
 """The site in headless chromium: cold and warm load to a playable board, bytes sent on the first
-visit, and the time each computer level takes per move in the browser's worker.
+visit, and the time each computer level takes per move in the browser's worker; for Naked Diagonal
+too (its page, levels 1-5 on 9x9, and the time from a tap on a banned point to the ban drawn).
 
-    .venv/bin/python bench/browser.py [--runs 3] [--positions 8] [--json out.json]
+    .venv/bin/python bench/browser.py [--runs 3] [--positions 8] [--game both|unitile|nd] [--json out.json]
 
 Cold: a fresh browser context (empty HTTP cache, no service worker). Warm: the same context after
 the service worker has cached the build, reloading the page. Playable means the board is drawn
 with its legal slides (the page's own mark, milliseconds since the navigation started). Move times
 are the worker's own time for ``computer_move`` (what the page waits for), over positions from a
-seeded game. The targets: cold <= 3 s, warm <= 1 s (issue 15), level 6 < 50 ms, level 5 < 1 s (issue 6).
+seeded game. The targets: cold <= 3 s, warm <= 1 s (issue 15), level 6 < 50 ms, level 5 < 1 s (issue 6);
+Naked Diagonal's strongest level <= 2 s per move on 9x9 (issue 16).
+
+Naked Diagonal's bans: on positions of seeded 9x9 games, a tap (a click event) on every empty point
+where the side to move may not place, timed until the page has drawn the ban (``unitileBanShown``,
+set once the board shows it) and until the next animation frame after that; with the worker's own
+time for ``nd_explain``. The NDE and BAD positions of the rules page (5x5) are tapped too.
 The machine's load average is printed too: other work on its 2 cores slows everything here.
 """
 
@@ -51,13 +58,13 @@ CACHED = """(async () => {
 })()"""
 
 
-def load_times(browser: Any, server: Any, runs: int) -> dict[str, Any]:
+def load_times(browser: Any, server: Any, runs: int, path: str = "") -> dict[str, Any]:
     cold, warm, first_bytes, steps = [], [], [], []
     for _ in range(runs):
         context = browser.new_context()
         page = context.new_page()
         before = server.bytes_sent
-        page.goto(server.url)
+        page.goto(server.url + path)
         cold.append(wait_for(page, "window.unitile && window.unitile.timings.playable"))
         first_bytes.append(server.bytes_sent - before)
         steps.append(page.evaluate("window.unitile.timings.worker"))
@@ -126,10 +133,104 @@ def move_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
     return out
 
 
+ND_SETTINGS = "localStorage.setItem('nd.settings.v1', JSON.stringify({r: 'human', b: 'human', size: '9'}))"
+
+
+def nd_games(page: Any, positions: int) -> list[dict[str, Any]]:
+    """The empty 9x9 board and positions every 6 plies along seeded level-2 games (start to end)."""
+    return list(
+        page.evaluate(
+            """async (n) => {
+              const out = [{ size: 9, start: null, moves: [] }];
+              for (let seed = 1; out.length < n && seed < 20; seed++) {
+                let game = { size: 9, start: null, moves: [] };
+                for (let i = 1; out.length < n; i++) {
+                  const st = await window.unitile.call('nd_state', { game });
+                  if (st.over) break;
+                  const args = { game, level: 2, seed: seed * 100 + i };
+                  const move = await window.unitile.call('nd_computer_move', args);
+                  game = await window.unitile.call('nd_play', { game, move });
+                  if (i % 6 === 0) out.push(game);
+                }
+              }
+              return out;
+            }""",
+            positions,
+        )
+    )
+
+
+TAP = """async (name) => {
+  const before = window.unitileBanShown();
+  const cell = document.querySelector(`#board [role="gridcell"][data-cell="${name}"]`);
+  const t0 = performance.now();
+  cell.click();
+  while (window.unitileBanShown() === before) await new Promise((r) => setTimeout(r, 0));
+  const drawn = window.unitileBanShown() - t0;
+  await new Promise((r) => requestAnimationFrame(() => r()));
+  return { drawn, frame: performance.now() - t0, kind: document.getElementById('board').dataset.ban };
+}"""
+
+
+def nd_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
+    """Naked Diagonal on 9x9: the worker's time per computer move at each level, and the bans."""
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    page.goto(server.url + "about.html")
+    page.evaluate(ND_SETTINGS)
+    page.goto(server.url + "nd.html")
+    wait_for(page, "window.unitile && window.unitile.timings.playable")
+    games = nd_games(page, positions)
+    levels = page.evaluate("window.unitile.info.levels")
+    out: dict[str, Any] = {"positions": len(games), "plies": [len(g["moves"]) for g in games]}
+    for level in levels:
+        page.evaluate("window.unitile.calls.length = 0")
+        page.evaluate(
+            """async ([games, level]) => {
+              for (const [i, game] of games.entries()) {
+                await window.unitile.call('nd_computer_move', { game, level, seed: i });
+              }
+            }""",
+            [games, level],
+        )
+        ms = [c["ms"] for c in page.evaluate("window.unitile.calls") if c["op"] == "nd_computer_move"]
+        out[f"level{level}"] = {"mean_ms": statistics.mean(ms), "max_ms": max(ms), "empty_board_ms": ms[0]}
+    # Bans: every refused empty point of the positions (in the page, as a player taps them).
+    taps: list[dict[str, Any]] = []
+    fragments = [f"#n=9&m={'.'.join(g['moves'])}" for g in games[1:]]
+    fragments += ["#n=5&p=RR..R/...../.BBBR/.B.../..R.B%20r", "#n=5&p=....R/..R.B/..B.B/..RR./.....%20b"]
+    for fragment in fragments:
+        page.goto(server.url + "about.html")
+        page.evaluate("localStorage.removeItem('nd.game.v1')")
+        page.goto(server.url + "nd.html" + fragment)
+        wait_for(page, "window.unitile && window.unitile.timings.playable && !window.unitile.pendingCount()")
+        st = page.evaluate("window.unitile.state")
+        names = page.evaluate("[...document.querySelectorAll('#board .spot')].map(c => c.dataset.cell)")
+        refused = [n for i, n in enumerate(names) if st["points"][i] == "." and n not in st["legal"]]
+        if fragment.startswith("#n=5"):
+            refused = [n for n in refused if n in ("d1", "c5")]
+        page.evaluate("window.unitile.calls.length = 0")
+        for name in refused:
+            taps.append({**page.evaluate(TAP, name), "point": name})
+        worker = [c["ms"] for c in page.evaluate("window.unitile.calls") if c["op"] == "nd_explain"]
+        for tap, ms in zip(taps[len(taps) - len(refused) :], worker, strict=True):
+            tap["worker_ms"] = ms
+    context.close()
+    out["bans"] = taps
+    return out
+
+
+def summary(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    return f"median {statistics.median(values):.1f} ms, p95 {p95:.1f} ms, max {max(values):.1f} ms"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="cold loads (each followed by two warm ones)")
     parser.add_argument("--positions", type=int, default=8, help="positions per computer level")
+    parser.add_argument("--game", choices=["both", "unitile", "nd"], default="both")
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     if not CHROMIUM.exists():
@@ -143,17 +244,50 @@ def main(argv: list[str] | None = None) -> int:
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-                results = {
-                    "load_average": os.getloadavg(),
-                    "build_bytes": built.total_bytes,
-                    **load_times(browser, server, args.runs),
-                    "moves": move_times(browser, server, args.positions),
-                }
+                results: dict[str, Any] = {"load_average": os.getloadavg(), "build_bytes": built.total_bytes}
+                if args.game != "nd":
+                    results.update(load_times(browser, server, args.runs))
+                    results["moves"] = move_times(browser, server, args.positions)
+                if args.game != "unitile":
+                    results["nd_load"] = load_times(browser, server, args.runs, "nd.html")
+                    results["nd"] = nd_times(browser, server, args.positions)
+                results["load_average_after"] = os.getloadavg()
                 browser.close()
         finally:
             server.stop()
     load, size = results["load_average"][0], results["build_bytes"] / 1e6
-    print(f"load average {load:.1f} (2 cores); build {size:.2f} MB")
+    after = results["load_average_after"][0]
+    print(f"load average {load:.1f} before, {after:.1f} after (2 cores); build {size:.2f} MB")
+    if args.game != "unitile":
+        print_nd(results)
+    if args.game != "nd":
+        print_unitile(results)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+def print_nd(results: dict[str, Any]) -> None:
+    load = results["nd_load"]
+    print(f"Naked Diagonal cold load to playable: median {load['cold_median_ms']:.0f} ms  {load['cold_ms']}")
+    print(f"Naked Diagonal warm load to playable: median {load['warm_median_ms']:.0f} ms  {load['warm_ms']}")
+    nd = results["nd"]
+    n = nd["positions"]
+    for key in sorted(k for k in nd if k.startswith("level")):
+        m = nd[key]
+        print(
+            f"Naked Diagonal 9x9 {key.replace('level', 'level ')}: mean {m['mean_ms']:.0f} ms, "
+            f"max {m['max_ms']:.0f} ms, empty board {m['empty_board_ms']:.0f} ms over {n} positions"
+        )
+    bans = nd["bans"]
+    for kind in sorted({b["kind"] for b in bans}):
+        some = [b for b in bans if b["kind"] == kind]
+        print(f"ban {kind} ({len(some)} taps): tap to drawn {summary([b['drawn'] for b in some])}")
+        print(f"    tap to the next frame {summary([b['frame'] for b in some])}")
+        print(f"    nd_explain in the worker {summary([b['worker_ms'] for b in some])}")
+
+
+def print_unitile(results: dict[str, Any]) -> None:
     print(f"first visit: {results['first_visit_bytes'] / 1e6:.2f} MB sent by the server")
     print(f"cold load to playable: median {results['cold_median_ms']:.0f} ms  {results['cold_ms']}")
     print(f"warm load to playable: median {results['warm_median_ms']:.0f} ms  {results['warm_ms']}")
@@ -171,9 +305,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"level {level}: mean {m['mean_ms']:.1f} ms, max {m['max_ms']:.1f} ms over {n} positions")
         a = moves["analysis"]
         print(f"state with analysis: mean {a['mean_ms']:.1f} ms, max {a['max_ms']:.1f} ms")
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1) + "\n")
-    return 0
 
 
 if __name__ == "__main__":
