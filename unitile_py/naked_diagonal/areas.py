@@ -112,13 +112,15 @@ class Solver:
             if replay(g, red, blue, w, jokers):
                 st.lattice += 1
                 return w
-        if hint >= 0:
-            stuck.insert(0, hint)
-        if self._relaxation_proves_nde(area, red, blue, jokers, stuck, RELAX_RADII):
+        # An obstruction that makes the area NDE is likely near the last placement; one that only
+        # defeats the constructions is where they got stuck: the proofs look near the first, the
+        # search places near the second first.
+        near = [hint, *stuck] if hint >= 0 else stuck
+        if self._relaxation_proves_nde(area, red, blue, jokers, near, RELAX_RADII):
             st.relaxed += 1
             return None
         st.searched += 1
-        found = self._search(area, red, blue, jokers, stuck)
+        found = self._search(area, red, blue, jokers, [*stuck, hint] if hint >= 0 else stuck)
         if found is None:
             st.searched_nde += 1
         return found
