@@ -4,9 +4,9 @@
     .venv/bin/python bench/scaling.py [--boards 3x5,3x7] [--workers 1,2] [--memory-limit 2GiB]
                                       [--existing build/5x5.zarr] [--out build/scaling.json]
 
-For each board and worker count it reports the wall time of the build, each stage's seconds (from the
-stage records), the peak resident memory of the client (which holds scalars, the halo traffic of the
-solve and the last levels of perfect play) and of each worker (their own ``ru_maxrss``), the machine's
+For each board and worker count it reports the wall time of the build, each stage's seconds, CPU
+seconds and bound ratio (from the stage records), the peak resident memory of the client (which holds
+scalars and the halo traffic of the solve) and of each worker (their own ``ru_maxrss``), the machine's
 load average before and after, and the cost per position. ``--existing`` adds the stage seconds already
 recorded in finished stores (no rebuild). The numbers are only as quiet as the machine.
 
@@ -147,6 +147,8 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
         "memory_limit": memory_limit,
         "wall_seconds": round(wall, 2),
         "stage_seconds": {k: v["seconds"] for k, v in stages.items()},
+        "stage_cpu_seconds": {k: v.get("usage", {}).get("cpu_seconds") for k, v in stages.items()},
+        "stage_ratio": {k: v.get("bound", {}).get("ratio") for k, v in stages.items()},
         "client_peak_mib": round(usage.ru_maxrss / 1024, 1),
         "client_cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
         "worker_peak_mib": worker_peaks,

@@ -1,7 +1,7 @@
 """Speed of the lookup tables in CPython, and (with --rebuild) a rebuild of the 5x5 tables compared by hash.
 
     .venv/bin/python bench/tables.py [--board 5x5] [--positions 20000] [--seed 1]
-    .venv/bin/python bench/tables.py --rebuild [--store build/5x5.zarr]
+    .venv/bin/python bench/tables.py --rebuild [--board 5x5] [--store build/5x5.zarr]
 
 Lookups: load time (files read, sha256 checked, locators built), inflating every block, then
 microseconds per call over seeded random positions where no colour is united (both sides to move),
@@ -10,10 +10,11 @@ and best() (split by the parity of the bubble's cell: odd cells read their neigh
 outcome() with its memory cleared before every call (it follows best slides to the end; percentiles
 per call) and remembered (a second pass), and moves() (one outcome per legal slide, as the analysis).
 
---rebuild: builds the 5x5 tables again into a temporary directory (``--out DIR`` keeps them) and
-compares every file's sha256 with tables/5x5/manifest.json. With --store it reruns the stages from
-``legal`` on that store (the values are reused); without, it builds everything from scratch in a
-temporary store. The ``.bin`` files depend only on the legal and best slides; manifest.json also
+--rebuild: builds the board's tables (``--board``, 5x5 by default) again into a temporary directory
+(``--out DIR`` keeps them) and compares every file's sha256 with tables/<board>/manifest.json. With
+--store it reruns the stages from ``verify`` (the pass that derives the legal and best slides) on that
+store, reusing the values and perfect play; without, it builds everything from scratch in a temporary
+store. The ``.bin`` files depend only on the legal and best slides; manifest.json also
 records the value solve's iterations, residual and bounds, so it changes when the solver does.
 """
 
@@ -128,16 +129,19 @@ def lookups(board: Board, count: int, seed: int) -> None:
     print(f"    {'outcome() per ply followed':<42} {per_ply:8.2f} us")
 
 
-def rebuild(store: str | None, keep: str | None) -> int:
-    """Rebuild 5x5 into a temporary directory (or ``keep``) and compare hashes with the committed manifest."""
-    committed = json.loads((ROOT / "tables" / "5x5" / "manifest.json").read_text())
-    with tempfile.TemporaryDirectory(prefix="tables5x5-") as tmp:
+def rebuild(board: Board, store: str | None, keep: str | None) -> int:
+    """Rebuild a board's tables into a temporary directory (or ``keep``) and compare hashes with the
+    committed manifest."""
+    committed = json.loads((ROOT / "tables" / str(board) / "manifest.json").read_text())
+    with tempfile.TemporaryDirectory(prefix=f"tables{board}-") as tmp:
         out = Path(keep) if keep else Path(tmp) / "tables"
-        cmd = [sys.executable, "-m", "pipeline", "build", "--board", "5x5", "--tables", str(out), "--quiet"]
+        cmd = [sys.executable, "-m", "pipeline", "build", "--board", str(board), "--tables", str(out)]
+        cmd.append("--quiet")
         if store:
-            cmd += ["--store", store, "--force", "legal"]
+            # From the pass over every position on: legal and best slides, then the files.
+            cmd += ["--store", store, "--force", "verify"]
         else:
-            cmd += ["--store", str(Path(tmp) / "5x5.zarr")]
+            cmd += ["--store", str(Path(tmp) / f"{board}.zarr")]
         t0 = time.perf_counter()
         subprocess.run(cmd, cwd=ROOT, check=True)
         seconds = time.perf_counter() - t0
@@ -148,7 +152,7 @@ def rebuild(store: str | None, keep: str | None) -> int:
             same &= ok
             print(f"  {name:<8} {digest[:16]}  {'same' if ok else 'DIFFERENT'}")
         manifest_same = (out / "manifest.json").read_bytes() == (
-            ROOT / "tables" / "5x5" / "manifest.json"
+            ROOT / "tables" / str(board) / "manifest.json"
         ).read_bytes()
         print(f"  manifest.json {'same' if manifest_same else 'DIFFERENT'}")
         print(
@@ -163,12 +167,12 @@ def main() -> int:
     p.add_argument("--board", default="5x5")
     p.add_argument("--positions", type=int, default=20000)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--rebuild", action="store_true", help="rebuild the 5x5 tables and compare hashes")
+    p.add_argument("--rebuild", action="store_true", help="rebuild the board's tables and compare hashes")
     p.add_argument("--store", help="with --rebuild: reuse the values of this store")
     p.add_argument("--out", help="with --rebuild: keep the rebuilt tables in this directory")
     args = p.parse_args()
     if args.rebuild:
-        return rebuild(args.store, args.out)
+        return rebuild(Board.parse(args.board), args.store, args.out)
     lookups(Board.parse(args.board), args.positions, args.seed)
     return 0
 

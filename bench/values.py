@@ -5,8 +5,9 @@ gathered neighbour values counted once, as if served from cache) divided by the 
 measured here with a two-thread numba copy (bytes read + bytes written per second).
 
 Usage: .venv/bin/python bench/values.py [--store build/5x5.zarr] [--iterations 30] [--build] [--solve]
-  --build  first runs the value stages into a fresh build/bench-<board>.zarr (LocalCluster, as
-           `python -m pipeline build` does) and reports on that store.
+  --build  first runs the value stages into a fresh store (``--store``, a new directory, or
+           build/bench-<board>.zarr) on a LocalCluster, as `python -m pipeline build` does, and reports
+           on that store.
   --solve  also reruns the whole solve from scratch in this process and checks it against the store.
 
   --threads N  numba threads (default: all); the kernel sequence is also timed in CPU seconds, which
@@ -79,7 +80,9 @@ def copy_bandwidth(n: int = 1 << 26, repeats: int = 5) -> float:
 
 
 def bytes_per_iteration(n_o: int, n_e: int) -> dict[str, int]:
-    """Bytes each kernel of one iteration must move (see the module docstring)."""
+    """Bytes each kernel of one iteration must move (see the module docstring; the solve stage's bound,
+    ``pipeline.solve_stage.iteration_bytes``, counts the same, but an older checkout measured with
+    ``--root`` may lack it)."""
     return {
         "to_even": n_e * (16 + 1 + 8) + n_o * 8,
         "to_odd_dot": n_o * (16 + 1 + 8 + 8) + n_e * 8,
@@ -88,17 +91,24 @@ def bytes_per_iteration(n_o: int, n_e: int) -> dict[str, int]:
     }
 
 
-def fresh_build(board: Board) -> str:
-    """Run the value stages into a new store with the default engine; print stage times and memory."""
+def fresh_build(board: Board, path: str | None) -> str:
+    """Run the value stages into a new store (``path``, which must not exist; default
+    build/bench-<board>.zarr, replaced if this script made it) with the default engine; print stage times
+    and memory."""
     import resource
     import shutil
 
     from pipeline.build import run_build, value_stages
     from pipeline.context import Context
     from pipeline.executor import DaskExecutor
+    from pipeline.store import MARKER
 
-    path = f"build/bench-{board}.zarr"
-    shutil.rmtree(path, ignore_errors=True)
+    if path is None:
+        path = f"build/bench-{board}.zarr"
+        if (Path(path) / MARKER).exists():  # a store of an earlier run: the pipeline's own files
+            shutil.rmtree(path)
+    if Path(path).exists():
+        raise SystemExit(f"error: {path} exists: give --store a new directory")
     store = Store(path, board, create=True)
     executor = DaskExecutor(show_progress=False)
     t0 = time.perf_counter()
@@ -166,7 +176,8 @@ def main() -> None:
     ap.add_argument(
         "--build",
         action="store_true",
-        help="first run the value stages into a fresh build/bench-<board>.zarr on a LocalCluster",
+        help="first run the value stages into a fresh store (--store, a new directory, or "
+        "build/bench-<board>.zarr) on a LocalCluster",
     )
     ap.add_argument("--threads", type=int, help="numba threads (default: all)")
     ap.add_argument("--root", type=Path, help="measure this checkout's pipeline")
@@ -185,7 +196,7 @@ def main() -> None:
     board = Board.parse(args.board)
     path = args.store or f"build/{board}.zarr"
     if args.build:
-        path = fresh_build(board)
+        path = fresh_build(board, args.store)
     store = Store(path, board)
     print(
         f"machine: {os.cpu_count()} cores, numba threads {numba.get_num_threads()}, "
@@ -235,14 +246,20 @@ def main() -> None:
     print(f"{'iteration CPU':<12} {total_cpu * 1e3:8.1f} (CPU ms of this process, all threads)")
 
     print("stages (from the store's records):")
-    for name, rec in store.stages().items():
-        extra = ""
-        if name == "solve":
-            extra = (
-                f"  ({rec['iterations']} iterations, {rec['seconds_per_iteration'] * 1e3:.0f} ms each, "
-                f"residual {rec['sigma']:.2e}, bound on T {rec['bound_T']:.2e})"
-            )
-        print(f"  {name:<10} {rec['seconds']:8.1f} s{extra}")
+    rec = store.stages().get("solve")
+    if rec:
+        print(
+            f"  solve: {rec['iterations']} iterations, {rec['seconds_per_iteration'] * 1e3:.0f} ms each, "
+            f"residual {rec['sigma']:.2e}, bound on T {rec['bound_T']:.2e}"
+        )
+    try:
+        from pipeline.report import format_stages
+    except ImportError:  # a checkout (--root) from before the stage table
+        for name, rec in store.stages().items():
+            print(f"  {name:<13} {rec['seconds']:8.1f} s")
+    else:
+        for line in format_stages(store.stages()):
+            print(f"  {line}")
 
     ref_path = Path(f"build/reference-{board}.json")
     solve_rec = store.record("solve")

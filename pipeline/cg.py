@@ -95,6 +95,24 @@ def attainable(x_max: float) -> float:
     return max(1e-12, FLOOR_ULPS * UNIT * x_max)
 
 
+#: Checkpoints take at most about this share of the solve's time (:func:`checkpoint_interval`).
+CHECKPOINT_SHARE = 0.1
+
+
+def checkpoint_interval(seconds: float, write_seconds: float) -> float:
+    """Seconds until the next checkpoint: ``seconds`` (``--checkpoint-seconds``), or longer when the
+    last checkpoint took ``write_seconds`` to write, so that writing them costs at most
+    :data:`CHECKPOINT_SHARE` of the time (a big board's checkpoint takes long to write). ``seconds``
+    of 0 means after every iteration, however long a checkpoint takes.
+
+    >>> checkpoint_interval(15.0, 0.2), checkpoint_interval(15.0, 6.0), checkpoint_interval(0.0, 6.0)
+    (15.0, 54.0, 0.0)
+    """
+    if seconds <= 0:
+        return 0.0
+    return max(seconds, write_seconds * (1.0 - CHECKPOINT_SHARE) / CHECKPOINT_SHARE)
+
+
 def run_cg(
     group: Group,
     state: SolverState,
@@ -117,6 +135,7 @@ def run_cg(
     t0 = time.perf_counter()
     c0 = time.process_time()
     last_ckpt = t0
+    interval = checkpoint_seconds
     iter_time = 0.0
     iters_here = 0
     order = chunk_order(group)
@@ -166,9 +185,11 @@ def run_cg(
         iters_here += 1
         if on_iteration is not None:
             on_iteration(state, smax)
-        if checkpoint is not None and time.perf_counter() - last_ckpt > checkpoint_seconds:
+        if checkpoint is not None and time.perf_counter() - last_ckpt > interval:
+            tc = time.perf_counter()
             checkpoint(state)
             last_ckpt = time.perf_counter()
+            interval = checkpoint_interval(checkpoint_seconds, last_ckpt - tc)
     rel = sigma / (1.0 - sigma) * (1.0 + UNIT)
     return SolveResult(
         x=None,

@@ -1,5 +1,5 @@
 """The stages around the symmetry classes: ``classes`` (enumerate them), ``graph`` (the lumped walk on
-them) and ``positions`` (T of every position from T of its class).
+them) and ``positions`` (T and the perfect-play value of every position from those of its class).
 
 Each stage maps a top-level task function over picklable task descriptions; the task reads its inputs
 from the store and writes whole shards of its outputs. No task reads a whole per-class or per-position
@@ -19,10 +19,11 @@ import numpy as np
 from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 
+from .bounds import Cost
 from .classes import ACTIVE_BIT, class_graph, class_keys, graph_orbits, orbit_classes, position_locals
 from .context import Context
 from .geometry import Geometry
-from .store import CLASS_SHARD, Store
+from .store import CLASS_SHARD, Store, fast_compressor
 
 # Classes ----------------------------------------------------------------------------------------
 
@@ -89,6 +90,15 @@ class ClassesStage:
             "split": size[first],
             "order": self.order,
         }
+
+    def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:
+        """Every colouring of each orbit's cell imaged under its stabiliser (a permutation and a rank
+        each); ``classes/rank_to_local`` and the ranks written."""
+        geo = Geometry.of(ctx.board)
+        c = geo.colourings
+        images = sum(c * int(geo.n_stab[o]) for o in range(geo.n_orbits))
+        return Cost(bytes=geo.n_orbits * c * 4 + record["classes"] * 4, ranks=images,
+                    what="every colouring of each orbit's cell under its stabiliser")  # fmt: skip
 
 
 def starts_of(store: Store) -> np.ndarray:
@@ -183,6 +193,21 @@ class GraphStage:
         results = ctx.executor.map(graph_task, tasks, "graph")
         return {"active": sum(a for a, _ in results), "edges": sum(e for _, e in results)}
 
+    def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:
+        """Per class: its swap partner (a rank), the stabiliser's images, a test of red and, per slide, the
+        child's class (a permutation and a rank; a test when a red tile moves, about half the slides);
+        the rows of ``classes/rank_to_local`` read and the graph written."""
+        geo = Geometry.of(ctx.board)
+        counts = ctx.store.require("classes")["counts"]
+        ranks = tests = 0.0
+        for o, n in enumerate(counts):
+            d = int(geo.deg[int(geo.orbit_reps[o])])
+            ranks += n * (1 + int(geo.n_stab[o]) + 2 * d)
+            tests += n * (1 + d / 2)
+        total = sum(counts)
+        return Cost(bytes=total * (4 + 16 + 1 + 4) + geo.n_orbits * geo.colourings * 4, ranks=ranks,
+                    tests=tests, what="every class and its slides")  # fmt: skip
+
 
 # Positions ----------------------------------------------------------------------------------------
 
@@ -198,10 +223,11 @@ class PositionsTask:
 
 
 def positions_task(task: PositionsTask) -> None:
-    """Write the shard ``positions/T[bubble * C : (bubble + 1) * C]``.
+    """Write the shards ``[bubble * C, (bubble + 1) * C)`` of ``positions/T`` and ``perfect/value``.
 
-    Reads only the bubble orbit's row of ``classes/rank_to_local`` and its window of ``values/T_class``
-    (every position with the bubble on this cell lies in one of the orbit's classes).
+    Reads only the bubble orbit's row of ``classes/rank_to_local`` and its windows of ``values/T_class``
+    and ``perfect/class_value`` (every position with the bubble on this cell lies in one of the orbit's
+    classes).
     """
     numba.set_num_threads(task.threads)
     board = Board.parse(task.board)
@@ -209,27 +235,39 @@ def positions_task(task: PositionsTask) -> None:
     store = Store(task.path, board)
     o = int(geo.cell_orbit[task.bubble])
     start, count = int(starts_of(store)[o]), int(store.require("classes")["counts"][o])
-    row = np.asarray(store.array("classes/rank_to_local")[o])
-    t_window = np.asarray(store.array("values/T_class")[start : start + count])
+    row = store.array("classes/rank_to_local")[o]
     c = geo.colourings
     local = position_locals(geo, task.bubble, 0, c, row)
     if c and not (local.min() >= 0 and local.max() < count):
         raise UnitileError(f"positions: bubble {task.bubble}: a class outside its orbit's range")
-    store.array("positions/T")[task.bubble * c : (task.bubble + 1) * c] = t_window[local]
+    sl = slice(task.bubble * c, (task.bubble + 1) * c)
+    for name, per_class in (("positions/T", "values/T_class"), ("perfect/value", "perfect/class_value")):
+        store.array(name)[sl] = store.array(per_class)[start : start + count][local]
 
 
 @dataclass(frozen=True)
 class PositionsStage:
-    """Broadcast T from classes to every position index (symmetric images get identical bits)."""
+    """Broadcast T and the perfect-play value from classes to every position index (symmetric images get
+    identical bits)."""
 
     name: ClassVar[str] = "positions"
 
     def run(self, ctx: Context) -> dict[str, Any]:
         """One task per bubble cell."""
         c = ctx.board.colourings
-        ctx.store.create("positions/T", (ctx.board.positions,), (c,), np.float64)
+        ctx.store.require("perfect")
+        # T is written once and read five times (by the pass over each cell and its neighbours'): raw, as
+        # random float64 bits hardly compress; values compress well with bit shuffle.
+        ctx.store.create("positions/T", (ctx.board.positions,), (c,), np.float64, compress=False)
+        ctx.store.create("perfect/value", (ctx.board.positions,), (c,), np.int16, codec=fast_compressor(2))
         tasks = [
             PositionsTask(ctx.store.path, str(ctx.board), b, ctx.task_threads) for b in range(ctx.board.cells)
         ]
         ctx.executor.map(positions_task, tasks, "positions")
         return {"positions": ctx.board.positions}
+
+    def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:
+        """Per position its class (a symmetry and a rank); T and the value written, each cell's row of
+        ``classes/rank_to_local`` read."""
+        p = ctx.board.positions
+        return Cost(bytes=p * (8 + 2 + 4), ranks=p, what="every position's class")

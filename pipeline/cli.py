@@ -1,4 +1,4 @@
-"""``python -m pipeline build|verify|values``: user errors print one line and exit with status 2."""
+"""``python -m pipeline build|verify|report|values``: user errors print one line and exit with status 2."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from .context import Context
 from .errors import CheckFailed
 from .executor import DaskExecutor, Executor, InProcessExecutor
 from .naked_diagonal.cli import register as register_naked_diagonal
+from .report import format_stages, stage_rows
 from .store import Store, default_path, is_url
 from .table_stages import TablesStage, tables_dir
 from .tables_dir import check_folder
@@ -58,6 +59,10 @@ def _parser() -> argparse.ArgumentParser:
                 metavar="S",
                 help="seconds between checkpoints of the solve (default 15)",
             )
+    r = sub.add_parser("report", help="print each stage's time, CPU time, bound, ratio and peak memory")
+    r.add_argument("--board", default="5x5", help="ROWSxCOLS (default 5x5)")
+    r.add_argument("--store", help="zarr store path or fsspec URL (default build/<board>.zarr)")
+    r.add_argument("--json", action="store_true", help="one JSON object per stage")
     v = sub.add_parser("values", help="print r, b and T of positions")
     v.add_argument("position", help="position text such as 'BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r', or - for stdin")
     v.add_argument("--store", help="zarr store path (default build/<board>.zarr)")
@@ -98,7 +103,7 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
                 raise UnitileError(f"--force {f}: no such stage (stages: {', '.join(names)})")
     store = Store(path, board, create=not verify_only)
     if stages is None:
-        store.require("positions")
+        store.require("verify")
         stages = verify_plan(store)
     force = [s.name for s in stages] if verify_only else args.force
     # Say now, not after the first stages, that the store or the tables folder cannot be written.
@@ -111,9 +116,24 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
     executor = _executor(args)
     try:
         ctx = Context(board, store, executor, show_progress=not args.quiet)
-        run_build(ctx, stages, force=force)
+        records = run_build(ctx, stages, force=force)
     finally:
         executor.close()
+    if not args.quiet:
+        for line in format_stages({s.name: records[s.name] for s in stages if s.name in records}):
+            print(line, file=sys.stderr)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    board = Board.parse(args.board)
+    path = args.store or default_path(board)
+    stages = Store(path if is_url(path) else str(Path(path).resolve()), board).stages()
+    if args.json:
+        for row in stage_rows(stages):
+            print(json.dumps(row))
+    else:
+        print("\n".join(format_stages(stages)))
     return 0
 
 
@@ -174,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = int(args.nd_main(args))
         elif args.command == "values":
             status = _values(args)
+        elif args.command == "report":
+            status = _report(args)
         else:
             status = _build(args, verify_only=args.command == "verify")
         sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush

@@ -32,27 +32,18 @@ import numpy as np
 from numba import prange
 
 from unitile_py.board import Board
-from unitile_py.canonical import Frame, orbit_rep
 from unitile_py.errors import UnitileError
 from unitile_py.table_files import ENDS, FORMAT, HEADER, KIND_EVEN, KIND_ODD, MAGIC
 
-from .bits import PARALLEL, GeoArgs, cells_of, connected, next_combination, rank, unrank
+from .bits import PARALLEL, GeoArgs, cells_of, next_combination, rank, unrank
+from .cellpass import CHUNK, SLIDES, UNITED
+from .frames import frame_cells, frame_of, index_cell, is_even
 from .geometry import Geometry
-from .legal import CHUNK, SLIDES, UNITED
+
+__all__ = ["frame_cells", "is_even"]
 
 RECORDS_PER_BLOCK = 1 << 16
 ZLIB_LEVEL = 9
-
-
-def is_even(board: Board, cell: int) -> bool:
-    """Whether a cell has even parity (row + column even): even frames hold the legal slides."""
-    r, c = board.row_col(cell)
-    return (r + c) % 2 == 0
-
-
-def frame_cells(board: Board) -> list[int]:
-    """The representative cells of the bubble orbits, in increasing order (one file each)."""
-    return sorted({orbit_rep(board, c)[0] for c in range(board.cells)})
 
 
 def file_name(board: Board, cell: int) -> str:
@@ -65,84 +56,7 @@ def table_file_names(board: Board) -> list[str]:
     return [*(file_name(board, f) for f in frame_cells(board)), "manifest.json"]
 
 
-# Canonical record numbers, vectorised -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FrameArrays:
-    """The tables of a :class:`Frame` as numpy arrays (patterns padded to 256)."""
-
-    frame: Frame
-    act: np.ndarray
-    compose: np.ndarray
-    can_pattern: tuple[np.ndarray, ...]
-    can_element: tuple[np.ndarray, ...]
-    can_next: tuple[np.ndarray, ...]
-    cum: tuple[np.ndarray, ...]
-
-    @staticmethod
-    def of(frame: Frame) -> FrameArrays:
-        """Convert a frame's tables."""
-        nb = len(frame.blocks)
-
-        def pad(rows: list[list[int]]) -> np.ndarray:
-            out = np.zeros((len(rows), 256), dtype=np.int64)
-            for i, row in enumerate(rows):
-                out[i, : len(row)] = row
-            return out
-
-        act = np.zeros((frame.size, nb, 256), dtype=np.int64)
-        for e in range(frame.size):
-            for j in range(nb):
-                act[e, j, : len(frame.act[e][j])] = frame.act[e][j]
-        cum = []
-        for j in range(nb):
-            groups = frame.cum[j]
-            arr = np.zeros((len(groups), len(groups[0]), 256), dtype=np.int64)
-            for g, per_k in enumerate(groups):
-                for k, row in enumerate(per_k):
-                    arr[g, k, : len(row)] = row
-            cum.append(arr)
-        return FrameArrays(
-            frame,
-            act,
-            np.array(frame.compose, dtype=np.int64),
-            tuple(pad(frame.can_pattern[j]) for j in range(nb)),
-            tuple(pad(frame.can_element[j]) for j in range(nb)),
-            tuple(pad(frame.can_next[j]) for j in range(nb)),
-            tuple(cum),
-        )
-
-    def patterns(self, cells: np.ndarray) -> np.ndarray:
-        """Block patterns ``(blocks, n)`` of red cell masks."""
-        out = np.zeros((len(self.frame.blocks), cells.shape[0]), dtype=np.int64)
-        for j, block in enumerate(self.frame.blocks):
-            for i, c in enumerate(block):
-                out[j] |= ((cells >> c) & 1) << i
-        return out
-
-    def index(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(record, element, canonical)`` of red cell masks (bubble on the frame's cell).
-
-        ``canonical`` marks the masks that are their class's canonical form.
-        """
-        raw = self.patterns(cells)
-        n = cells.shape[0]
-        e = np.zeros(n, dtype=np.int64)
-        g = np.zeros(n, dtype=np.int64)
-        k = np.full(n, self.frame.board.red_count, dtype=np.int64)
-        idx = np.zeros(n, dtype=np.int64)
-        canonical = np.ones(n, dtype=bool)
-        pop = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
-        for j in range(raw.shape[0]):
-            p = self.act[e, j, raw[j]]
-            best = self.can_pattern[j][g, p]
-            idx += self.cum[j][g, k, best]
-            k -= pop[best]
-            e = self.compose[self.can_element[j][g, p], e]
-            g = self.can_next[j][g, p]
-            canonical &= best == raw[j]
-        return idx, e, canonical
+# Colourings ------------------------------------------------------------------------------------
 
 
 @PARALLEL
@@ -190,10 +104,9 @@ def frame_records(
     positions with the bubble on ``cell`` (the shards ``cell * C .. (cell + 1) * C - 1``: the colour swap
     keeps the bubble, so a frame needs no other positions)."""
     even = is_even(board, cell)
-    frame = Frame.of(board, cell, swap=even)
-    fa = FrameArrays.of(frame)
-    cells, swap = colourings(board, cell)
-    idx, _, canonical = fa.index(cells)
+    frame = frame_of(board, cell)
+    _, swap = colourings(board, cell)
+    idx, canonical = index_cell(board, cell)
     reps = np.flatnonzero(canonical)
     if reps.shape[0] != frame.count or not np.array_equal(np.sort(idx[reps]), np.arange(frame.count)):
         raise AssertionError(f"frame {board.name(cell)}: record numbers are not a bijection")
@@ -334,110 +247,3 @@ def parse(data: bytes) -> tuple[int, int, list[tuple[int, int, int]], np.ndarray
         arr = np.frombuffer(raw, dtype=np.uint8).astype(np.int64)
         parts.append(arr[:m] | (arr[m:] << 8) if width == 2 else arr)
     return kind, cell, symbols, np.concatenate(parts)  # type: ignore[return-value]
-
-
-@PARALLEL
-def _united(cells: np.ndarray, bubble: int, g: GeoArgs) -> np.ndarray:
-    """Whether a colour is united in each position (red cell masks ``cells``, the bubble on ``bubble``)."""
-    out = np.empty(cells.shape[0], dtype=np.bool_)
-    for i in prange(cells.shape[0]):
-        cm = cells[i]
-        blue = g.full & ~cm & ~(1 << bubble)
-        out[i] = connected(cm, g) or connected(blue, g)
-    return out
-
-
-class Decoder:
-    """Legal bytes and best masks of every position, read back from the files (for the checks)."""
-
-    def __init__(self, board: Board, files: dict[str, bytes]) -> None:
-        self.board = board
-        self.geo = Geometry.of(board)
-        self.frames: dict[int, tuple[int, np.ndarray, np.ndarray]] = {}
-        self.arrays: dict[int, FrameArrays] = {}
-        for cell in frame_cells(board):
-            kind, got_cell, symbols, records = parse(files[file_name(board, cell)])
-            if got_cell != cell:
-                raise UnitileError(f"{file_name(board, cell)}: holds cell {got_cell}")
-            table = np.array(symbols, dtype=np.int64).reshape(-1, 3)
-            self.frames[cell] = (kind, table, records)
-            self.arrays[cell] = FrameArrays.of(Frame.of(board, cell, swap=kind == KIND_EVEN))
-
-    def _locate(self, cells: np.ndarray, bubble: int) -> tuple[int, np.ndarray, np.ndarray, int]:
-        """``(rep cell, symbol rows, element, transform)`` for positions with the bubble on ``bubble``."""
-        rep, s = orbit_rep(self.board, bubble)
-        g = self.geo
-        moved = np.zeros_like(cells)
-        for ch in range(g.perm_tab.shape[1]):
-            moved |= g.perm_tab[s, ch, (cells >> (8 * ch)) & 255]
-        fa = self.arrays[rep]
-        idx, e, _ = fa.index(moved)
-        _, table, records = self.frames[rep]
-        return rep, table[records[idx]], e, s
-
-    def _to_actual(self, bubble: int, rep: int, s: int, e: np.ndarray) -> np.ndarray:
-        """``kmap[e, k']``: the canonical slide index of the actual k-th slide, per element."""
-        frame = self.arrays[rep].frame
-        board = self.board
-        sym = board.symmetries[s]
-        canon = board.neighbours[rep]
-        out = np.zeros((frame.size, 4), dtype=np.int64)
-        for el in range(frame.size):
-            perm = frame.perms[el]
-            for k, n in enumerate(board.neighbours[bubble]):
-                out[el, k] = canon.index(perm[sym[n]])
-        return out
-
-    @staticmethod
-    def _remap(mask: np.ndarray, kmap: np.ndarray, deg: int) -> np.ndarray:
-        """Canonical slide bits to actual slide bits (``kmap`` rows per position)."""
-        out = np.zeros_like(mask)
-        for k in range(deg):
-            out |= ((mask >> kmap[:, k]) & 1) << k
-        return out
-
-    def bubble(self, bubble: int, cells: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """``(legal slide bits, best slide set for Red to move)`` of the positions with this bubble and
-        these red-cell masks (default: every colouring, in index order).
-
-        The best set is slide bits and :data:`ENDS`. Positions where a colour is united get 0 for both.
-        The work arrays are about 300 bytes per position: decode a cell in slices to bound memory.
-        """
-        g = self.geo
-        board = self.board
-        if cells is None:
-            cells, _ = colourings(board, bubble)
-        deg = len(board.neighbours[bubble])
-        united = _united(cells, bubble, g.args)
-        rep, rows, e, s = self._locate(cells, bubble)
-        kmap = self._to_actual(bubble, rep, s, e)[e]
-        kind = self.frames[rep][0]
-        flip = np.array(self.arrays[rep].frame.flips, dtype=bool)[e]
-        if kind == KIND_EVEN:
-            legal = self._remap(rows[:, 0], kmap, deg)
-            chosen = np.where(flip, rows[:, 2], rows[:, 1])
-            best = self._remap(chosen & SLIDES, kmap, deg) | (chosen & ENDS)
-        else:
-            legal = np.zeros(cells.shape[0], dtype=np.int64)
-            for k, n in enumerate(board.neighbours[bubble]):
-                red_n = (cells >> n) & 1
-                child = np.where(red_n == 1, (cells & ~(1 << n)) | (1 << bubble), cells)
-                rep2, rows2, e2, s2 = self._locate(child, n)
-                back = board.neighbours[n].index(bubble)
-                kmap2 = self._to_actual(n, rep2, s2, e2)[e2]
-                from_child = (rows2[:, 0] >> kmap2[:, back]) & 1
-                legal |= (1 - from_child) << k
-            best = self._remap(rows[:, 1] & SLIDES, kmap, deg) | (rows[:, 1] & ENDS)
-        legal = np.where(united, 0, legal)
-        best = np.where(united, 0, best)
-        return legal.astype(np.uint8), best.astype(np.uint8)
-
-
-def decode_mismatches(
-    got: tuple[np.ndarray, np.ndarray], legal: np.ndarray, best: np.ndarray, value: np.ndarray
-) -> tuple[int, int]:
-    """``(legal, best)`` disagreements of decoded ``got`` with the arrays' entries for the same positions."""
-    active = (legal & UNITED) == 0
-    want_legal = np.where(active, legal & SLIDES, 0)
-    want_best = np.where(active, best_set(best, value, np.arange(legal.shape[0])), 0)
-    return int(np.count_nonzero(got[0] != want_legal)), int(np.count_nonzero(got[1] != want_best))

@@ -60,6 +60,11 @@ class Executor(Protocol):
         """Whether a worker that held objects of :meth:`group` is gone (so a retry may succeed)."""
         ...
 
+    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int]]:
+        """:func:`pipeline.usage.sample` in every worker process other than this one, by worker; empty
+        when the tasks run in this process."""
+        ...
+
     def close(self) -> None:
         """Release workers."""
         ...
@@ -91,6 +96,10 @@ class InProcessExecutor:
         """Never: everything is in this process."""
         return False
 
+    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int]]:
+        """None: the tasks run in this process, whose own sample covers them."""
+        return {}
+
     def close(self) -> None:
         """Nothing to release."""
 
@@ -115,6 +124,8 @@ class DaskExecutor:
         self.retries = retries
         self.cluster = None
         self.scheduler = scheduler
+        #: Whether the workers are processes other than this one (a LocalCluster of threads is not).
+        self.processes = processes or scheduler is not None
         #: The workers that hold objects of the last :meth:`group`.
         self._held: set[str] = set()
         if scheduler is not None:
@@ -216,6 +227,19 @@ class DaskExecutor:
             if time.monotonic() > end:
                 return False
             time.sleep(0.2)
+
+    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int]]:
+        """:func:`pipeline.usage.sample` in every worker (none for thread workers, which live in this
+        process, nor when the scheduler is out of reach: the numbers are only a report)."""
+        from .usage import sample
+
+        if not self.processes or self.client.status != "running":
+            return {}
+        try:
+            got = self.client.run(sample, reset)
+        except Exception:  # a worker going away while asked: no sample rather than a failed build
+            return {}
+        return {str(k): (float(v[0]), int(v[1])) for k, v in got.items()}
 
     def close(self) -> None:
         """Close the client and any cluster it started."""

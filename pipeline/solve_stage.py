@@ -25,6 +25,7 @@ import numpy as np
 import zarr
 
 from .arrays import open_array
+from .bounds import Cost
 from .cg import Group, connect, run_cg
 from .class_stages import stored_keys
 from .context import Context
@@ -215,3 +216,24 @@ class SolveStage:
     def run(self, ctx: Context) -> dict[str, Any]:
         """Solve (resuming from a checkpoint of the same graph), then store r and T per class."""
         return run_solve(ctx, self.tol, self.checkpoint_seconds)
+
+    def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:
+        """The bytes every CG iteration must move (:func:`iteration_bytes`) times the iterations, and the
+        graph read, r and T written once."""
+        n = int(record["solved_classes"])
+        total = int(ctx.store.require("classes")["classes"])
+        per = sum(iteration_bytes(n, total - n).values())
+        return Cost(bytes=record["iterations"] * per + total * (16 + 1 + 4 + 8 + 8),
+                    what=f"{record['iterations']} iterations of {per / 1e6:.0f} MB")  # fmt: skip
+
+
+def iteration_bytes(n_o: int, n_e: int) -> dict[str, int]:
+    """Bytes each kernel of one CG iteration must move: every array it touches read or written once, the
+    gathered neighbour values counted once (as if served from cache); ``n_o`` solved classes, ``n_e``
+    eliminated."""
+    return {
+        "to_even": n_e * (16 + 1 + 8) + n_o * 8,
+        "to_odd_dot": n_o * (16 + 1 + 8 + 8) + n_e * 8,
+        "update_xs": n_o * (1 + 16 + 16 + 8 + 8),
+        "update_p": n_o * (8 + 16),
+    }

@@ -49,14 +49,10 @@ VOLATILE = {
 TASK_STAGE = {
     "classes_task": "classes",
     "graph_task": "graph",
+    "t_task": "solve",
+    "perfect_task": "perfect",
     "positions_task": "positions",
     "verify_task": "verify",
-    "legal_task": "legal",
-    "sweep_task": "perfect",
-    "unknowns_task": "perfect",
-    "tail_task": "perfect",
-    "best_task": "perfect",
-    "t_task": "solve",
     "tables_task": "tables",
     "check_task": "tables-verify",
 }

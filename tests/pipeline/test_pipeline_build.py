@@ -165,3 +165,13 @@ def test_store_rejects_another_board(clean35: Path) -> None:
 def test_pipeline_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_checkpoint_interval_grows_with_the_write_time() -> None:
+    """Checkpoints cost at most a tenth of the solve: a slow write puts the next one further away."""
+    from pipeline.cg import CHECKPOINT_SHARE, checkpoint_interval
+
+    assert checkpoint_interval(15.0, 0.5) == 15.0
+    slow = checkpoint_interval(15.0, 40.0)
+    assert 40.0 / (slow + 40.0) == pytest.approx(CHECKPOINT_SHARE)
+    assert checkpoint_interval(0.0, 40.0) == 0.0  # --checkpoint-seconds 0: every iteration

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
+from pipeline.compact import FrameRecords, encode, parse
 from pipeline.geometry import Geometry
 from pipeline.store import MARKER, Store
 from pipeline.tables_dir import write_tables
@@ -189,7 +190,7 @@ def test_read_only_store_and_tables_folder(copy33: tuple[Path, Path], tmp_path: 
     )  # fmt: skip
     assert lookup.returncode == 0 and lookup.stdout.startswith(b"r "), lookup.stderr
     for args, where in (
-        (["build", "--force", "legal"], store),
+        (["build", "--force", "verify"], store),
         (["verify"], store),
         (["build", "--force", "tables", "--tables", str(tables)], tables),
     ):
@@ -351,14 +352,34 @@ def test_a_deleted_legal_shard_is_named(copy33: tuple[Path, Path]) -> None:
     assert "moves/legal" in one_line(out.stderr) and "missing" in out.stderr.decode()
 
 
-def test_a_failed_tables_check_exits_1(copy33: tuple[Path, Path]) -> None:
+def test_a_changed_stored_best_mask_fails_verify_with_1(copy33: tuple[Path, Path]) -> None:
+    """The stored best slides are compared with those the pass over every position derives."""
     store, _ = copy33
     best = Store(str(store), B33).array("perfect/best")
     c = B33.colourings
     best[0:c] = best[0:c] ^ 1
     out = verify(store)
     assert out.returncode == 1
-    assert out.stderr.decode().splitlines()[-1].startswith("error: tables-verify failed")
+    last = out.stderr.decode().splitlines()[-1]
+    assert last.startswith("error: verify failed") and "stored best slides differ" in last, last
+
+
+def test_a_changed_table_file_fails_tables_verify_with_1(copy33: tuple[Path, Path]) -> None:
+    """A record changed in a well-formed file: the decoder finds the positions, the reader the digest."""
+    store, tables = copy33
+    path = tables / "b2.bin"
+    kind, cell, symbols, records = parse(path.read_bytes())
+    records = records.copy()
+    records[0] = (records[0] + 1) % len(symbols)
+    path.write_bytes(encode(FrameRecords(cell, kind, records, symbols)))
+    out = verify(store)
+    assert out.returncode == 1
+    last = out.stderr.decode().splitlines()[-1]
+    assert last.startswith("error: tables-verify failed: the game's reader refuses the files"), last
+    assert "legal wrong 0, best wrong 0" not in out.stderr.decode()
+    path.write_bytes(b"UTBL garbage")
+    out = verify(store)
+    assert out.returncode == 1 and "b2.bin cannot be read or decoded" in out.stderr.decode().splitlines()[-1]
 
 
 def test_a_store_made_before_the_checksums_is_refused(copy33: tuple[Path, Path]) -> None:

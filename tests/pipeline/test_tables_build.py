@@ -38,20 +38,21 @@ def test_rebuild_gives_the_committed_files_bit_for_bit(size: str, tmp_path: Path
         assert report["ok"] and report["legal_decoded_wrongly"] == 0
 
 
-def test_tables_verify_decodes_every_slice_of_a_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """tables-verify decodes a cell in slices (bounded memory): with slices of 7 positions it still sees
-    every position, down to a changed best mask in the cell's last active position."""
+def test_tables_verify_sees_every_position(tmp_path: Path) -> None:
+    """tables-verify decodes every position of a cell: a changed best mask in the cell's last active
+    position, and a changed legal byte in its first, are each found."""
     board = Board.get(3, 3)
     store_path, out = tmp_path / "s.zarr", tmp_path / "tables"
     argv = ["build", "--board", "3x3", "--store", str(store_path), "--tables", str(out)]
     assert pipeline_main([*argv, "--in-process", "--quiet"]) == 0
-    monkeypatch.setattr(table_stages, "DECODE_SLICE", 7)
     tasks = [table_stages.CellTask(str(store_path), "3x3", b, 1, str(out)) for b in range(board.cells)]
-    assert all(table_stages.check_task(t) == (0, 0, 0, 0, 0) for t in tasks)
+    assert all(table_stages.check_task(t) == (0, 0) for t in tasks)
     store = Store(str(store_path), board)
     c = board.colourings
-    last = int(np.flatnonzero((store.read("moves/legal")[:c] & UNITED) == 0)[-1])
+    active = np.flatnonzero((store.read("moves/legal")[:c] & UNITED) == 0)
     best = store.array("perfect/best")
-    best[last : last + 1] = np.asarray(best[last : last + 1]) ^ 1
-    assert table_stages.check_task(tasks[0])[1] == 1
-    assert table_stages.check_task(tasks[0])[4] == 1
+    best[active[-1] : active[-1] + 1] = best[active[-1] : active[-1] + 1] ^ 1
+    assert table_stages.check_task(tasks[0]) == (0, 1)
+    legal = store.array("moves/legal")
+    legal[active[0] : active[0] + 1] = legal[active[0] : active[0] + 1] ^ 1
+    assert table_stages.check_task(tasks[0]) == (1, 1)

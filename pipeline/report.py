@@ -1,0 +1,64 @@
+"""The stage table of a store (``python -m pipeline report``, ``bench/stages.py``): each stage's wall and
+CPU seconds, its bound and the ratio (:mod:`pipeline.bounds`), the peak memory of the client and of the
+largest worker, and the load average before and after, from the stage records
+(:func:`pipeline.build.run_build`). Stages recorded before the records carried these show a dash."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _num(v: Any, width: int, digits: int) -> str:
+    """``v`` right-aligned in ``width`` with ``digits`` decimals (a large ratio without), or a dash."""
+    if not isinstance(v, int | float):
+        return f"{'-':>{width}}"
+    return f"{v:>{width}.{digits if abs(v) < 1000 else 0}f}"
+
+
+def stage_rows(stages: dict[str, Any]) -> list[dict[str, Any]]:
+    """One plain row per stage record, in build order."""
+    rows = []
+    for name, rec in stages.items():
+        usage = rec.get("usage", {})
+        bound = rec.get("bound", {})
+        load = usage.get("load_average", [None, None])
+        rows.append({
+            "stage": name,
+            "seconds": rec.get("seconds"),
+            "cpu_seconds": usage.get("cpu_seconds"),
+            "bound_seconds": bound.get("seconds"),
+            "bound_by": bound.get("by"),
+            "ratio": bound.get("ratio"),
+            "client_peak_gib": usage.get("client_peak_gib"),
+            "worker_peak_gib": usage.get("worker_peak_gib"),
+            "load_before": load[0],
+            "load_after": load[1],
+        })  # fmt: skip
+    return rows
+
+
+def format_stages(stages: dict[str, Any]) -> list[str]:
+    """The stage table as text lines, with a total row."""
+    rows = stage_rows(stages)
+    head = (
+        f"{'stage':<14}{'s':>8}{'CPU s':>8}{'bound s':>9}{'ratio':>8}  {'bound by':<18}"
+        f"{'client GiB':>10}{'worker GiB':>11}  load"
+    )
+    lines = [head]
+    for r in rows:
+        lines.append(
+            f"{r['stage']:<14}{_num(r['seconds'], 8, 1)}{_num(r['cpu_seconds'], 8, 1)}"
+            f"{_num(r['bound_seconds'], 9, 2)}{_num(r['ratio'], 8, 1)}  {r['bound_by'] or '-':<18}"
+            f"{_num(r['client_peak_gib'], 10, 2)}{_num(r['worker_peak_gib'], 11, 2)}  "
+            + (f"{r['load_before']:.1f}-{r['load_after']:.1f}" if r["load_before"] is not None else "-")
+        )
+    total = sum(r["seconds"] or 0 for r in rows)
+    cpu = sum(r["cpu_seconds"] or 0 for r in rows)
+    bound = sum(r["bound_seconds"] or 0 for r in rows)
+    peaks = [max((r[k] or 0) for r in rows) if rows else 0 for k in ("client_peak_gib", "worker_peak_gib")]
+    lines.append(
+        f"{'total':<14}{_num(total, 8, 1)}{_num(cpu, 8, 1)}{_num(bound, 9, 2)}"
+        f"{_num(total / bound if bound else None, 8, 1)}  {'':<18}"
+        f"{_num(peaks[0], 10, 2)}{_num(peaks[1], 11, 2)}"
+    )
+    return lines

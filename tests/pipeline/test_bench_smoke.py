@@ -1,0 +1,100 @@
+"""Every script in bench/ runs, with tiny arguments, to the end and prints its figures (so that a
+benchmark cannot rot unnoticed: issue 18). Performance itself is measured by the scripts, not here.
+
+Each script has an entry in :data:`SMOKE`: its arguments (``{store}`` is a finished 3x3 store,
+``{tmp}`` a fresh directory) and a pattern its output must contain. A script in bench/ without an entry
+fails :func:`test_every_bench_script_has_a_smoke_run`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pipeline.build import plan, run_build
+from pipeline.context import Context
+from pipeline.executor import InProcessExecutor
+from pipeline.store import Store
+from unitile_py import Board
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+#: Seconds a smoke run may take (a loaded 2-core machine, numba's compilation included).
+TIMEOUT = 900
+
+#: script: (arguments, a pattern its output must contain).
+SMOKE: dict[str, tuple[list[str], str]] = {
+    "core.py": ([], r"rank speed-up over the plain loop: [\d.]+x"),
+    "players.py": (["speed", "--board", "3x5", "--games", "1"], r"\| 6 \| \d+ \| [\d.]+ \| [\d.]+ \|"),
+    "reference_cg.py": (["--board", "3x3", "--store", "{store}"], r"iterations"),
+    "scaling.py": (
+        ["--boards", "3x3", "--workers", "1", "--scratch", "{tmp}", "--out", "{tmp}/scaling.json"],
+        r"3x3\s+630\s+1\s+[\d.]+\s+[\d.]+",
+    ),
+    "tables.py": (["--board", "3x5", "--positions", "200"], r"outcome\(\) per ply followed\s+[\d.]+ us"),
+    "values.py": (
+        ["--board", "3x3", "--store", "{store}", "--iterations", "2", "--solve"],
+        r"iteration\s+[\d.]+(.|\n)*solve from scratch: [\d.]+ s, \d+ iterations",
+    ),
+    "stages.py": (["--board", "3x3", "--workers", "1"], r"total\s+[\d.]+\s+[\d.]+.*\n.*build: [\d.]+ s wall"),
+    "naked_diagonal.py": (["--games", "2", "--sizes", "5"], r"5x5: 2 games, \d+ positions: median [\d.]+ ms"),
+    "nd_players.py": (
+        ["speed", "--size", "5", "--positions", "1"],
+        r"\| 5 \| \d+ \| [\d.]+ \|(.|\n)*peak memory",
+    ),
+    "nd_solve.py": (["build", "--board", "2x2"], r"\"wall_seconds\": [\d.]+"),
+    "nd_exactness.py": (["--games", "1", "--sizes", "5", "--probes", "1"], r'"disagreements": 0'),
+    "browser.py": (["--runs", "1", "--positions", "1"], r"\d+(\.\d+)? ?(ms|s)"),
+}
+
+
+def test_every_bench_script_has_a_smoke_run() -> None:
+    missing = sorted(p.name for p in BENCH.glob("*.py") if p.name not in SMOKE)
+    assert not missing, f"bench scripts without a smoke run in {__file__}: {missing}"
+
+
+@pytest.fixture(scope="module")
+def store33(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished 3x3 build (values, perfect play, tables) in a temporary store."""
+    root = tmp_path_factory.mktemp("bench")
+    path, tables = root / "3x3.zarr", root / "3x3.tables"
+    board = Board.get(3, 3)
+    from pipeline.build import BuildOptions
+
+    ctx = Context(board, Store(str(path), board, create=True), InProcessExecutor(), log=lambda m: None)
+    run_build(ctx, plan(BuildOptions(tables=str(tables))))
+    return path
+
+
+@pytest.mark.parametrize("script", sorted(SMOKE))
+def test_bench_script_runs_small(script: str, store33: Path, tmp_path: Path) -> None:
+    if not (BENCH / script).exists():
+        pytest.skip(f"bench/{script} is not in this checkout")
+    if script == "browser.py":
+        if not Path("/usr/bin/chromium").exists():
+            pytest.skip("bench/browser.py needs /usr/bin/chromium")
+        if not (ROOT / "build" / "site" / "build.json").exists():
+            pytest.skip("bench/browser.py needs the built site (make site)")
+    args, pattern = SMOKE[script]
+    argv = [a.format(store=store33, tmp=tmp_path) for a in args]
+    work = tmp_path / "cwd"
+    (work / "build").mkdir(parents=True)  # scripts that write build/<file> write it here
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *argv],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, f"bench/{script} {' '.join(argv)} exited {done.returncode}:\n{out[-3000:]}"
+    assert re.search(pattern, out), f"bench/{script}: no {pattern!r} in its output:\n{out[-3000:]}"
+    shutil.rmtree(work)
