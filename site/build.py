@@ -1,4 +1,5 @@
-"""Assemble the static site: site/web, unitile_py (both games), tables/5x5 and the Pyodide runtime.
+"""Assemble the static site: site/web, unitile_py (both games), tables/5x5, Naked Diagonal's tables of the
+offered sizes that have them (tables/naked-diagonal/3x3, 4x4: level 6) and the Pyodide runtime.
 
 The result is one self-contained folder (default ``build/site``) that any static web server can host.
 ``build.json`` in it lists every file with its size; the service worker (``sw.js``) gets the same list
@@ -44,6 +45,9 @@ PYODIDE_FILES = (
 #: The version of the ``pyodide`` npm package the site is built and tested with.
 PYODIDE_VERSION = "314.0.7"
 BOARD = "5x5"
+#: Naked Diagonal's tables of perfect play, for the board sizes the page offers (3x3 to 13x13): level 6.
+ND_TABLES = ROOT / "tables" / "naked-diagonal"
+ND_SIZES = range(3, 14)
 #: Precompiled Python (the standard library, unitile_py) is made once per input and kept here.
 CACHE = ROOT / "build" / "cache"
 COMPILE = ROOT / "site" / "compile_python.mjs"
@@ -241,6 +245,11 @@ def build(out: Path, salt: str = "") -> Built:
     python = _copy_tree(compiled_package(ROOT / "unitile_py"), out / "py" / "unitile_py", "*.pyc")
     tables_dir = ROOT / "tables" / BOARD
     tables = _copy_tree(tables_dir, out / "tables" / BOARD) if tables_dir.is_dir() else []
+    nd_tables = []
+    for n in ND_SIZES:
+        folder = ND_TABLES / f"{n}x{n}"
+        if (folder / "manifest.json").is_file():
+            nd_tables += _copy_tree(folder, out / "tables" / "naked-diagonal" / folder.name)
     runtime = []
     stdlib = compiled_stdlib()
     for name in PYODIDE_FILES:
@@ -252,7 +261,7 @@ def build(out: Path, salt: str = "") -> Built:
     def rel(paths: list[Path]) -> list[str]:
         return [p.relative_to(out).as_posix() for p in paths]
 
-    files = sorted(rel(web + python + tables + runtime))
+    files = sorted(rel(web + python + tables + nd_tables + runtime))
     digest = hashlib.sha256(salt.encode())
     for name in files:
         digest.update(name.encode() + b"\0" + (out / name).read_bytes())
@@ -263,6 +272,7 @@ def build(out: Path, salt: str = "") -> Built:
         "pyodide": PYODIDE_VERSION,
         "python": rel(python),
         "tables": rel(tables),
+        "nd_tables": rel(nd_tables),
         "files": {name: (out / name).stat().st_size for name in files},
     }
     (out / "build.json").write_text(json.dumps(info, indent=1) + "\n")

@@ -16,6 +16,7 @@ from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import LeavesNDE, NakedDiagonal, explain, legal_placements
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.rules import RED
+from unitile_py.naked_diagonal.tables import tables_for
 from unitile_py.naked_diagonal.webapi import SIZES, Api
 from unitile_py.webapi import handle
 
@@ -306,7 +307,8 @@ def test_the_computer_and_the_hint_are_legal_and_reproducible(api: Api) -> None:
     assert hint in st["legal"] and hint == api.hint(game)
     for level, seed, words in [
         (0, 1, "level 0"),
-        (6, 1, "level 6"),
+        (6, 1, "level 6 \\(perfect play\\) plays on 3x3 and 4x4 only, not on 7x7"),
+        (7, 1, "level 7: expected one of 1, 2, 3, 4, 5, 6"),
         ("3", 1, "level must"),
         (3, 1.5, "seed must"),
     ]:
@@ -317,6 +319,23 @@ def test_the_computer_and_the_hint_are_legal_and_reproducible(api: Api) -> None:
         api.hint(over)
     with pytest.raises(UnitileError, match="game is over"):
         api.computer_move(over, 1, 1)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_level_6_and_the_hint_play_perfectly_where_the_size_has_tables(api: Api, n: int) -> None:
+    """On 3x3 and 4x4 level 6 plays from the tables (every choice one of their best), and the hint is
+    its choice; a game of level 6 against itself ends as the tables say (3x3: Red in 9, 4x4: Blue in 16)."""
+    info = api.info()
+    assert info["perfect"] == 6 and info["perfect_sizes"] == [3, 4]
+    tables = tables_for(n)
+    game = api.new_game(n)
+    while not (st := api.state(game))["over"]:
+        position = Position.parse(st["position"])
+        best = {position.grid.name(p) for p in tables.best(position)}
+        move = api.computer_move(game, 6, 5)
+        assert move in best and api.hint(game) in best and move == api.computer_move(game, 6, 5)
+        game = api.play(game, move)
+    assert (st["winner"], st["plies"]) == (("r", 9) if n == 3 else ("b", 16))
 
 
 def test_replaying_reuses_the_last_game_and_agrees_with_a_fresh_service(api: Api) -> None:

@@ -34,9 +34,10 @@ from .game import Game, parse_record
 from .grid import Grid
 from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
-from .players import BEST, LEVELS, Player, hint, make_player
+from .players import BEST, LEVELS, PERFECT, Player, hint, levels_for, make_player
 from .position import Position
 from .rules import BLUE, COLOUR_NAMES, RED, chain
+from .tables import solved_sizes
 
 #: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
 SIZES = tuple(range(3, 14))
@@ -117,8 +118,18 @@ class Api:
         self._last: Game | None = None
 
     def info(self) -> dict[str, Any]:
-        """The board sizes, the default one and the computer levels (the strongest gives the hint)."""
-        return {"sizes": list(SIZES), "default_size": DEFAULT_SIZE, "levels": list(LEVELS), "best": BEST}
+        """The board sizes, the default one and the computer levels: ``levels`` on every size, with
+        ``best`` (its choice is the hint), and ``perfect`` (level 6, perfect play from the tables) on
+        ``perfect_sizes``, the offered sizes whose tables are there, where it gives the hint."""
+        perfect = [n for n in solved_sizes() if n in SIZES]
+        return {
+            "sizes": list(SIZES),
+            "default_size": DEFAULT_SIZE,
+            "levels": list(LEVELS),
+            "best": BEST,
+            "perfect": PERFECT,
+            "perfect_sizes": perfect,
+        }
 
     # ----- games ------------------------------------------------------------------------------------
 
@@ -366,16 +377,23 @@ class Api:
         return g
 
     def hint(self, game: Any) -> str:
-        """The placement the strongest level would choose (the same every time for a position)."""
+        """The placement the strongest level of the board's size would choose (the same every time for
+        a position): level 6's (perfect play) where the size has tables, else level 5's."""
         g = self._playable(game)
+        if PERFECT in levels_for(g.grid.n):
+            return g.grid.name(make_player(PERFECT, 0).choose(g.position))
         return g.grid.name(hint(g.position))
 
     def computer_move(self, game: Any, level: Any, seed: Any) -> str:
         """The placement computer ``level`` chooses; the same game, level and seed give the same one."""
         level, seed = whole(level, "level"), whole(seed, "seed")
-        if level not in LEVELS:
-            raise UnitileError(f"level {level}: expected one of {', '.join(map(str, LEVELS))}")
+        if level not in (*LEVELS, PERFECT):
+            raise UnitileError(f"level {level}: expected one of {', '.join(map(str, (*LEVELS, PERFECT)))}")
         g = self._playable(game)
+        if level not in levels_for(g.grid.n):
+            sizes = " and ".join(f"{n}x{n}" for n in solved_sizes() if n in SIZES) or "no board of this site"
+            here = f"{g.grid.n}x{g.grid.n}"
+            raise UnitileError(f"level {level} (perfect play) plays on {sizes} only, not on {here}")
         point = _player(level, seed).choose(g.position)
         why = g.why_illegal(point)
         if why is not None:

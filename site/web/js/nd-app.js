@@ -12,12 +12,18 @@ import { ndKeys } from "./nd-shortcuts.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULTS = { r: "human", b: "3", size: "9", pace: "600", marking: true, confirm: false };
-const LEVELS = [1, 2, 3, 4, 5]; // unitile_py.naked_diagonal.players.LEVELS; the worker's info confirms them
+// unitile_py.naked_diagonal.players: levels 1-5 on every board, 6 (perfect play) where the board's
+// size has tables (3x3, 4x4); the worker's info confirms them.
+const LEVELS = [1, 2, 3, 4, 5, 6];
+const label = (level, sizes = "small boards") => {
+  if (level === 6) return `Level 6 · Perfect (${sizes})`;
+  return level === 5 ? "Level 5 · Strongest search" : `Computer level ${level}`;
+};
 const SIZES = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 
 startFrame();
 for (const colour of ["r", "b"]) {
-  levelOptions($(`player-${colour}`), LEVELS, (level) => (level === 5 ? "Level 5 · Strongest" : `Computer level ${level}`));
+  levelOptions($(`player-${colour}`), LEVELS, (level) => label(level));
 }
 for (const n of SIZES) $("size").append(new Option(`${n} × ${n}`, String(n)));
 const store = new Store("nd");
@@ -43,8 +49,12 @@ startPlayPage({
   legalSelector: ".spot.legal",
   boot: async () => {
     const info = await client.call("nd_info");
+    const sizes = info.perfect_sizes.map((n) => `${n}×${n}`).join(", ");
     for (const option of document.querySelectorAll("#player-r option, #player-b option")) {
-      option.disabled = option.value !== "human" && !info.levels.includes(Number(option.value));
+      const level = Number(option.value);
+      if (level === info.perfect) option.textContent = label(level, sizes);
+      const offered = info.levels.includes(level) || (level === info.perfect && info.perfect_sizes.length > 0);
+      option.disabled = option.value !== "human" && !offered;
     }
     const kept = game.saved();
     const size = kept && Number.isInteger(kept.size) ? kept.size : Number(settings.get("size"));

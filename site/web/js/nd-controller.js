@@ -42,6 +42,7 @@ export class NDController extends GameController {
       this.board = this.makeBoard(st.size);
       this.board.frame.onActivate((name) => this.tap(name));
     }
+    this.fitLevels(st.size);
     if (String(st.size) !== this.settings.get("size")) this.settings.set("size", String(st.size));
     this.board.draw(st, {
       canAct: this.canAct(),
@@ -63,6 +64,24 @@ export class NDController extends GameController {
       computers: this.computersAvailable(),
       firstTurn: this.game.start ? this.game.start.split(" ")[1] : "r",
     });
+  }
+
+  /** Level 6 plays where the board's size has tables: offered there; elsewhere a player set to it
+   * plays the strongest search level instead, and the page says so. */
+  fitLevels(size) {
+    const info = this.info;
+    if (!info || !info.perfect) return;
+    const perfect = String(info.perfect);
+    const here = info.perfect_sizes.includes(size);
+    for (const colour of ["r", "b"]) {
+      const option = $(`player-${colour}`).querySelector(`option[value="${perfect}"]`);
+      if (option) option.disabled = !here;
+      if (!here && this.settings.get(colour) === perfect) {
+        this.settings.set(colour, String(info.best));
+        const sizes = info.perfect_sizes.map((n) => `${n}x${n}`).join(" and ");
+        this.say(`Level ${perfect} plays perfectly on ${sizes} only: ${COLOUR[colour]} plays level ${info.best} on this board.`, "note");
+      }
+    }
   }
 
   endText(st) {

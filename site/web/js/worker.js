@@ -95,12 +95,15 @@ async function boot() {
   const fetchTables = () => Promise.all(info.tables.map((path) => fetchOk(path, "bytes")));
   // Without a snapshot the tables are needed: fetch them while Python starts.
   const tablesFetch = saved ? null : fetchTables();
+  // unitile_py, and Naked Diagonal's small tables of perfect play (level 6 on 3x3 and 4x4), which its
+  // reader finds in tables/naked-diagonal/ next to the package and reads when first asked.
+  const files = [...info.python, ...(info.nd_tables || [])];
   const [{ pyodide, restored }, sources] = await Promise.all([
     startPython(new URL("pyodide/", BASE).href, snapshotName, saved),
-    Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
+    Promise.all(files.map((path) => fetchOk(path, "bytes"))),
   ]);
   const pythonReady = performance.now();
-  info.python.forEach((path, i) => {
+  files.forEach((path, i) => {
     const target = `${HOME}/${path.replace(/^py\//, "")}`;
     pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
     pyodide.FS.writeFile(target, sources[i]);
