@@ -182,7 +182,8 @@ def nd_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
     wait_for(page, "window.unitile && window.unitile.timings.playable")
     games = nd_games(page, positions)
     levels = page.evaluate("window.unitile.info.levels")
-    out: dict[str, Any] = {"positions": len(games), "plies": [len(g["moves"]) for g in games]}
+    plies = [len(g["moves"]) for g in games]
+    out: dict[str, Any] = {"positions": len(games), "plies": plies, "levels": levels}
     for level in levels:
         page.evaluate("window.unitile.calls.length = 0")
         page.evaluate(
@@ -217,6 +218,76 @@ def nd_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
             tap["worker_ms"] = ms
     context.close()
     out["bans"] = taps
+    out["games"] = games
+    return out
+
+
+NODE_CPU = r"""
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [pyodideDir, root, stdlib, jobs] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: pyodideDir + path.sep, stdLibURL: stdlib });
+const home = "/home/pyodide";
+function copy(from, to) {
+  pyodide.FS.mkdirTree(to);
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    if (entry.isDirectory() && entry.name !== "__pycache__") copy(source, `${to}/${entry.name}`);
+    else if (entry.isFile()) pyodide.FS.writeFile(`${to}/${entry.name}`, fs.readFileSync(source));
+  }
+}
+copy(path.join(root, "unitile_py"), `${home}/unitile_py`);
+pyodide.runPython(`import sys\nsys.path.insert(0, "${home}")`);
+pyodide.runPython("from unitile_py.naked_diagonal.webapi import Api\napi = Api()");
+pyodide.runPython("import json");
+const compute = pyodide.runPython("lambda g, level, seed: api.computer_move(json.loads(g), level, seed)");
+const out = [];
+try {
+  for (const { game, level, seed } of JSON.parse(fs.readFileSync(jobs, "utf8"))) {
+    const before = process.cpuUsage();
+    const t0 = performance.now();
+    compute(JSON.stringify(game), level, seed);
+    const cpu = process.cpuUsage(before);
+    out.push({ level, cpu_ms: (cpu.user + cpu.system) / 1000, wall_ms: performance.now() - t0 });
+  }
+} catch (error) {
+  console.error(String(error.message || error).slice(-2000)); // node would echo minified source
+  process.exit(1);
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def cpu_times(games: list[dict[str, Any]], levels: list[int]) -> dict[str, Any]:
+    """The same computer moves in Pyodide under node (the same WebAssembly engine as chromium) and in
+    this CPython, timed in CPU time of the process, which the machine's other work hardly changes."""
+    import shutil
+    import subprocess
+
+    from unitile_py.naked_diagonal.webapi import Api
+
+    jobs = [{"game": g, "level": level, "seed": i} for level in levels for i, g in enumerate(games)]
+    node = shutil.which("node")
+    pyodide = ROOT / "node_modules" / "pyodide"
+    out: dict[str, Any] = {}
+    if node and (pyodide / "pyodide.mjs").exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / "cpu.mjs").write_text(NODE_CPU)
+            (Path(tmp) / "jobs.json").write_text(json.dumps(jobs))
+            stdlib = build_module.compiled_stdlib()
+            script, listed = str(Path(tmp) / "cpu.mjs"), str(Path(tmp) / "jobs.json")
+            args = [node, script, str(pyodide), str(ROOT), str(stdlib), listed]
+            done = subprocess.run(args, capture_output=True, text=True, timeout=1800, check=True)
+        out["pyodide"] = json.loads(done.stdout.strip().splitlines()[-1])
+    api = Api()
+    cpython = []
+    for job in jobs:
+        t0 = time.process_time()
+        api.computer_move(job["game"], job["level"], job["seed"])
+        cpython.append({"level": job["level"], "cpu_ms": (time.process_time() - t0) * 1000})
+    out["cpython"] = cpython
     return out
 
 
@@ -231,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="cold loads (each followed by two warm ones)")
     parser.add_argument("--positions", type=int, default=8, help="positions per computer level")
     parser.add_argument("--game", choices=["both", "unitile", "nd"], default="both")
+    parser.add_argument(
+        "--cpu", action="store_true", help="Naked Diagonal's moves in CPU time too (Pyodide in node, CPython)"
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     if not CHROMIUM.exists():
@@ -251,10 +325,15 @@ def main(argv: list[str] | None = None) -> int:
                 if args.game != "unitile":
                     results["nd_load"] = load_times(browser, server, args.runs, "nd.html")
                     results["nd"] = nd_times(browser, server, args.positions)
+                    if args.cpu:
+                        games, levels = results["nd"].pop("games"), results["nd"]["levels"]
+                        results["nd_cpu"] = cpu_times(games, levels)
                 results["load_average_after"] = os.getloadavg()
                 browser.close()
         finally:
             server.stop()
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n")
     load, size = results["load_average"][0], results["build_bytes"] / 1e6
     after = results["load_average_after"][0]
     print(f"load average {load:.1f} before, {after:.1f} after (2 cores); build {size:.2f} MB")
@@ -262,8 +341,6 @@ def main(argv: list[str] | None = None) -> int:
         print_nd(results)
     if args.game != "nd":
         print_unitile(results)
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=1) + "\n")
     return 0
 
 
@@ -273,12 +350,19 @@ def print_nd(results: dict[str, Any]) -> None:
     print(f"Naked Diagonal warm load to playable: median {load['warm_median_ms']:.0f} ms  {load['warm_ms']}")
     nd = results["nd"]
     n = nd["positions"]
-    for key in sorted(k for k in nd if k.startswith("level")):
-        m = nd[key]
+    for level in nd["levels"]:
+        m = nd[f"level{level}"]
         print(
-            f"Naked Diagonal 9x9 {key.replace('level', 'level ')}: mean {m['mean_ms']:.0f} ms, "
+            f"Naked Diagonal 9x9 level {level}: mean {m['mean_ms']:.0f} ms, "
             f"max {m['max_ms']:.0f} ms, empty board {m['empty_board_ms']:.0f} ms over {n} positions"
         )
+    for where, moves in results.get("nd_cpu", {}).items():
+        for level in nd["levels"]:
+            ms = [m["cpu_ms"] for m in moves if m["level"] == level]
+            print(
+                f"    {where} CPU time, level {level}: mean {statistics.mean(ms):.0f} ms, "
+                f"max {max(ms):.0f} ms, empty board {ms[0]:.0f} ms"
+            )
     bans = nd["bans"]
     for kind in sorted({b["kind"] for b in bans}):
         some = [b for b in bans if b["kind"] == kind]

@@ -83,6 +83,31 @@ async function startPython(indexURL, snapshotName, snapshot) {
   return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: true }), restored: false };
 }
 
+/** Write site files into Python's file system, at the same place under HOME (py/ is the package's). */
+function writeFiles(pyodide, paths, contents) {
+  paths.forEach((path, i) => {
+    const target = `${HOME}/${path.replace(/^py\//, "")}`;
+    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
+    pyodide.FS.writeFile(target, contents[i]);
+  });
+}
+
+// Naked Diagonal's small tables of perfect play (level 6 on 3x3 and 4x4): fetched and written on its
+// first request, so Unitile's page never loads them; its reader finds them in tables/naked-diagonal/
+// next to the package, and reads them when level 6 or its hint is first asked for. Without them the
+// game plays on without level 6 (nd_info offers it on no size), and the next request tries again.
+let ndTables = null;
+function ndTablesWritten(pyodide, paths) {
+  ndTables ||= Promise.all(paths.map((path) => fetchOk(path, "bytes"))).then(
+    (contents) => writeFiles(pyodide, paths, contents),
+    (error) => {
+      console.warn("Naked Diagonal's tables of perfect play are missing:", error.message);
+      ndTables = null;
+    },
+  );
+  return ndTables;
+}
+
 async function boot() {
   const started = performance.now();
   const info = await (await fetch(new URL("build.json", BASE))).json();
@@ -95,19 +120,12 @@ async function boot() {
   const fetchTables = () => Promise.all(info.tables.map((path) => fetchOk(path, "bytes")));
   // Without a snapshot the tables are needed: fetch them while Python starts.
   const tablesFetch = saved ? null : fetchTables();
-  // unitile_py, and Naked Diagonal's small tables of perfect play (level 6 on 3x3 and 4x4), which its
-  // reader finds in tables/naked-diagonal/ next to the package and reads when first asked.
-  const files = [...info.python, ...(info.nd_tables || [])];
   const [{ pyodide, restored }, sources] = await Promise.all([
     startPython(new URL("pyodide/", BASE).href, snapshotName, saved),
-    Promise.all(files.map((path) => fetchOk(path, "bytes"))),
+    Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
   ]);
   const pythonReady = performance.now();
-  files.forEach((path, i) => {
-    const target = `${HOME}/${path.replace(/^py\//, "")}`;
-    pyodide.FS.mkdirTree(target.slice(0, target.lastIndexOf("/")));
-    pyodide.FS.writeFile(target, sources[i]);
-  });
+  writeFiles(pyodide, info.python, sources);
   let snapshot = null;
   const steps = {}; // milliseconds since the worker started, for bench/browser.py
   if (!restored) {
@@ -161,6 +179,7 @@ del _names
     handle,
     timings: { python: pythonReady - started, ...steps, total: finished - started, restored },
     version: info.version,
+    nd: () => ndTablesWritten(pyodide, info.nd_tables || []),
   };
 }
 
@@ -182,7 +201,9 @@ self.addEventListener("message", async (event) => {
   const { id, op, args } = event.data;
   let handle;
   try {
-    ({ handle } = await ready);
+    let nd;
+    ({ handle, nd } = await ready);
+    if (op.startsWith("nd_")) await nd();
   } catch (error) {
     post({ type: "reply", id, ok: false, error: "Python did not start" });
     return;
