@@ -2,7 +2,9 @@
 
     .venv/bin/python bench/nd_solve.py build --board 4x4            # time and memory of a fresh build
     .venv/bin/python bench/nd_solve.py legality --board 4x4         # numba vs unitile_py on every position
+    .venv/bin/python bench/nd_solve.py legality --board 4x4 --images   # ... every position, not only records
     .venv/bin/python bench/nd_solve.py legality --random 2000 --sizes 5 6 7   # ... and on random games
+    .venv/bin/python bench/nd_solve.py legality --boards 2000 --sizes 4 5 6   # ... and random boards
     .venv/bin/python bench/nd_solve.py forward --board 4x4          # forward negamax vs the tables
     .venv/bin/python bench/nd_solve.py proof --sizes 2 3 4          # proof-search nodes from the empty board
     .venv/bin/python bench/nd_solve.py depth --board 5x5 --stones 14 12 10 --samples 20 --budget 2000000
@@ -11,8 +13,12 @@
   and prints the wall time, the CPU time of the whole process tree and the peak resident memory of
   the client and of the largest dask worker (sampled every 0.2 s from /proc), with the stage records.
 * ``legality`` compares :func:`pipeline.naked_diagonal.kernels.legal_masks` with
-  :func:`unitile_py.naked_diagonal.legality.legal_masks` on every position of a built store's tiers
-  (``--board``), or on the positions of seeded random games (``--random``).
+  :func:`unitile_py.naked_diagonal.legality.legal_masks` on every record of a solved size's tables
+  (``--board``; with ``--images`` on every position, each record's distinct images under the four maps
+  that keep the players), on the positions of seeded random games (``--random``) or on seeded random
+  boards without a naked diagonal, NDE regions included (``--boards``). Every disagreement is printed
+  and appended to ``--disagreements`` (default /tmp/notes/nd-disagreements.txt), one position and the
+  point per line.
 * ``forward`` solves the board forward from the empty board with unitile_py's ``Game`` alone (negamax
   with a memo on positions up to symmetry: the fastest win, the longest loss) and compares every
   position it solved with the committed tables; ``--outcome-only`` stops at the first winning move
@@ -38,10 +44,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from unitile_py.errors import UnitileError  # noqa: E402
 from unitile_py.naked_diagonal.game import Game  # noqa: E402
 from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
 from unitile_py.naked_diagonal.legality import legal_masks  # noqa: E402
 from unitile_py.naked_diagonal.position import Position  # noqa: E402
+from unitile_py.naked_diagonal.rules import forming  # noqa: E402
 from unitile_py.naked_diagonal.tables import NDTables  # noqa: E402
 
 PY = sys.executable
@@ -130,16 +138,26 @@ def cmd_build(args: argparse.Namespace) -> int:
 # legality ----------------------------------------------------------------------------------------
 
 
-def cmd_legality(args: argparse.Namespace) -> int:
-    """numba vs unitile_py legality."""
-    from pipeline.naked_diagonal import kernels as k
-    from pipeline.naked_diagonal.geometry import NDGeometry
-
+def legality_positions(args: argparse.Namespace) -> list[Position]:
+    """The positions ``legality`` compares (see the module docstring)."""
     positions: list[Position] = []
-    if args.random:
-        rng = random.Random(args.seed)
+    rng = random.Random(args.seed)
+    if args.boards:
         for n in args.sizes:
             grid = Grid.get(n)
+            count = 0
+            while count < args.boards:
+                fill = rng.random()
+                cells = [rng.random() < fill for _ in range(grid.size)]
+                red = sum(1 << p for p in range(grid.size) if cells[p] and rng.random() < 0.5)
+                blue = sum(1 << p for p in range(grid.size) if cells[p] and not red >> p & 1)
+                try:
+                    positions.append(Position(grid, red, blue, "r"))
+                except UnitileError:
+                    continue  # a naked diagonal: no such position
+                count += 1
+    elif args.random:
+        for n in args.sizes:
             count = 0
             while count < args.random:
                 game = Game(Position.empty(n))
@@ -147,21 +165,38 @@ def cmd_legality(args: argparse.Namespace) -> int:
                     positions.append(game.position)
                     count += 1
                     game.push(rng.choice(game.legal_moves()))
-            del grid
     else:
         n = size_of(args.board)
         tables = NDTables.load(n, args.tables) if args.tables else NDTables.load(n)
         grid = Grid.get(n)
+        keep = [s for s in grid.symmetries if not s.swaps_edges]
         for tier in tables.tiers.values():
             for key in tier.keys:
                 red, blue = key & grid.full, key >> grid.size & grid.full
                 turn = "b" if key >> (2 * grid.size) & 1 else "r"
-                positions.append(Position(grid, red, blue, turn))
-    agree = differ = 0
+                position = Position(grid, red, blue, turn)
+                if args.images:
+                    seen = {str(position.transform(s)): position.transform(s) for s in keep}
+                    positions.extend(seen.values())
+                else:
+                    positions.append(position)
+    return positions
+
+
+def cmd_legality(args: argparse.Namespace) -> int:
+    """numba vs unitile_py legality."""
+    from pipeline.naked_diagonal import kernels as k
+    from pipeline.naked_diagonal.geometry import NDGeometry
+
+    positions = legality_positions(args)
+    agree = differ = blocked = nde_bans = 0
+    sizes: dict[str, int] = {}
     t_numba = t_py = 0.0
+    out = Path(args.disagreements)
     for position in positions:
-        g = NDGeometry.of(position.grid.n).args
-        memo = k.memo_for(position.grid.n)
+        grid = position.grid
+        g = NDGeometry.of(grid.n).args
+        memo = k.memo_for(grid.n)
         a = time.process_time()
         mine = k.legal_masks(g, position.red, position.blue, memo)
         b = time.process_time()
@@ -169,13 +204,27 @@ def cmd_legality(args: argparse.Namespace) -> int:
         c = time.process_time()
         t_numba += b - a
         t_py += c - b
+        board = f"{grid.n}x{grid.n}"
+        sizes[board] = sizes.get(board, 0) + 1
         if tuple(mine) == theirs:
             agree += 1
+            empty = position.empty_points
+            blocked += theirs == (0, 0) and bool(empty)
+            for own, legal in ((position.red, theirs[0]), (position.blue, theirs[1])):
+                nde_bans += (empty & ~forming(grid, own, empty) & ~legal).bit_count()
         else:
             differ += 1
             print(f"differ: {position}: numba {mine}, unitile_py {theirs}")
-    print(json.dumps({"positions": len(positions), "agree": agree, "differ": differ,
-                      "numba_cpu_seconds": round(t_numba, 2), "unitile_py_cpu_seconds": round(t_py, 2)}))
+            out.parent.mkdir(parents=True, exist_ok=True)
+            with out.open("a") as f:
+                for colour, (m1, m2) in zip("rb", zip(mine, theirs, strict=True), strict=True):
+                    for p in Grid.points(int(m1) ^ m2):
+                        who = "numba" if int(m1) >> p & 1 else "unitile_py"
+                        f.write(f"{position} {grid.name(p)} {colour}: legal for {who} only\n")
+    print(json.dumps({"positions": len(positions), "per_board": sizes, "agree": agree, "differ": differ,
+                      "with_an_nde_region": blocked, "placements_banned_by_an_nde_area": nde_bans,
+                      "numba_cpu_seconds": round(t_numba, 2), "unitile_py_cpu_seconds": round(t_py, 2),
+                      "load_average": os.getloadavg()}))
     return 1 if differ else 0
 
 
@@ -266,7 +315,7 @@ def cmd_proof(args: argparse.Namespace) -> int:
         c0 = time.process_time()
         wins = search.wins(0, 0, 0)
         print(json.dumps({"board": f"{n}x{n}", "red_wins": wins, "nodes": search.nodes,
-                          "table": len(search.table), "cpu_seconds": round(time.process_time() - c0, 2)}))
+                          "table": search.stored, "cpu_seconds": round(time.process_time() - c0, 2)}))
     return 0
 
 
@@ -317,8 +366,13 @@ def main() -> int:
     lg.add_argument("--board", default="4x4")
     lg.add_argument("--tables", help="tables directory (default: the committed ones)")
     lg.add_argument("--random", type=int, default=0, help="positions of random games per size instead")
+    lg.add_argument("--boards", type=int, default=0,
+                    help="random boards without a naked diagonal per size instead (NDE regions included)")
+    lg.add_argument("--images", action="store_true", help="every image of every record (all positions)")
     lg.add_argument("--sizes", type=int, nargs="*", default=[5, 6, 7])
     lg.add_argument("--seed", type=int, default=1)
+    lg.add_argument("--disagreements", default="/tmp/notes/nd-disagreements.txt",
+                    help="file the disagreements are appended to")
     lg.set_defaults(func=cmd_legality)
     f = sub.add_parser("forward")
     f.add_argument("--board", default="4x4")

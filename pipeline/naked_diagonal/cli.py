@@ -1,4 +1,5 @@
-"""``python -m pipeline nd-build|nd-verify|nd-prove``: the Naked Diagonal solve on the command line.
+"""``python -m pipeline nd-build|nd-verify|nd-prove|nd-atlas|nd-survey|nd-areas``: Naked Diagonal's
+solve and its map of NDE areas on the command line.
 
 :func:`register` adds the commands to ``pipeline.cli``'s subparsers; each sets ``nd_main``, which
 ``pipeline.cli.main`` calls (its one-line errors and exit statuses apply: 2 for a user error, 1 for a
@@ -43,7 +44,8 @@ def _engine_arguments(s: argparse.ArgumentParser) -> None:
 
 
 def register(sub: Any) -> None:
-    """Add ``nd-build``, ``nd-verify`` and ``nd-prove`` to ``python -m pipeline``."""
+    """Add ``nd-build``, ``nd-verify``, ``nd-prove`` and the NDE area commands (:func:`register_areas`) to
+    ``python -m pipeline``."""
     build = sub.add_parser("nd-build", help="Naked Diagonal: solve a small board into a store and tables")
     verify = sub.add_parser("nd-verify", help="Naked Diagonal: rerun the checks of a solved store")
     for s in (build, verify):
@@ -62,6 +64,7 @@ def register(sub: Any) -> None:
     prove.add_argument("--budget", type=int, default=0, help="most nodes per task, 0 for no limit")
     prove.add_argument("--out", metavar="FILE", help="write the results as JSON here too")
     prove.set_defaults(nd_main=_prove)
+    register_areas(sub)
 
 
 def executor_of(args: argparse.Namespace) -> Executor:
@@ -169,3 +172,94 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted: rerun the same command to resume", file=sys.stderr)
         return 130
+
+
+# The NDE areas -------------------------------------------------------------------------------------
+
+
+def register_areas(sub: Any) -> None:
+    """Add ``nd-atlas``, ``nd-survey`` and ``nd-areas`` (docs/naked-diagonal-areas.md)."""
+    atlas = sub.add_parser("nd-atlas", help="Naked Diagonal: every NDE configuration of up to K empty points")
+    _engine_arguments(atlas)
+    atlas.add_argument("--k", type=int, default=5, help="most points of an area (default 5)")
+    atlas.add_argument("--out", metavar="FILE", default="build/nd-atlas.json", help="results (JSON)")
+    atlas.set_defaults(nd_main=_atlas)
+    survey = sub.add_parser("nd-survey", help="Naked Diagonal: the NDE areas placements leave in games")
+    _engine_arguments(survey)
+    survey.add_argument("--sizes", type=int, nargs="+", default=list(range(5, 14)),
+                        help="board sizes (default 5 to 13)")
+    survey.add_argument("--players", nargs="+", default=["random", "greedy"], help="random and/or greedy")
+    survey.add_argument("--games", type=int, default=200,
+                        help="games per task on 5x5 (default 200); n x n plays games * (5/n)**4, at least 1")
+    survey.add_argument("--tasks", type=int, default=2, help="tasks per size and player (default 2)")
+    survey.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
+    survey.add_argument("--out", metavar="FILE", default="build/nd-survey.json", help="results (JSON)")
+    survey.set_defaults(nd_main=_survey)
+    areas = sub.add_parser("nd-areas", help="Naked Diagonal: publish the atlas and the survey as one file")
+    areas.add_argument("--atlas", default="build/nd-atlas.json", help="nd-atlas results")
+    areas.add_argument("--survey", default="build/nd-survey.json", help="nd-survey results")
+    areas.add_argument("--out", default="tables/naked-diagonal/areas.json", help="the published file")
+    areas.set_defaults(nd_main=_areas)
+
+
+def _positive(name: str, value: int) -> None:
+    if value < 1:
+        raise UnitileError(f"--{name} {value}: must be at least 1")
+
+
+def _write(path: str, data: Any) -> None:
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(data, indent=1) + "\n")
+
+
+def _atlas(args: argparse.Namespace) -> int:
+    from .atlas import MAX_K, run_atlas
+
+    if not 1 <= args.k <= MAX_K:
+        raise UnitileError(f"--k {args.k}: expected 1 to {MAX_K}")
+    executor = executor_of(args)
+    try:
+        result = run_atlas(executor, args.k, log=_log(args))
+    finally:
+        executor.close()
+    _write(args.out, result)
+    summary = {"k_max": result["k_max"], "per_k": result["per_k"], "seconds": result["seconds"]}
+    print(json.dumps(summary, indent=1))
+    return 0
+
+
+def _survey(args: argparse.Namespace) -> int:
+    from .survey import PLAYERS, SurveyTask, run_survey
+
+    for n in args.sizes:
+        if not 5 <= n <= 13:
+            raise UnitileError(f"--sizes {n}: the survey takes boards 5x5 to 13x13")
+    for player in args.players:
+        if player not in PLAYERS:
+            raise UnitileError(f"--players {player}: expected {' or '.join(PLAYERS)}")
+    _positive("games", args.games)
+    _positive("tasks", args.tasks)
+    tasks = [SurveyTask(n, player, args.seed + i, max(1, round(args.games * (5 / n) ** 4)))
+             for n in args.sizes for player in args.players for i in range(args.tasks)]
+    executor = executor_of(args)
+    try:
+        result = run_survey(executor, tasks, log=_log(args))
+    finally:
+        executor.close()
+    result["command"] = "python -m pipeline nd-survey " + " ".join(sys.argv[2:])
+    _write(args.out, result)
+    print(json.dumps({"per_board": result["per_board"], "configurations": len(result["areas"]),
+                      "seconds": result["seconds"]}, indent=1))
+    return 0
+
+
+def _areas(args: argparse.Namespace) -> int:
+    from .areas_file import publish
+
+    for path in (args.atlas, args.survey):
+        if not Path(path).is_file():
+            raise UnitileError(f"{path}: no such file (run nd-atlas and nd-survey first)")
+    summary = publish(json.loads(Path(args.atlas).read_text()), json.loads(Path(args.survey).read_text()),
+                      args.out)
+    print(json.dumps(summary, indent=1))
+    return 0

@@ -5,12 +5,12 @@ depth-first alpha-beta search over win or loss with a transposition table (canon
 eight symmetries share entries) and move ordering, split into dask tasks over opening lines.
 
 * **The search** (:class:`ProofSearch`): a position is a win for the side to move when some legal
-  placement wins at once, or leads to a position that is a loss for the opponent (a win for the mover
-  when the opponent is skipped); otherwise a loss. Each node is one numba call (:func:`expand`): the
-  legal placements of the side to move, a placement that wins at once if any, and the children sorted
-  by a connection heuristic: the mover's shortest path between its edges (stones 0, empty points 1)
-  minus the opponent's, smallest first. Every answer is exact: the ordering only decides how soon a
-  winning move is found.
+  placement wins at once, or leads to a position that is a loss for the opponent (no turn is ever
+  skipped: fact 5 of docs/naked-diagonal.md); otherwise a loss. Each node is one numba call
+  (:func:`expand`): the legal placements of the side to move, a placement that wins at once if any,
+  and the children sorted by a connection heuristic: the mover's shortest path between its edges
+  (stones 0, empty points 1) minus the opponent's, smallest first. Every answer is exact: the ordering
+  only decides how soon a winning move is found.
 * **The split** (:func:`prove_openings`): the lines of ``split`` placements from the empty board, one
   task per canonical position at their end (each with its own table and an optional node budget); the
   client then combines the answers up the opening tree. With a budget a task may answer "unknown",
@@ -31,7 +31,7 @@ from pipeline.executor import Executor
 from unitile_py.naked_diagonal.grid import Grid
 
 from .geometry import NDArgs, NDGeometry
-from .kernels import INLINE, JIT, can_place, canonical, dilate4, grow, legal_masks, memo_for, winner_bits
+from .kernels import INLINE, JIT, canonical, dilate4, grow, legal_masks, memo_for, winner_bits
 
 #: Shortest-path length meaning "no path".
 FAR = 99
@@ -63,12 +63,12 @@ def connection_score(g: NDArgs, red: int, blue: int, turn: int) -> int:
 
 
 @JIT
-def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, np.ndarray, np.ndarray]:
-    """One node of the search: ``(winning point, children, skips)``.
+def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, np.ndarray]:
+    """One node of the search: ``(winning point, children)``.
 
-    ``winning point`` is a legal placement that wins at once (-1 if none; then the rest is empty).
+    ``winning point`` is a legal placement that wins at once (-1 if none; then there are no children).
     ``children[j] = (point, red, blue, next turn, canonical key)`` of each legal placement, best first by
-    :func:`connection_score`; ``skips[j]`` is 1 when the opponent is skipped there.
+    :func:`connection_score`.
     """
     mine = legal_masks(g, red, blue, memo)[turn]
     count = 0
@@ -76,7 +76,6 @@ def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, n
         if mine >> p & 1:
             count += 1
     kids = np.empty((count, 5), dtype=np.int64)
-    skips = np.zeros(count, dtype=np.int64)
     score = np.empty(count, dtype=np.int64)
     j = 0
     centre = g.n - 1
@@ -87,18 +86,54 @@ def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, n
         r2 = red | bit if turn == 0 else red
         b2 = blue | bit if turn == 1 else blue
         if winner_bits(g, r2, b2):
-            return p, kids[:0], skips[:0]
+            return p, kids[:0]
         nxt = 1 - turn
-        if not can_place(g, r2, b2, nxt, memo):
-            nxt = turn
-            skips[j] = 1
         kids[j, 0], kids[j, 1], kids[j, 2], kids[j, 3] = p, r2, b2, nxt
         kids[j, 4] = canonical(g, r2, b2, nxt)[0]
         row, col = p // g.n, p % g.n
         score[j] = connection_score(g, r2, b2, turn) * 64 + abs(2 * row - centre) + abs(2 * col - centre)
         j += 1
     order = np.argsort(score, kind="mergesort")
-    return -1, kids[order], skips[order]
+    return -1, kids[order]
+
+
+#: Slots of a search's transposition table by default (8 bytes each: 256 MiB).
+TABLE_SLOTS = 1 << 25
+#: Slots tried from a key's home slot before an entry is overwritten.
+PROBES = 8
+#: Fibonacci hashing's multiplier, as a signed 64-bit number (numba multiplies int64 by int64, wrapping).
+GOLDEN = 0x9E3779B97F4A7C15 - (1 << 64)
+
+
+@JIT
+def table_get(slots: np.ndarray, key: int) -> int:
+    """The result stored for a canonical key: 1 win, 0 loss, -1 unknown (open addressing, linear probes;
+    an entry is ``(key + 1) << 1 | win``)."""
+    mask = slots.shape[0] - 1
+    home = (key * GOLDEN) >> 20 & mask
+    want = key + 1
+    for i in range(PROBES):
+        entry = slots[(home + i) & mask]
+        if entry == 0:
+            return -1
+        if entry >> 1 == want:
+            return entry & 1
+    return -1
+
+
+@JIT
+def table_put(slots: np.ndarray, key: int, win: int) -> None:
+    """Store a result: in the first free slot of the key's probes, else over the home slot (an entry lost
+    costs only a search again)."""
+    mask = slots.shape[0] - 1
+    home = (key * GOLDEN) >> 20 & mask
+    entry = (key + 1) << 1 | win
+    for i in range(PROBES):
+        at = (home + i) & mask
+        if slots[at] == 0 or slots[at] >> 1 == key + 1:
+            slots[at] = entry
+            return
+    slots[home] = entry
 
 
 class Budget(Exception):
@@ -108,13 +143,20 @@ class Budget(Exception):
 class ProofSearch:
     """Win or loss for the side to move, exactly (see the module docstring)."""
 
-    def __init__(self, n: int, budget: int = 0) -> None:
+    def __init__(self, n: int, budget: int = 0, slots: int = 0) -> None:
         self.n = n
         self.geo = NDGeometry.of(n)
         self.memo = memo_for(n)
-        self.table: dict[int, bool] = {}
+        slots = slots or (TABLE_SLOTS if n >= 5 else 1 << 20)
+        #: The transposition table (see :func:`table_get`), a power of two of slots.
+        self.table = np.zeros(1 << max(4, (slots - 1).bit_length()), dtype=np.int64)
         self.budget = budget
         self.nodes = 0
+
+    @property
+    def stored(self) -> int:
+        """Entries in the transposition table."""
+        return int(np.count_nonzero(self.table))
 
     def wins(self, red: int, blue: int, turn: int) -> bool:
         """Whether the side to move (0 Red, 1 Blue) wins with perfect play."""
@@ -125,21 +167,20 @@ class ProofSearch:
     def _wins(self, red: int, blue: int, turn: int) -> bool:
         g = self.geo.args
         key = canonical(g, red, blue, turn)[0]
-        known = self.table.get(key)
-        if known is not None:
-            return known
+        known = table_get(self.table, key)
+        if known >= 0:
+            return known == 1
         self.nodes += 1
         if self.budget and self.nodes > self.budget:
             raise Budget
-        point, kids, skips = expand(g, red, blue, turn, self.memo)
+        point, kids = expand(g, red, blue, turn, self.memo)
         result = point >= 0
         for j in range(len(kids)):
             if result:
                 break
             _, r2, b2, nxt, _ = (int(x) for x in kids[j])
-            theirs = self._wins(r2, b2, nxt)
-            result = theirs if skips[j] else not theirs
-        self.table[key] = result
+            result = not self._wins(r2, b2, nxt)
+        table_put(self.table, key, int(result))
         return result
 
     def best_line(self, red: int, blue: int, turn: int, limit: int = 64) -> list[int]:
@@ -148,7 +189,7 @@ class ProofSearch:
         g = self.geo.args
         line: list[int] = []
         while not winner_bits(g, red, blue) and len(line) < limit:
-            point, kids, skips = expand(g, red, blue, turn, self.memo)
+            point, kids = expand(g, red, blue, turn, self.memo)
             if point >= 0:
                 line.append(point)
                 break
@@ -158,8 +199,7 @@ class ProofSearch:
             chosen = 0
             for j in range(len(kids)):
                 _, r2, b2, nxt, _ = (int(x) for x in kids[j])
-                theirs = self.wins(r2, b2, nxt)
-                if (theirs if skips[j] else not theirs) == winning:
+                if (not self.wins(r2, b2, nxt)) == winning:
                     chosen = j
                     break
             p, red, blue, turn, _ = (int(x) for x in kids[chosen])
@@ -172,7 +212,7 @@ class ProofSearch:
 
 @dataclass(frozen=True)
 class ProveTask:
-    """Prove the position after the placements ``line`` (points, alternating from Red, no skips)."""
+    """Prove the position after the placements ``line`` (points, alternating from Red)."""
 
     n: int
     line: tuple[int, ...]
@@ -206,7 +246,7 @@ def prove_task(task: ProveTask) -> dict[str, Any]:
         "line": [Grid.get(task.n).name(p) for p in task.line],
         "wins": wins,
         "nodes": search.nodes,
-        "table": len(search.table),
+        "table": search.stored,
         "seconds": round(time.perf_counter() - t0, 3),
         "cpu_seconds": round(time.process_time() - c0, 3),
         "proof": proof,
@@ -216,7 +256,7 @@ def prove_task(task: ProveTask) -> dict[str, Any]:
 def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], dict[int, tuple[int, ...]]]:
     """The canonical positions of the first ``split`` placements: ``(moves, lines)`` where ``moves[key]``
     lists ``(point, child key)`` of each legal placement (no entry for a position at depth ``split``, or
-    won, or with a skip ahead) and ``lines[key]`` is one line reaching each leaf that needs a task."""
+    won) and ``lines[key]`` is one line reaching each leaf that needs a task."""
     geo = NDGeometry.of(n)
     g, memo = geo.args, memo_for(n)
     moves: dict[int, list[tuple[int, int]]] = {}
@@ -234,8 +274,6 @@ def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], 
             out = []
             for p in Grid.points(mine):
                 r2, b2 = (red | 1 << p, blue) if turn == 0 else (red, blue | 1 << p)
-                if not winner_bits(g, r2, b2) and not can_place(g, r2, b2, 1 - turn, memo):
-                    raise NotImplementedError("a skip inside the opening lines")
                 child = canonical(g, r2, b2, 1 - turn)[0]
                 out.append((p, child))
                 following.setdefault(child, (*line, p))
