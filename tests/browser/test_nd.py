@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import threading
 import urllib.request
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -150,6 +152,44 @@ def test_marking_off_hides_the_dots_but_not_the_bans(site: Site) -> None:
     assert count(site, "#board .pt.marked") == legal
     site.set_option("opt-marking", False)
     assert tap_banned(site, "d4") == "naked"
+
+
+def test_the_settings_and_the_empty_board_show_before_python_is_ready(browser: Any, site_dir: Path) -> None:
+    """The worker's first request waits until the test lets it go: meanwhile the page is up."""
+    gate = threading.Event()
+
+    class Held(serve_module.SiteHandler):  # type: ignore[misc, name-defined]
+        def do_GET(self) -> None:
+            if self.path.startswith("/build.json"):
+                gate.wait(TIMEOUT)
+            super().do_GET()
+
+    server = serve_module.SiteServer(site_dir)
+    server.httpd.RequestHandlerClass = partial(Held, directory=str(site_dir))
+    server.start()
+    s = make_context(browser, server.url)
+    try:
+        s.page.goto(server.url + "about.html")
+        nd_settings(s, size="7", b="2")
+        s.page.goto(server.url + "nd.html", wait_until="domcontentloaded")
+        wait_until(lambda: s.page.locator("#size").input_value() == "7", "the saved size")
+        assert s.page.locator("#player-b").input_value() == "2"
+        assert count(s, "#board .pt") == 49 and count(s, "#board .pt.marked") == 0
+        assert s.page.locator("#loading-text").inner_text() == "Loading the game…"
+        for key in ["u", "h", "n", "r", "ArrowUp", "Enter"]:
+            s.page.keyboard.press(key)
+        for button in ["#btn-new", "#btn-undo", "#btn-hint", "#btn-record"]:
+            assert s.page.locator(button).is_disabled()
+        s.shot("nd-09-loading")
+        gate.set()
+        s.wait_ready()
+        assert s.state()["size"] == 7 and s.state()["moves"] == []
+        assert count(s, "#board .pt.marked") == 49
+        assert s.errors == [] and s.foreign == []
+    finally:
+        gate.set()
+        s.context.close()
+        server.stop()
 
 
 # ----- whole games ------------------------------------------------------------------------------
