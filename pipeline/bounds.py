@@ -5,7 +5,7 @@ A stage's :class:`Cost` is what it cannot avoid: the bytes of the arrays it must
 position from the rules: every slide of every position, say), and whether that work can use every
 core. :meth:`Machine.bound` turns a cost into seconds with the rates of :meth:`Machine.measure`:
 
-* the copy bandwidth (bytes read + written per second by a parallel numba copy of 2 x 256 MB, best of
+* the copy bandwidth (bytes read + written per second by a parallel numba copy of 2 x 64 MB, best of
   3), the rate of a memory-bound stage;
 * ranks and connectivity tests per second on random-looking tile masks (parallel numba loops over
   2^20 masks each, best of 3, the cost of stepping through the masks subtracted), the rate of a
@@ -33,8 +33,8 @@ from unitile_py.board import Board
 from .bits import PARALLEL, GeoArgs, cells_of, connected, next_combination, rank, unrank
 from .geometry import Geometry
 
-#: float64 values per array of the bandwidth copy (256 MB each: beyond the caches).
-COPY_N = 1 << 25
+#: float64 values per array of the bandwidth copy (64 MB each: twice the L3 cache of this machine).
+COPY_N = 1 << 23
 #: Tile masks per rate probe.
 PROBE_N = 1 << 20
 #: Parallel strips of each probe (each steps through its own run of masks).

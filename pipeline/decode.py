@@ -2,10 +2,13 @@
 numba, and compared with the arrays it was written from (tables-verify).
 
 :func:`load_records` parses every frame file of a folder (zlib blocks, symbol tables) into one
-:class:`Records` (kept per process, keyed by the manifest's bytes); :func:`check_cell` decodes the legal
-slides and the best set (with its *ends* bit) of every position of one bubble cell as docs/tables.md says
-a reader must: the record of the position's canonical form, its slides mapped back from canonical ones,
-and for a bubble on an odd cell the legal slides from the records of the positions after each slide.
+:class:`Records` (kept per process, keyed by the manifest's bytes). The positions are decoded as
+docs/tables.md says a reader must: the record of the position's canonical form, its slides mapped back
+from canonical ones, and for a bubble on an odd cell the legal slides from the records of the positions
+after each slide (with the bubble on even cells). The decoding of those records is shared:
+:func:`check_even` decodes every position of an even cell and also returns its record's legal slides
+for every position (those where a colour is united included), and :func:`check_odd` reads an odd cell's
+legality from those of its neighbour cells (a rank per slide instead of a record lookup per slide).
 """
 
 from __future__ import annotations
@@ -22,13 +25,24 @@ from numba import prange
 
 from unitile_py.board import Board
 from unitile_py.errors import UnitileError
-from unitile_py.table_files import ENDS, KIND_EVEN
+from unitile_py.table_files import ENDS, KIND_EVEN, KIND_ODD
 
-from .bits import INLINE, PARALLEL, GeoArgs, cells_of, connected, next_combination, slide, unrank
+from .bits import (
+    INLINE,
+    PARALLEL,
+    GeoArgs,
+    cells_of,
+    connected,
+    next_combination,
+    rank,
+    slide,
+    tiles_of,
+    unrank,
+)
 from .cellpass import CHUNK, SLIDES, UNITED
 from .compact import file_name, parse
 from .errors import CheckFailed
-from .frames import FrameTables, frame_tables, locate
+from .frames import FrameTables, frame_tables, is_even, locate
 from .geometry import Geometry
 
 
@@ -92,25 +106,8 @@ def _actual(mask: int, cell: int, e: int, deg: int, ft: FrameTables) -> int:
     return out
 
 
-@INLINE
-def _decode(cm: int, bubble: int, ft: FrameTables, rec: Records, g: GeoArgs) -> tuple[int, int]:
-    """``(legal slide bits, best set for Red to move)`` of a position where no colour is united."""
-    deg = g.deg[bubble]
-    f, e, a, b, c = _record(cm, bubble, ft, rec, g)
-    if rec.kind[f] == KIND_EVEN:
-        chosen = c if ft.flips[f, e] else b
-        return _actual(a, bubble, e, deg, ft), _actual(chosen & SLIDES, bubble, e, deg, ft) | (chosen & ENDS)
-    legal = 0
-    for k in range(deg):
-        n = g.nbr_cells[bubble, k]
-        _, e2, a2, _, _ = _record(slide(cm, bubble, n), n, ft, rec, g)
-        # Legal exactly when the slide back, from the position after it, is not.
-        legal |= (1 - ((a2 >> ft.kmap[n, e2, ft.back[bubble, k]]) & 1)) << k
-    return legal, _actual(b & SLIDES, bubble, e, deg, ft) | (b & ENDS)
-
-
 @PARALLEL
-def _check_cell(
+def _check_even(
     bubble: int,
     legal: np.ndarray,
     best: np.ndarray,
@@ -118,9 +115,11 @@ def _check_cell(
     ft: FrameTables,
     rec: Records,
     g: GeoArgs,
+    raw: np.ndarray,
     bad: np.ndarray,
 ) -> None:
     c = legal.shape[0]
+    deg = g.deg[bubble]
     for ch in prange((c + CHUNK - 1) // CHUNK):
         a = ch * CHUNK
         m = unrank(a, g)
@@ -129,8 +128,16 @@ def _check_cell(
         for r in range(a, min(a + CHUNK, c)):
             cm = cells_of(m, bubble)
             m = next_combination(m)
+            f, e, sa, sb, sc = _record(cm, bubble, ft, rec, g)
+            # The record's legal slides as this cell's own slides, where a colour is united too: the
+            # positions of odd cells decode their legality from these.
+            raw[r] = _actual(sa, bubble, e, deg, ft)
             united = connected(cm, g) or connected(g.full & ~cm & ~(1 << bubble), g)
-            got_legal, got_best = (0, 0) if united else _decode(cm, bubble, ft, rec, g)
+            got_legal = got_best = 0
+            if not united:
+                chosen = sc if ft.flips[f, e] else sb
+                got_legal = raw[r]
+                got_best = _actual(chosen & SLIDES, bubble, e, deg, ft) | (chosen & ENDS)
             flags = legal[r]
             want_legal = 0 if flags & UNITED else flags & SLIDES
             want_best = 0 if flags & UNITED else best[r] | (ENDS if abs(value[r]) == 1 else 0)
@@ -140,12 +147,109 @@ def _check_cell(
         bad[ch, 1] = wrong_best
 
 
+@PARALLEL
+def _check_odd(
+    bubble: int,
+    legal: np.ndarray,
+    best: np.ndarray,
+    value: np.ndarray,
+    raw: np.ndarray,
+    ft: FrameTables,
+    rec: Records,
+    g: GeoArgs,
+    bad: np.ndarray,
+) -> None:
+    c = legal.shape[0]
+    deg = g.deg[bubble]
+    for ch in prange((c + CHUNK - 1) // CHUNK):
+        a = ch * CHUNK
+        m = unrank(a, g)
+        wrong_legal = 0
+        wrong_best = 0
+        for r in range(a, min(a + CHUNK, c)):
+            cm = cells_of(m, bubble)
+            m = next_combination(m)
+            united = connected(cm, g) or connected(g.full & ~cm & ~(1 << bubble), g)
+            got_legal = got_best = 0
+            if not united:
+                _, e, _, sb, _ = _record(cm, bubble, ft, rec, g)
+                got_best = _actual(sb & SLIDES, bubble, e, deg, ft) | (sb & ENDS)
+                for k in range(deg):
+                    n = g.nbr_cells[bubble, k]
+                    child = rank(tiles_of(slide(cm, bubble, n), n), g)
+                    # Legal exactly when the slide back, from the position after it, is not.
+                    got_legal |= (1 - ((raw[k, child] >> ft.back[bubble, k]) & 1)) << k
+            flags = legal[r]
+            want_legal = 0 if flags & UNITED else flags & SLIDES
+            want_best = 0 if flags & UNITED else best[r] | (ENDS if abs(value[r]) == 1 else 0)
+            wrong_legal += int(got_legal != want_legal)
+            wrong_best += int(got_best != want_best)
+        bad[ch, 0] = wrong_legal
+        bad[ch, 1] = wrong_best
+
+
+def _kind(board: Board, bubble: int, records: Records, want: int) -> None:
+    """The frame of the cell's representative must be of the kind its parity asks for."""
+    ft = frame_tables(board)
+    f = int(ft.frame_of[bubble])
+    if int(records.kind[f]) != want:
+        name = file_name(board, int(ft.reps[f]))
+        raise CheckFailed(f"tables: {name} holds a frame of kind {int(records.kind[f])}, not {want}")
+
+
+def check_even(
+    board: Board, bubble: int, records: Records, legal: np.ndarray, best: np.ndarray, value: np.ndarray
+) -> tuple[int, int, np.ndarray]:
+    """``(legal bytes decoded wrongly, best sets decoded wrongly, the records' legal slides)`` over the
+    positions of an even bubble cell, against their legal bytes, best masks and values (by rank).
+
+    The records' legal slides (as the cell's own slide bits, by rank, for every position, those where a
+    colour is united included) are what the positions of the odd neighbour cells decode their legality
+    from (:func:`check_odd`)."""
+    if not is_even(board, bubble):
+        raise ValueError(f"cell {bubble} is odd")
+    _kind(board, bubble, records, KIND_EVEN)
+    c = board.colourings
+    bad = np.zeros(((c + CHUNK - 1) // CHUNK, 2), dtype=np.int64)
+    raw = np.empty(c, dtype=np.uint8)
+    _check_even(bubble, legal, best, value, frame_tables(board), records, Geometry.of(board).args, raw, bad)
+    return int(bad[:, 0].sum()), int(bad[:, 1].sum()), raw
+
+
+def check_odd(
+    board: Board,
+    bubble: int,
+    records: Records,
+    legal: np.ndarray,
+    best: np.ndarray,
+    value: np.ndarray,
+    raw: np.ndarray,
+) -> tuple[int, int]:
+    """``(legal bytes decoded wrongly, best sets decoded wrongly)`` over the positions of an odd bubble
+    cell; ``raw[k]`` holds the records' legal slides of its ``k``-th neighbour cell
+    (:func:`check_even`), from which a reader decodes the legality of these positions: the slide from
+    ``x`` is legal exactly when the slide back from the position after it is not."""
+    if is_even(board, bubble) or raw.shape != (len(board.neighbours[bubble]), board.colourings):
+        raise ValueError(f"cell {bubble}: not an odd cell, or records of shape {raw.shape}")
+    _kind(board, bubble, records, KIND_ODD)
+    c = board.colourings
+    bad = np.zeros(((c + CHUNK - 1) // CHUNK, 2), dtype=np.int64)
+    _check_odd(bubble, legal, best, value, np.ascontiguousarray(raw, dtype=np.uint8), frame_tables(board),
+               records, Geometry.of(board).args, bad)  # fmt: skip
+    return int(bad[:, 0].sum()), int(bad[:, 1].sum())
+
+
 def check_cell(
     board: Board, bubble: int, records: Records, legal: np.ndarray, best: np.ndarray, value: np.ndarray
 ) -> tuple[int, int]:
     """``(legal bytes decoded wrongly, best sets decoded wrongly)`` over the positions with the bubble on
-    ``bubble``, against their legal bytes, best masks and values (by rank)."""
+    ``bubble`` from the files alone (an odd cell decodes its neighbour cells' records first): for a
+    single cell; the stage decodes each even cell once (:func:`check_even`, :func:`check_odd`)."""
+    if is_even(board, bubble):
+        return check_even(board, bubble, records, legal, best, value)[:2]
     c = board.colourings
-    bad = np.zeros(((c + CHUNK - 1) // CHUNK, 2), dtype=np.int64)
-    _check_cell(bubble, legal, best, value, frame_tables(board), records, Geometry.of(board).args, bad)
-    return int(bad[:, 0].sum()), int(bad[:, 1].sum())
+    raw = np.empty((len(board.neighbours[bubble]), c), dtype=np.uint8)
+    zeros8, zeros16 = np.zeros(c, dtype=np.uint8), np.zeros(c, dtype=np.int16)
+    for k, n in enumerate(board.neighbours[bubble]):
+        raw[k] = check_even(board, n, records, zeros8, zeros8, zeros16)[2]
+    return check_odd(board, bubble, records, legal, best, value, raw)

@@ -5,7 +5,8 @@
   and ``perfect/value``; this process adds the manifest (the counts come from the verify stage's pass)
   and writes the folder at once (:mod:`pipeline.tables_dir`).
 * ``tables-verify`` -- every position decoded back from the files (:mod:`pipeline.decode`, one task per
-  bubble cell) against the arrays, the files read by the game's own reader (on sampled positions,
+  bubble cell: the even cells first, whose records' legal slides the odd cells then decode theirs from)
+  against the arrays, the files read by the game's own reader (on sampled positions,
   reading only their entries of the arrays), and the checks from the rules.
 """
 
@@ -29,7 +30,7 @@ from .bounds import Cost
 from .cellpass import UNITED
 from .compact import assemble, frame_cells, frame_file, is_even
 from .context import Context
-from .decode import check_cell, load_records
+from .decode import check_even, check_odd, load_records
 from .errors import CheckFailed
 from .store import Store, default_path, is_url
 from .tables_dir import write_tables
@@ -149,10 +150,33 @@ class TablesStage:
 # tables-verify ----------------------------------------------------------------------------------------
 
 
+#: The legal slides of the records of every position of the even cells, as those cells' own slides
+#: (tables-verify's: the odd cells decode their legality from them), one shard per even cell.
+RECORDS_LEGAL = "check/records_legal"
+
+
+def even_rows(board: Board) -> dict[int, int]:
+    """The row (shard) of each even cell in :data:`RECORDS_LEGAL`."""
+    return {b: i for i, b in enumerate(b for b in range(board.cells) if is_even(board, b))}
+
+
 def check_task(task: CellTask) -> tuple[int, int]:
-    """For one bubble cell: ``(legal bytes decoded wrongly from the files, best sets decoded wrongly)``."""
-    board, _, legal, best, value = cell_arrays(task)
-    return check_cell(board, task.bubble, load_records(board, Path(task.extra)), legal, best, value)
+    """For one bubble cell: ``(legal bytes decoded wrongly from the files, best sets decoded wrongly)``.
+
+    An even cell also writes its shard of :data:`RECORDS_LEGAL`; an odd cell reads those of its
+    neighbour cells (all even), so the even cells go first."""
+    board, store, legal, best, value = cell_arrays(task)
+    records = load_records(board, Path(task.extra))
+    c = board.colourings
+    rows = even_rows(board)
+    arr = store.array(RECORDS_LEGAL)
+    if is_even(board, task.bubble):
+        bad_legal, bad_best, raw = check_even(board, task.bubble, records, legal, best, value)
+        i = rows[task.bubble]
+        arr[i * c : (i + 1) * c] = raw
+        return bad_legal, bad_best
+    raw = np.stack([arr[rows[n] * c : (rows[n] + 1) * c] for n in board.neighbours[task.bubble]])
+    return check_odd(board, task.bubble, records, legal, best, value, raw)
 
 
 def reader_sample(board: Board, folder: Path, store: Store, samples: int, seed: int) -> dict[str, Any]:
@@ -226,10 +250,13 @@ class TablesVerifyStage:
         rec = store.require("tables")
         require_complete(store.path, [*MOVE_ARRAYS, *PASS_ARRAYS])
         folder = Path(rec["directory"])
-        tasks = [
-            CellTask(store.path, str(board), b, ctx.task_threads, str(folder)) for b in range(board.cells)
-        ]
-        results = ctx.executor.map(check_task, tasks, "check")
+        c = board.colourings
+        store.create(RECORDS_LEGAL, (len(even_rows(board)) * c,), (c,), np.uint8)
+        results = []
+        for even in (True, False):  # the odd cells read what the even cells' tasks wrote
+            cells = [b for b in range(board.cells) if is_even(board, b) == even]
+            tasks = [CellTask(store.path, str(board), b, ctx.task_threads, str(folder)) for b in cells]
+            results += ctx.executor.map(check_task, tasks, "check even" if even else "check odd")
         report: dict[str, Any] = {
             "legal_decoded_wrongly": sum(r[0] for r in results),
             "best_decoded_wrongly": sum(r[1] for r in results),
@@ -251,14 +278,13 @@ class TablesVerifyStage:
         return {"report": report}
 
     def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:
-        """Per position a test of each colour and its record's number (a rank), and on an odd cell the
-        records of the positions after each slide; the legal bytes, best masks and values read."""
+        """Per position a test of each colour and its record's number (counted as a rank), and on an odd
+        cell the rank of the position after each slide; the legal bytes, best masks and values read,
+        the records' legal slides of the even cells written and read back."""
         board = ctx.board
-        lookups = sum(
-            board.colourings * (1 if is_even(board, b) else 1 + len(board.neighbours[b]))
-            for b in range(board.cells)
-        )
-        return Cost(bytes=board.positions * 4, ranks=lookups, tests=2 * board.positions,
+        odd = [b for b in range(board.cells) if not is_even(board, b)]
+        after = sum(board.colourings * len(board.neighbours[b]) for b in odd)
+        return Cost(bytes=board.positions * 5, ranks=board.positions + after, tests=2 * board.positions,
                     what="every position decoded from the files")  # fmt: skip
 
 

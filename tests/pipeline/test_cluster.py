@@ -44,6 +44,8 @@ VOLATILE = {
     "directory",
     "part_peak_rss_gib",
     "parts",
+    "usage",  # CPU seconds, peak memory and load of each stage
+    "bound",  # the bound from rates measured at the start of the build, and the ratio
 }
 #: The stage of each task function (dask names a task's key after its function).
 TASK_STAGE = {
