@@ -19,6 +19,9 @@ from .atlas import MAX_K, classify
 
 #: The file's format number.
 FORMAT = 1
+#: Minimal configurations are listed up to this many points (larger k: counts only; k = 6 alone has
+#: 19,190). Configurations whose culprits are not BAD are listed for every k.
+LISTED_K = 5
 
 LEGEND = {
     "o": "a point of the area (empty)",
@@ -55,6 +58,7 @@ def publish(atlas: dict[str, Any], survey: dict[str, Any], out: str) -> dict[str
         {k: e[k] for k in ("drawing", "k", "stones", "banned", "minimal", "irreducible", "culprit_bad",
                            "patterns")}
         for e in atlas["entries"]
+        if (e["minimal"] and e["k"] <= LISTED_K) or not e["culprit_bad"]
     ]
     per_k = {k: {name: v for name, v in row.items() if name not in ("cpu_seconds", "max_rss_mib")}
              for k, row in atlas["per_k"].items()}
@@ -63,6 +67,8 @@ def publish(atlas: dict[str, Any], survey: dict[str, Any], out: str) -> dict[str
         "format": FORMAT,
         "credit": "Naked Diagonal is a game by Mark Steere; the rules' reading: docs/naked-diagonal.md",
         "legend": LEGEND,
+        "listed": f"exhaustive entries: the minimal configurations of up to {LISTED_K} points and every "
+                  "configuration whose culprit is not BAD",
         "exhaustive": {"k_max": k_max, "per_k": per_k, "entries": exhaustive_entries},
         "survey": {
             "command": survey.get("command", ""),
