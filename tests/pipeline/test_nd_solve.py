@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import shutil
 import sys
@@ -449,3 +450,23 @@ def test_area_commands_refuse_bad_input_in_one_line(argv: list[str], words: str,
     assert nd_cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and words in err
+
+
+def test_the_areas_file_is_deterministic_and_checked(tmp_path: Path) -> None:
+    from pipeline.naked_diagonal.areas_file import publish
+
+    result = atlas.run_atlas(InProcessExecutor(), 4, log=lambda msg: None)
+    found = survey.merge([survey.survey_task(survey.SurveyTask(5, "random", 5, 4))])
+    one, two = tmp_path / "a.json", tmp_path / "b.json"
+    summary = publish(result, found, str(one))
+    publish(result, found, str(two))
+    assert one.read_bytes() == two.read_bytes()
+    data = json.loads(one.read_text())
+    assert data["format"] == 1 and data["survey"]["positions"] == summary["survey_positions"] > 0
+    odd = [e["drawing"] for e in data["exhaustive"]["entries"] if not e["culprit_bad"]]
+    assert odd == ["BBRR/BooR/RooB/RRBB"]
+    small = [e for e in found["areas"] if e["k"] <= atlas.MAX_K]
+    assert small, "the survey found no small NDE area to check"
+    small[0]["banned"] = "RB" if small[0]["banned"] != "RB" else ""
+    with pytest.raises(UnitileError, match="disagree with the exhaustive kernels"):
+        publish(result, found, str(tmp_path / "c.json"))
