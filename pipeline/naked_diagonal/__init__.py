@@ -1,2 +1,23 @@
-"""The Naked Diagonal solve: every reachable position of a small board with perfect play, and proofs.
+"""The Naked Diagonal solve: every reachable position of a small board with perfect play, proofs, and the
+map of NDE areas.
+
+``python -m pipeline nd-build --board 4x4`` (docs/naked-diagonal-solve.md) enumerates the positions that
+play from the empty board reaches, tier by tier (number of stones), as dask tasks over key-range parts
+of a sorted index of canonical positions, solves them by retrograde analysis from the last tier back,
+checks everything and writes ``tables/naked-diagonal/<N>x<N>/`` (docs/naked-diagonal-tables.md).
+``nd-prove`` decides larger boards' openings by a proof search; ``nd-atlas``, ``nd-survey`` and
+``nd-areas`` map the NDE areas (docs/naked-diagonal-areas.md). Modules, each importing only those above
+it or before it in its row:
+
+| module | what |
+|---|---|
+| ``geometry`` | the board's tables for the kernels (from the game's ``Grid``), keys of positions |
+| ``kernels`` | numba: masks, wins, symmetries and canonical keys, exact legality, moves, combining values |
+| ``store`` | the zarr store: tier arrays (one shard per part), stage records |
+| ``context`` | ``NDContext``, the ``NDStage`` protocol, ``NDOptions`` |
+| ``tiers``, ``solve``, ``verify``, ``tables`` | the stages and their tasks |
+| ``build`` | ``plan`` and ``run_plan`` |
+| ``proof`` | the proof search and its tasks over opening lines |
+| ``atlas``, ``survey``, ``areas_file`` | the exhaustive atlas, the survey of games, the published file |
+| ``cli`` | the commands (registered into ``python -m pipeline``) |
 """
