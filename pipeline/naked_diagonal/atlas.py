@@ -1,27 +1,29 @@
 """The exhaustive atlas of NDE configurations (docs/naked-diagonal-areas.md).
 
-A **configuration** is a connected set ``A`` of k empty points (a polyomino, the *area*) and, on each
-point of its *ring* (the points within one row and one column of ``A`` that are not in ``A``), a red
-stone, a blue stone or **no stone** (the board edge, or nothing that counts as a stone). Points beyond
-the ring cannot matter: a naked diagonal formed on a point of ``A`` involves only its eight neighbours.
-A configuration is
+A **configuration** is a connected set ``A`` of k empty points (a polyomino, the *area*), the sides of
+its box along which the board's edge runs (:func:`edge_sets`), and what lies on its *ring* (the points
+within one row and one column of ``A`` that are not in ``A``): beyond the edge, nothing; orthogonally
+next to ``A``, a red or a blue stone (an empty point there would be part of the area); touching ``A`` at
+a corner only, a red stone, a blue stone or nothing that matters (an empty point of another region:
+fact 1 of docs/naked-diagonal.md). Points beyond the ring cannot matter: a naked diagonal formed on a
+point of ``A`` involves only its eight neighbours. A configuration is
 
-* **valid** when its stones hold no naked diagonal (no position reached by play does: docs/naked-
-  diagonal.md), with the points of ``A`` empty;
+* **valid** when its stones hold no naked diagonal (no position reached by play does), ``A`` empty;
 * **NDE** when no order and colours fill ``A`` without forming a naked diagonal (:func:`tiny_fillable`,
   an exhaustive search over the partial colourings of ``A``: at most ``3**k`` of them; placements
   outside ``A`` cannot help, fact 1);
-* **minimal** when it is valid and NDE and no configuration obtained by taking stones away (one or
-  more, any of them) is valid and NDE;
+* **minimal** when it is valid and NDE and taking away corner-only stones (one or more: the only
+  stones that can go while ``A`` stays a region) never leaves a valid NDE configuration;
 * **BAD** when some colour is *banned* from it: that colour forms a naked diagonal on every point of
-  ``A`` now (the project's reading of the rules' BAD, docs/naked-diagonal.md).
+  ``A`` now (the project's reading of the rules' BAD);
+* its **culprits** are the smallest connected parts of ``A`` that no clean sequence of placements inside
+  ``A`` covers (:func:`culprits`); it is **irreducible** when ``A`` is its only culprit.
 
-:func:`shape_flags` decides all ``3**r`` stone patterns of one shape's ring (``r`` ring points) in one
-numba call; the stones are counted in base 3 (digit 0 no stone, 1 red, 2 blue) so that taking a stone
-away always gives a smaller index, and one pass in index order decides minimality. :func:`run_atlas`
-does every free polyomino up to k points (up to the eight symmetries of the square; a configuration
-and its images under the symmetries and the colour exchange are one entry) and keeps the minimal ones
-and every valid NDE configuration that is not BAD.
+:func:`shape_flags` decides every ring pattern of one shape and one edge placement in one numba call;
+the ring is counted in mixed radix so that taking a corner stone away always gives a smaller index, and
+one pass in index order decides minimality. :func:`run_atlas` does every free polyomino up to k points
+(one task each; a configuration and its images under the eight symmetries and the colour exchange are
+one entry) and keeps the minimal configurations and those whose culprits are not BAD.
 """
 
 from __future__ import annotations
