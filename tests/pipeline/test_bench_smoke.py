@@ -49,6 +49,10 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         r"\| 5 \| \d+ \| [\d.]+ \|(.|\n)*peak memory",
     ),
     "nd_solve.py": (["build", "--board", "2x2"], r"\"wall_seconds\": [\d.]+"),
+    "nd_atlas.py": (
+        ["atlas", "--k", "2", "--in-process", "--out", "{tmp}/atlas.json"],
+        r'"status": 0,(.|\n)*"wall_seconds": [\d.]+',
+    ),
     "nd_exactness.py": (["--games", "1", "--sizes", "5", "--probes", "1"], r'"disagreements": 0'),
     "browser.py": (["--runs", "1", "--positions", "1"], r"\d+(\.\d+)? ?(ms|s)"),
 }
