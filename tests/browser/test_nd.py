@@ -522,7 +522,7 @@ def test_keyboard_play(site: Site) -> None:
 
 
 def test_computer_against_computer_with_pace_and_pause(site: Site) -> None:
-    nd(site, query="?seed=2", r="1", b="2", pace="150", idle=False)
+    nd(site, query="?seed=2", r="1", b="2", pace="600", idle=False)
     pause = site.page.locator("#btn-pause")
     assert pause.is_visible()
     wait_until(lambda: site.ply() >= 2, "the first computer moves")
