@@ -250,6 +250,13 @@ def build(out: Path, salt: str = "") -> Built:
         folder = ND_TABLES / f"{n}x{n}"
         if (folder / "manifest.json").is_file():
             nd_tables += _copy_tree(folder, out / "tables" / "naked-diagonal" / folder.name)
+    # Data the pages read themselves (the NDE areas page's areas.json), not the worker.
+    nd_data = []
+    for data in sorted(ND_TABLES.glob("*.json")) if ND_TABLES.is_dir() else []:
+        target = out / "tables" / "naked-diagonal" / data.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(data, target)
+        nd_data.append(target)
     runtime = []
     stdlib = compiled_stdlib()
     for name in PYODIDE_FILES:
@@ -261,7 +268,7 @@ def build(out: Path, salt: str = "") -> Built:
     def rel(paths: list[Path]) -> list[str]:
         return [p.relative_to(out).as_posix() for p in paths]
 
-    files = sorted(rel(web + python + tables + nd_tables + runtime))
+    files = sorted(rel(web + python + tables + nd_tables + nd_data + runtime))
     digest = hashlib.sha256(salt.encode())
     for name in files:
         digest.update(name.encode() + b"\0" + (out / name).read_bytes())
