@@ -43,7 +43,7 @@ from .grid import Grid
 from .legality import legal_masks
 from .position import Position, _unchecked
 from .rules import RED, other
-from .search import QuickDomain, joins
+from .search import QuickDomain, winning_points
 from .tables import solved_sizes, tables_for
 
 #: The computer levels, weakest first.
@@ -99,14 +99,17 @@ def root_edges(position: Position, points: tuple[int, ...]) -> list[Edge[Positio
     """Search edges for the legal placements of the side to move (the opponent moves next)."""
     g = position.grid
     turn = position.turn
+    where = 0
+    for p in points:
+        where |= 1 << p
+    winning = winning_points(g, position.stones(turn), turn, where)
     out: list[Edge[Position]] = []
     for p in points:
         bit = 1 << p
         red, blue = (
             (position.red | bit, position.blue) if turn == RED else (position.red, position.blue | bit)
         )
-        own = red if turn == RED else blue
-        out.append((p, _unchecked(g, red, blue, other(turn)), turn if joins(g, own, p, turn) else ""))
+        out.append((p, _unchecked(g, red, blue, other(turn)), turn if winning >> p & 1 else ""))
     return out
 
 
