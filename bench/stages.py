@@ -70,7 +70,8 @@ def main() -> int:
     if machine:
         print(f"measured rates: copy {machine['copy_bandwidth'] / 1e9:.1f} GB/s, ranks "
               f"{machine['rank_rate'] / 1e6:.0f} M/s, connectivity tests "
-              f"{machine['test_rate'] / 1e6:.0f} M/s ({machine['threads']} threads, "
+              f"{machine['test_rate'] / 1e6:.0f} M/s, random reads "
+              f"{machine.get('gather_rate', 0) / 1e6:.0f} M/s ({machine['threads']} threads, "
               f"{machine['seconds']:.2f} s to measure)")  # fmt: skip
     print(report.stdout, end="")
     stage_sum = sum(json.loads(line)["seconds"] or 0 for line in rows.stdout.splitlines())

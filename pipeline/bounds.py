@@ -9,9 +9,12 @@ core. :meth:`Machine.bound` turns a cost into seconds with the rates of :meth:`M
   3), the rate of a memory-bound stage;
 * ranks and connectivity tests per second on random-looking tile masks (parallel numba loops over
   2^20 masks each, best of 3, the cost of stepping through the masks subtracted), the rate of a
-  compute-bound one.
+  compute-bound one;
+* random reads per second (parallel numba loop of 2^21 independent reads of random entries of a 128 MB
+  array, best of 3), the rate of a pass whose reads follow the graph rather than the memory order.
 
-The bound is the larger of the memory time and the compute time, so ``seconds / bound`` (the *ratio*
+The bound is the larger of the memory time and the compute time (random reads counted with the
+compute), so ``seconds / bound`` (the *ratio*
 each stage record carries) is how far the stage is from the better of the two: 1 would be a stage that
 does nothing but its unavoidable work at the measured rate. It is a bound of this model, not of every
 conceivable implementation (a faster rank or a cleverer order would beat it).
@@ -39,6 +42,9 @@ COPY_N = 1 << 23
 PROBE_N = 1 << 20
 #: Parallel strips of each probe (each steps through its own run of masks).
 STRIPS = 64
+#: float64 entries of the random-read probe's array (128 MB), and the reads.
+GATHER_N = 1 << 24
+GATHER_READS = 1 << 21
 
 
 @PARALLEL
@@ -71,6 +77,20 @@ def _probe(kind: int, n: int, bubble: int, g: GeoArgs) -> int:
     return acc
 
 
+@PARALLEL
+def _gather(src: np.ndarray, at: np.ndarray) -> float:
+    acc = 0.0
+    for i in prange(at.shape[0]):
+        acc += src[at[i]]
+    return acc
+
+
+def _gather_seconds() -> float:
+    src = np.ones(GATHER_N)
+    at = np.random.default_rng(1).integers(0, GATHER_N, GATHER_READS)
+    return _best(lambda: _gather(src, at))
+
+
 def _best(fn: Any, repeats: int = 3) -> float:
     fn()
     best = np.inf
@@ -96,6 +116,8 @@ class Cost:
     ranks: float = 0.0
     #: connectivity tests.
     tests: float = 0.0
+    #: reads of random entries (following the graph, not the memory order).
+    gathers: float = 0.0
     #: the work is one serial pass (one core).
     serial: bool = False
     #: what the numbers count, in words.
@@ -111,6 +133,8 @@ class Machine:
     #: ranks and connectivity tests per second, all threads.
     rank_rate: float
     test_rate: float
+    #: random reads per second, all threads.
+    gather_rate: float
     threads: int
     cores: int
     load_average: float
@@ -122,6 +146,7 @@ class Machine:
         """Measure the rates (about a second; the masks are the board's colourings)."""
         t0 = time.perf_counter()
         copy = _copy_seconds()
+        gather = _gather_seconds()
         g = Geometry.of(board).args
         bubble = board.cells // 2
         step = _best(lambda: _probe(0, PROBE_N, bubble, g))
@@ -133,6 +158,7 @@ class Machine:
             copy_bandwidth=2 * 8 * COPY_N / copy,
             rank_rate=PROBE_N / max(ranks - step, floor),
             test_rate=PROBE_N / max(tests - step, floor),
+            gather_rate=GATHER_READS / gather,
             threads=numba.get_num_threads(),
             cores=os.cpu_count() or 1,
             load_average=os.getloadavg()[0],
@@ -142,7 +168,7 @@ class Machine:
     @staticmethod
     def of_record(record: dict[str, Any]) -> Machine:
         """The machine of a record written by :meth:`as_record`."""
-        return Machine(**{k: record[k] for k in Machine.__dataclass_fields__})
+        return Machine(**{k: record.get(k, 0.0) for k in Machine.__dataclass_fields__})
 
     def as_record(self) -> dict[str, Any]:
         """Plain data for a store's attributes."""
@@ -152,7 +178,9 @@ class Machine:
         """The bound of a cost in seconds, which part sets it, and the cost itself."""
         memory = cost.bytes / self.copy_bandwidth
         share = self.threads if cost.serial else 1
-        compute = (cost.ranks / self.rank_rate + cost.tests / self.test_rate) * share
+        compute = (
+            cost.ranks / self.rank_rate + cost.tests / self.test_rate + cost.gathers / self.gather_rate
+        ) * share
         return {
             "seconds": max(memory, compute),
             "by": "memory" if memory >= compute else "compute" + (" (one core)" if cost.serial else ""),

@@ -32,7 +32,7 @@ from .classes import ACTIVE_BIT, DEG_MASK, WEIGHT_SHIFT
 from .geometry import Geometry
 
 #: Slots of :attr:`ClassValues.counts`.
-STUCK, TIES, MISSING, ACTIVE, RED_WINS = range(5)
+STUCK, TIES, MISSING, ACTIVE, RED_WINS, SLIDES = range(6)
 
 
 @JIT
@@ -40,14 +40,16 @@ def _class_pass(
     order: np.ndarray, nbr: np.ndarray, info: np.ndarray, swap: np.ndarray, t: np.ndarray, out: np.ndarray
 ) -> np.ndarray:
     """Fill ``out`` (int16 per class, zeros in) in the given order of the classes where neither colour is
-    united; returns the counts of :data:`STUCK` ... :data:`RED_WINS` (positions, by class weights)."""
-    counts = np.zeros(5, dtype=np.int64)
+    united; returns the counts of :data:`STUCK` ... :data:`RED_WINS` (positions, by class weights) and
+    the slides looked at (:data:`SLIDES`)."""
+    counts = np.zeros(6, dtype=np.int64)
     for i in range(order.shape[0]):
         c = order[i]
         code = info[c]
         here = t[c]
         best = 0
         best_score = -2 * WIN
+        counts[SLIDES] += code & DEG_MASK
         for k in range(code & DEG_MASK):
             d = nbr[c, k]
             if d < 0:
@@ -79,9 +81,9 @@ class ClassValues:
     """Values (Red to move) of every class, and what the pass met."""
 
     value: np.ndarray
-    #: see :data:`STUCK` ... :data:`RED_WINS`: classes with no legal slide, slides between equal T (from
+    #: see :data:`STUCK` ... :data:`SLIDES`: classes with no legal slide, slides between equal T (from
     #: one end), children not solved before their parent (none when T strictly falls along slides),
-    #: positions where neither colour is united, and those Red to move wins.
+    #: positions where neither colour is united, those Red to move wins, and the slides looked at.
     counts: np.ndarray
 
     @property

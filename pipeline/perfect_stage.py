@@ -19,7 +19,7 @@ from .classes import position_locals
 from .context import Context
 from .errors import CheckFailed
 from .geometry import Geometry
-from .perfect import ACTIVE, MISSING, RED_WINS, STUCK, TIES, class_values
+from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES, class_values
 from .store import CLASS_SHARD, Store
 
 
@@ -44,7 +44,8 @@ def perfect_task(task: PerfectTask) -> dict[str, int]:
     row = store.array("classes/rank_to_local")[o]
     r = start.index() - start.bubble * board.colourings
     local = int(position_locals(geo, start.bubble, r, r + 1, row)[0])
-    names = {"stuck": STUCK, "ties": TIES, "missing": MISSING, "active": ACTIVE, "red_wins": RED_WINS}
+    names = {"stuck": STUCK, "ties": TIES, "missing": MISSING, "active": ACTIVE, "red_wins": RED_WINS,
+             "class_slides": SLIDES}  # fmt: skip
     out = {k: int(res.counts[i]) for k, i in names.items()}
     start_value = int(res.value[int(starts_of(store)[o]) + local])
     return {**out, "classes": n, "longest": res.longest, "start": start_value}
@@ -90,6 +91,7 @@ class PerfectStage:
         )
         return {
             "classes": got["classes"],
+            "class_slides": got["class_slides"],
             "active_positions": got["active"],
             "red_to_move_wins": got["red_wins"],
             "max_distance": got["longest"],
@@ -97,7 +99,10 @@ class PerfectStage:
         }
 
     def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:
-        """One serial pass over the classes: the graph, the swap partners and T read, the values
-        written (the order's sort not counted)."""
+        """One serial pass over the classes in T order, so every read follows the order, not the memory:
+        per class its neighbours, info and T, per slide the child's swap partner, its info, its T and its
+        value (random reads); the arrays read once, the values written (the order's sort not counted)."""
         n = record["classes"]
-        return Cost(bytes=n * (16 + 1 + 4 + 8 + 2), serial=True, what="every class in increasing T")
+        slides = record["class_slides"]
+        return Cost(bytes=n * (16 + 1 + 4 + 8 + 2), gathers=3 * n + 4 * slides, serial=True,
+                    what="every class in increasing T")  # fmt: skip
