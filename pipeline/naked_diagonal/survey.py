@@ -11,8 +11,12 @@ players:
   is smallest, and one move in ten a random legal placement.
 
 In every position before a placement, each candidate (an empty point and a colour) that forms no naked
-diagonal but is illegal leaves NDE parts: the parts of its region minus the point that the engine's
-exact solver finds NDE after the placement. Each NDE part is counted by its **configuration**: the part
+diagonal but is illegal leaves NDE parts: the parts of its region minus the point that are NDE after
+the placement. A part of up to :data:`MAX_DRAWN` points is decided by the engine's exact solver; a larger
+one by its quick exact proofs (a dead point, a window around the placement), or, when it is the only
+part left undecided and no other part is NDE, because the placement is illegal (some part must be NDE);
+large parts still undecided are counted as ``large_undecided`` (an exhaustive search of a large NDE
+part can take very long). Each NDE part is counted by its **configuration**: the part
 and the points around it (red, blue, or no stone: the board edge or an empty point of another region),
 drawn over the part's box grown by one, up to the eight symmetries and the colour exchange
 (:func:`pipeline.naked_diagonal.atlas.canonical_drawing`); parts of more than :data:`MAX_DRAWN`
@@ -176,9 +180,23 @@ def survey_position(position: Position, drawings: _Drawings, counts: Counter[str
             else:
                 red, blue = position.red, position.blue | bit
             region = grid.grow(bit, empty)
+            nde: list[int] = []
+            open_large: list[int] = []
             for part in grid.components(region & ~bit):
-                if solver.witness(part, red, blue, hint=p) is not None:
-                    continue
+                if part.bit_count() <= MAX_DRAWN:
+                    if solver.witness(part, red, blue, hint=p) is None:
+                        nde.append(part)
+                elif solver.proves_nde(part, red, blue, p):
+                    nde.append(part)
+                else:
+                    open_large.append(part)
+            # The placement is illegal, so some part is NDE: a lone large part no quick proof settled
+            # is it when no other part is (the exhaustive search of a large NDE part can take very long).
+            if not nde and len(open_large) == 1:
+                nde = open_large
+            elif open_large:
+                stats["large_undecided"] += len(open_large)
+            for part in nde:
                 stats["parts"] += 1
                 size = part.bit_count()
                 if size <= MAX_DRAWN:
