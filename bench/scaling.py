@@ -6,7 +6,9 @@
 
 For each board and worker count it reports the wall time of the build, each stage's seconds, CPU
 seconds and bound ratio (from the stage records), the peak resident memory of the client (which holds
-scalars and the halo traffic of the solve) and of each worker (their own ``ru_maxrss``), the machine's
+scalars and the halo traffic of the solve) and of the workers (their own ``ru_maxrss`` at the end,
+and the largest per-stage peak of the stage records: the build resets the high-water mark at every
+stage, so a worker's peak at the end is its last stage's), the machine's
 load average before and after, and the cost per position. ``--existing`` adds the stage seconds already
 recorded in finished stores (no rebuild). The numbers are only as quiet as the machine.
 
@@ -135,6 +137,7 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
         if committed.is_dir()
         else None
     )
+    stage_peaks = [v.get("usage", {}).get("worker_peak_gib") or 0 for v in stages.values()]
     tables_bytes = sum(p.stat().st_size for p in (tmp / "tables").iterdir())
     shutil.rmtree(tmp, ignore_errors=True)
     return {
@@ -151,7 +154,10 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
         "stage_ratio": {k: v.get("bound", {}).get("ratio") for k, v in stages.items()},
         "client_peak_mib": round(usage.ru_maxrss / 1024, 1),
         "client_cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+        # The build resets each process's high-water mark at every stage (pipeline/usage.py), so a
+        # worker's own peak at the end is its last stage's; the stage records hold each stage's.
         "worker_peak_mib": worker_peaks,
+        "worker_peak_mib_over_stages": round(1024 * max(stage_peaks, default=0), 1),
         "worker_memory_events": events,
         "tables_bits_per_position": round(8 * tables_bytes / board.positions, 4),
         "tables_identical_to_committed": identical,
@@ -230,7 +236,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         lines.append(
             f"{r['board']:>5} {r['positions']:>11,} {r['workers']:>3} {r['wall_seconds']:>8.1f} "
             f"{r['stage_seconds']['solve']:>8.2f} {r['us_per_position']:>8.2f} {r['client_peak_mib']:>10.0f} "
-            f"{'/'.join(f'{m:.0f}' for m in r['worker_peak_mib']):>16} "
+            f"{max(r['worker_peak_mib_over_stages'], *r['worker_peak_mib']):>16.0f} "
             f"{r['load_before']:>4.1f}-{r['load_after']:<4.1f}"
         )
     return "\n".join(lines)

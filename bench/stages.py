@@ -74,9 +74,13 @@ def main() -> int:
               f"{machine.get('gather_rate', 0) / 1e6:.0f} M/s ({machine['threads']} threads, "
               f"{machine['seconds']:.2f} s to measure)")  # fmt: skip
     print(report.stdout, end="")
-    stage_sum = sum(json.loads(line)["seconds"] or 0 for line in rows.stdout.splitlines())
+    table = [json.loads(line) for line in rows.stdout.splitlines()]
+    stage_sum = sum(r["seconds"] or 0 for r in table)
+    # The build resets each process's high-water mark at every stage: the peaks are the records'.
+    client = max((r["client_peak_gib"] or 0 for r in table), default=0)
+    worker = max((r["worker_peak_gib"] or 0 for r in table), default=0)
     print(f"build: {wall:.1f} s wall ({stage_sum:.1f} s in the stages), {cpu:.1f} CPU s of the process tree "
-          f"(user + system), peak RSS of a child {after.ru_maxrss / 2**20:.2f} GiB; "
+          f"(user + system), peak memory: client {client:.2f} GiB, largest worker {worker:.2f} GiB; "
           f"load average {load0:.2f} before, {os.getloadavg()[0]:.2f} after")  # fmt: skip
     status = 0
     reference = Path(args.compare) if args.compare else ROOT / "tables" / args.board
