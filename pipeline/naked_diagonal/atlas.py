@@ -8,7 +8,8 @@ a corner only, a red stone, a blue stone or nothing that matters (an empty point
 fact 1 of docs/naked-diagonal.md). Points beyond the ring cannot matter: a naked diagonal formed on a
 point of ``A`` involves only its eight neighbours. A configuration is
 
-* **valid** when its stones hold no naked diagonal (no position reached by play does), ``A`` empty;
+* **valid** when its stones hold no naked diagonal (no position reached by play does), ``A`` empty,
+  except where a point beyond the ring could hold the clothing stone;
 * **NDE** when no order and colours fill ``A`` without forming a naked diagonal (:func:`tiny_fillable`,
   an exhaustive search over the partial colourings of ``A``: at most ``3**k`` of them; placements
   outside ``A`` cannot help, fact 1);
@@ -163,13 +164,15 @@ def culprits(
 
 @JIT
 def shape_flags(
-    g: NDArgs, pts: np.ndarray, ring: np.ndarray, options: np.ndarray, connected: np.ndarray
+    g: NDArgs, pts: np.ndarray, ring: np.ndarray, options: np.ndarray, connected: np.ndarray, free: int
 ) -> np.ndarray:
     """The flags of every stone pattern of the ring. Ring point i takes ``options[i]`` values (1: no
     stone only, the board edge; 2: red or blue, a point orthogonally next to the area; 3: no stone, red
     or blue, a point diagonally next to it only); pattern index ``sum(v_i * w_i)`` with ``v_i`` 0 (no
     stone), 1 (red), 2 (blue) shifted to the point's options and mixed-radix weights ``w_i``, so taking
-    a stone away from a point of the third kind gives a smaller index."""
+    a stone away from a point of the third kind gives a smaller index. ``free`` are the frame's points
+    beyond the ring on the board: a stone there may clothe a diagonal of two ring stones (it cannot
+    touch the area), so such a diagonal does not make the configuration invalid."""
     k = pts.shape[0]
     r_count = ring.shape[0]
     total = 1
@@ -216,10 +219,10 @@ def shape_flags(
         valid = True
         for i in range(r_count):
             bit = 1 << ring[i]
-            if red & bit and forms(g, red, red, ring[i]):
+            if red & bit and forms(g, red, red | free, ring[i]):
                 valid = False
                 break
-            if blue & bit and forms(g, blue, blue, ring[i]):
+            if blue & bit and forms(g, blue, blue | free, ring[i]):
                 valid = False
                 break
         f = 0
@@ -433,6 +436,23 @@ def frame(
             ring)
 
 
+def free_points(cells: tuple[tuple[int, int], ...], sides: str) -> int:
+    """The frame's points (see :func:`frame`) on the board but beyond the ring, as a mask."""
+    h = max(r for r, _ in cells) + 1
+    w = max(c for _, c in cells) + 1
+    n = w + 2
+    inside = {(r + 1, c + 1) for r, c in cells}
+    near = {(r + dr, c + dc) for r, c in inside for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+    out = 0
+    for r in range(h + 2):
+        for c in range(w + 2):
+            off = (("N" in sides and r == 0) or ("S" in sides and r == h + 1) or ("W" in sides and c == 0)
+                   or ("E" in sides and c == w + 1))
+            if (r, c) not in near and not off:
+                out |= 1 << (r * n + c)
+    return out
+
+
 def connected_parts(cells: tuple[tuple[int, int], ...]) -> np.ndarray:
     """The masks (bit i for the i-th cell in reading order) of the connected proper nonempty parts of a
     shape, smallest first."""
@@ -483,7 +503,8 @@ def shape_task(task: ShapeTask) -> dict[str, Any]:
         n, pts, ring_pts, options, ring = frame(task.cells, sides)
         ring_size = len(ring)
         g = frame_args(h + 2, w + 2)
-        flags = shape_flags(g, pts, ring_pts, options, connected_parts(task.cells))
+        free = free_points(task.cells, sides)
+        flags = shape_flags(g, pts, ring_pts, options, connected_parts(task.cells), free)
         banned = flags & (RED_BANNED | BLUE_BANNED)
         counts["patterns"] += int(flags.shape[0])
         counts["valid"] += int(np.count_nonzero(flags & VALID))
@@ -567,7 +588,10 @@ def classify(text: str) -> dict[str, Any]:
     pts = np.array([r * w + c for r, c in area_cells], dtype=np.int64)
     red = sum(1 << (r * w + c) for r in range(h) for c in range(w) if rows[r][c] == RED)
     blue = sum(1 << (r * w + c) for r in range(h) for c in range(w) if rows[r][c] == BLUE)
-    valid = not any(forms(g, own, own, p) for own in (red, blue) for p in range(h * w) if own >> p & 1)
+    near = {(r + dr, c + dc) for r, c in area_cells for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+    free = sum(1 << (r * w + c) for r in range(h) for c in range(w)
+               if rows[r][c] == NONE and (r, c) not in near)
+    valid = not any(forms(g, own, own | free, p) for own in (red, blue) for p in range(h * w) if own >> p & 1)
     seen = np.zeros(3**k, dtype=np.int64)
     stack = np.empty(3**k + 1, dtype=np.int64)
     nde = not tiny_fillable(g, pts, red, blue, seen, 1, stack)
