@@ -12,10 +12,12 @@ pipeline's writer (``pipeline/compact.py``) imports the format constants from he
 
 from __future__ import annotations
 
+import array
 import hashlib
 import json
 import re
 import struct
+import sys
 import zlib
 from collections.abc import Mapping
 from typing import Any
@@ -113,12 +115,16 @@ class FrameFile:
         self.blocks[block] = raw
         return raw
 
-    def _numbers(self, raw: bytes) -> list[int]:
-        """The symbol numbers of an inflated block."""
-        if self.width == 1:
-            return list(raw)
+    def _numbers(self, raw: bytes) -> array.array[int]:
+        """The symbol numbers of an inflated block of two-byte records (low bytes, then high bytes)."""
         n = len(raw) // 2
-        return [lo | hi << 8 for lo, hi in zip(raw[:n], raw[n:], strict=True)]
+        out = bytearray(2 * n)
+        out[0::2], out[1::2] = raw[:n], raw[n:]
+        numbers = array.array("H")
+        numbers.frombytes(out)
+        if sys.byteorder == "big":
+            numbers.byteswap()
+        return numbers
 
     def digest(self) -> str:
         """``records_sha256``: sha256 of the symbol table (as JSON) and the records as little-endian u2."""
