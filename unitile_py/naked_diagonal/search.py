@@ -32,13 +32,6 @@ from .position import Position, _unchecked
 from .rules import BLUE, RED, chain, other
 
 
-def joins(grid: Grid, own: int, p: int, colour: str) -> bool:
-    """Whether the stone on ``p`` (already in ``own``) joins the two edges of ``colour``."""
-    group = grid.grow(1 << p, own)
-    first, second = (grid.north, grid.south) if colour == RED else (grid.west, grid.east)
-    return bool(group & first and group & second)
-
-
 def winning_points(grid: Grid, own: int, colour: str, where: int) -> int:
     """The points of ``where`` (empty) on which a stone of ``colour`` (stones ``own``) joins its edges.
 
@@ -159,4 +152,4 @@ class QuickDomain:
         return (RED if chain(g, red, RED) else BLUE), placed_red, placed_blue
 
 
-__all__ = ["QuickDomain", "crossing_winner", "joins", "winning_points"]
+__all__ = ["QuickDomain", "crossing_winner", "winning_points"]
