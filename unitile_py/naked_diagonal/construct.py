@@ -14,12 +14,31 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from .grid import Grid
+from .rules import forming
 from .witness import Witness
 
 #: Offsets (row, column parity) of the four lattice orders.
 LATTICE_OFFSETS = ((0, 0), (1, 1), (0, 1), (1, 0))
 #: How many rounds of clothing points a construction may move to the front before it gives up.
 PROMOTIONS = 8
+
+
+_PHASES: dict[tuple[int, tuple[int, int]], tuple[int, int, int, int]] = {}
+
+
+def _phases(grid: Grid, offset: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The masks of a lattice order's four phases (see :func:`lattice`)."""
+    key = (grid.n, offset)
+    masks = _PHASES.get(key)
+    if masks is None:
+        n = grid.n
+        r0, c0 = offset
+        found = [0, 0, 0, 0]
+        for p in range(grid.size):
+            r, c = divmod(p, n)
+            found[((r - r0) & 1) * 2 + ((c - c0) & 1)] |= 1 << p
+        masks = _PHASES[key] = (found[0], found[1], found[2], found[3])
+    return masks
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,8 +60,6 @@ def lattice(grid: Grid, red: int, blue: int, area: int, offset: tuple[int, int],
     diagonal, else the other. Two points of one phase never share a 2x2 block, so the order inside a
     phase does not matter.
     """
-    n = grid.n
-    r0, c0 = offset
     diag_bits = grid.diag_bits
     order: list[int] = []
     wred = 0
@@ -61,26 +78,25 @@ def lattice(grid: Grid, red: int, blue: int, area: int, offset: tuple[int, int],
         else:
             blue |= bit
         order.append(p)
-    phases: list[list[int]] = [[], [], [], []]
-    for p in grid.bits(area & ~skip):
-        r, c = divmod(p, n)
-        phases[((r - r0) & 1) * 2 + ((c - c0) & 1)].append(p)
-    for phase in phases:
-        for p in phase:
-            bit = 1 << p
-            for want_red in (prefer_red, not prefer_red):
-                own = red if want_red else blue
-                clothes = own | jokers
-                if all(not own & qbit or clothes & shared for qbit, shared in diag_bits[p]):
-                    break
-            else:
-                return Stuck(p, red, blue)
-            if want_red:
-                red |= bit
-                wred |= bit
-            else:
-                blue |= bit
-            order.append(p)
+    rest = area & ~skip
+    for phase in _phases(grid, offset):
+        points = rest & phase
+        if not points:
+            continue
+        # Points of one phase share no 2x2 block, so each one's test ignores the others: the whole
+        # phase is tested at once, the preferred colour first.
+        own, alt = (red, blue) if prefer_red else (blue, red)
+        refused = forming(grid, own, points, own | jokers)
+        stuck = forming(grid, alt, refused, alt | jokers)
+        to_red, to_blue = (points & ~refused, refused) if prefer_red else (refused, points & ~refused)
+        if stuck:
+            low = stuck & -stuck
+            before = low - 1
+            return Stuck(low.bit_length() - 1, red | to_red & before, blue | to_blue & before)
+        red |= to_red
+        blue |= to_blue
+        wred |= to_red
+        order.extend(grid.bits(points))
     return Witness(tuple(order), wred)
 
 

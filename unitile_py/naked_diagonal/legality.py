@@ -120,12 +120,12 @@ class Engine:
                 if k < len(lines):
                     legal[code - 1] |= 1 << p
                     continue
+                if self._quick_nde(area, red, blue, p, colour):
+                    continue
                 fixed = self._repaired(area, p, code, _bases(lines, REPAIR_BASES), REPAIR_LIMIT)
                 if fixed is None:
                     fixed = self._repaired(area, p, code, lines, 2 * REPAIR_LIMIT)
                 if fixed is None:
-                    if self._quick_nde(area, red, blue, p, colour):
-                        continue
                     fixed = self._repaired_pair(area, p, code, _bases(lines, REPAIR_BASES))
                 if fixed is not None:
                     self.repairs += 1

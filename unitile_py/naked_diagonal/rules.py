@@ -40,12 +40,22 @@ def forms(grid: Grid, own: int, p: int) -> int | None:
     return None
 
 
-def forming(grid: Grid, own: int, where: int) -> int:
-    """The points of ``where`` where a stone of the colour whose stones are ``own`` forms a naked diagonal."""
-    out = 0
-    for dr, dc in DIAGONALS:
-        out |= grid.shift(own, dr, dc) & ~grid.shift(own, dr, 0) & ~grid.shift(own, 0, dc)
-    return out & where
+def forming(grid: Grid, own: int, where: int, clothes: int | None = None) -> int:
+    """The points of ``where`` where a stone of the colour whose stones are ``own`` forms a naked diagonal.
+
+    ``clothes`` (``own`` when not given) are the points that clothe a diagonal: a relaxation passes
+    ``own`` plus the points it treats as either colour.
+    """
+    if clothes is None:
+        clothes = own
+    # grid.shift(own, dr, dc) & ~grid.shift(clothes, dr, 0) & ~grid.shift(clothes, 0, dc) over the four
+    # DIAGONALS, with the shifts shared.
+    n, full = grid.n, grid.full
+    own_e, own_w = (own & grid.not_west) >> 1, (own & grid.not_east) << 1
+    clothes_e, clothes_w = (clothes & grid.not_west) >> 1, (clothes & grid.not_east) << 1
+    north = (own_e >> n & ~clothes_e | own_w >> n & ~clothes_w) & ~(clothes >> n)
+    south = ((own_e << n) & ~clothes_e | (own_w << n) & ~clothes_w) & ~(clothes << n) & full
+    return (north | south) & where
 
 
 def dead(grid: Grid, own: int, enemy: int, where: int) -> int:
