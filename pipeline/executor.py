@@ -47,8 +47,10 @@ class Executor(Protocol):
     workers: int
     show_progress: bool
 
-    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str) -> list[R]:
-        """``[fn(item) for item in items]``, possibly in parallel."""
+    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str,
+            on_result: Callable[[int, R], None] | None = None) -> list[R]:
+        """``[fn(item) for item in items]``, possibly in parallel; ``on_result(i, result)`` as each
+        task finishes (a caller keeps results a stopped run would lose)."""
         ...
 
     def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> Any:
@@ -77,12 +79,15 @@ class InProcessExecutor:
         self.workers = 1
         self.show_progress = show_progress
 
-    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str) -> list[R]:
+    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str,
+            on_result: Callable[[int, R], None] | None = None) -> list[R]:
         """Run each task in turn."""
         out = []
         with progress(len(items), desc, self.show_progress) as bar:
-            for item in items:
+            for i, item in enumerate(items):
                 out.append(fn(item))
+                if on_result is not None:
+                    on_result(i, out[-1])
                 bar.update(1)
         return out
 
@@ -157,7 +162,8 @@ class DaskExecutor:
         if link and show_progress:
             print(f"dask dashboard: {link}", file=sys.stderr)
 
-    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str) -> list[R]:
+    def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str,
+            on_result: Callable[[int, R], None] | None = None) -> list[R]:
         """Submit every task, collect results in order as they finish."""
         from dask.distributed import as_completed
 
@@ -167,7 +173,10 @@ class DaskExecutor:
         with progress(len(futures), desc, self.show_progress) as bar:
             try:
                 for fut in as_completed(futures):
-                    out[index[fut.key]] = fut.result()
+                    i = index[fut.key]
+                    out[i] = fut.result()
+                    if on_result is not None:
+                        on_result(i, out[i])
                     bar.update(1)
             except (ImportError, RuntimeError, CancelledError, OSError) as exc:
                 self.check_scheduler()

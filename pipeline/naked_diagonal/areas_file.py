@@ -17,6 +17,8 @@ from unitile_py.errors import UnitileError
 
 from .atlas import MAX_K, classify
 
+#: Surveyed configurations listed in the file, the most frequent first (all are counted in ``per_k``).
+SURVEY_LISTED = 3000
 #: The file's format number.
 FORMAT = 1
 #: Minimal configurations are listed up to this many points (larger k: counts only; k = 6 alone has
@@ -51,6 +53,13 @@ def publish(atlas: dict[str, Any], survey: dict[str, Any], out: str) -> dict[str
     if mismatches:
         raise UnitileError(f"{len(mismatches)} surveyed configurations disagree with the exhaustive kernels, "
                            f"first {mismatches[0]}")
+    per_k: dict[int, dict[str, int]] = {}
+    for entry in surveyed:
+        row = per_k.setdefault(entry["k"], {"configurations": 0, "parts": 0})
+        row["configurations"] += 1
+        row["parts"] += entry["count"]
+    # The configurations survey["areas"] lists are sorted by count; the rare ones are counted only.
+    listed = [e for i, e in enumerate(surveyed) if i < SURVEY_LISTED or e.get("culprit_bad") is False]
     per_board = {b: {k: v for k, v in row.items() if k not in ("cpu_seconds", "max_rss_mib", "tasks")}
                  for b, row in sorted(survey["per_board"].items(), key=lambda kv: int(kv[0].split("x")[0]))}
     positions = sum(row.get("positions", 0) for row in per_board.values())
@@ -75,7 +84,11 @@ def publish(atlas: dict[str, Any], survey: dict[str, Any], out: str) -> dict[str
             "positions": positions,
             "per_board": per_board,
             "large": survey["large"],
-            "areas": surveyed,
+            "configurations": len(surveyed),
+            "per_k": {str(k): per_k[k] for k in sorted(per_k)},
+            "listed": f"the {SURVEY_LISTED:,} most frequent configurations and every one whose culprit is "
+                      "not BAD",
+            "areas": listed,
         },
     }
     Path(out).parent.mkdir(parents=True, exist_ok=True)
@@ -87,6 +100,7 @@ def publish(atlas: dict[str, Any], survey: dict[str, Any], out: str) -> dict[str
         "exhaustive_entries": len(exhaustive_entries),
         "survey_positions": positions,
         "survey_configurations": len(surveyed),
+        "survey_listed": len(listed),
         "survey_checked_against_the_atlas": checked,
         "survey_not_bad": sum(1 for e in surveyed if not e["banned"]),
         "survey_culprit_not_bad": sum(1 for e in surveyed if e.get("culprit_bad") is False),

@@ -194,6 +194,9 @@ def register_areas(sub: Any) -> None:
     survey.add_argument("--tasks", type=int, default=2, help="tasks per size and player (default 2)")
     survey.add_argument("--seed", type=int, default=1, help="first seed (default 1)")
     survey.add_argument("--out", metavar="FILE", default="build/nd-survey.json", help="results (JSON)")
+    survey.add_argument("--parts", metavar="DIR",
+                        help="keep each finished task's result here and reuse them: a stopped survey "
+                             "resumes (default: OUT without .json, plus -parts)")
     survey.set_defaults(nd_main=_survey)
     areas = sub.add_parser("nd-areas", help="Naked Diagonal: publish the atlas and the survey as one file")
     areas.add_argument("--atlas", default="build/nd-atlas.json", help="nd-atlas results")
@@ -243,7 +246,9 @@ def _survey(args: argparse.Namespace) -> int:
              for n in args.sizes for player in args.players for i in range(args.tasks)]
     executor = executor_of(args)
     try:
-        result = run_survey(executor, tasks, log=_log(args))
+        parts = Path(args.parts) if args.parts else Path(args.out).with_suffix("").with_name(
+            Path(args.out).with_suffix("").name + "-parts")
+        result = run_survey(executor, tasks, log=_log(args), parts=parts)
     finally:
         executor.close()
     result["command"] = "python -m pipeline nd-survey " + " ".join(sys.argv[2:])

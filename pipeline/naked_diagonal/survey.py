@@ -26,6 +26,7 @@ client merges the tasks (:func:`merge`).
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import resource
@@ -33,9 +34,11 @@ import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from pipeline.executor import Executor
+from unitile_py.errors import UnitileError
 from unitile_py.naked_diagonal.game import Game
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import engine, legal_masks
@@ -44,6 +47,8 @@ from unitile_py.naked_diagonal.rules import forming, other
 
 from .atlas import AREA, BLUE, EDGE, NONE, RED, banned_of, canonical_drawing
 
+#: Changes when a task's result would change (kept results of another version are refused).
+SURVEY_VERSION = 1
 #: The largest NDE part counted by its configuration (points).
 MAX_DRAWN = 16
 #: Players of :class:`SurveyTask`.
@@ -228,9 +233,11 @@ def survey_task(task: SurveyTask) -> dict[str, Any]:
         stats["games"] += 1
         stats[f"{game.winner()}_won"] += 1
     return {
+        "version": SURVEY_VERSION,
         "n": task.n,
         "player": task.player,
         "seed": task.seed,
+        "games": task.games,
         "counts": dict(counts),
         "large": dict(large),
         "stats": dict(stats),
@@ -270,15 +277,63 @@ def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
     return {"areas": ordered, "large": dict(by_size), "per_board": per_board}
 
 
+def part_name(task: SurveyTask) -> str:
+    """The file name of a finished task's result in a survey's parts folder."""
+    return f"{task.n}x{task.n}-{task.player}-seed{task.seed}-games{task.games}.json"
+
+
+def _load_part(path: Path, task: SurveyTask) -> dict[str, Any]:
+    """A finished task's result kept by an earlier run; one clear line when it is not one."""
+    try:
+        res = json.loads(path.read_text())
+        ok = (res.get("version") == SURVEY_VERSION and [res.get(k) for k in ("n", "player", "seed", "games")]
+              == [task.n, task.player, task.seed, task.games] and isinstance(res.get("counts"), dict))
+    except (OSError, ValueError, AttributeError):
+        ok = False
+    if not ok:
+        raise UnitileError(f"{path}: not a result of this survey task (version {SURVEY_VERSION}); move it "
+                           "away to run the task again")
+    return dict(res)
+
+
+def _keep_part(parts: Path, task: SurveyTask, res: dict[str, Any]) -> None:
+    """Write a finished task's result whole (a temporary file renamed), so that a stopped run resumes."""
+    path = parts / part_name(task)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps(res) + "\n")
+    os.replace(tmp, path)
+
+
 def run_survey(
-    executor: Executor, tasks: list[SurveyTask], log: Callable[[str], None] = print
+    executor: Executor, tasks: list[SurveyTask], log: Callable[[str], None] = print,
+    parts: Path | None = None,
 ) -> dict[str, Any]:
-    """Run the tasks and merge them (with each task's own record, counts left out)."""
+    """Run the tasks and merge them (with each task's own record, counts left out).
+
+    With ``parts``, each finished task's result is kept there as it arrives, and the tasks whose
+    results are already there are not run again (a stopped survey resumes where it was).
+    """
     t0 = time.perf_counter()
-    results = executor.map(survey_task, tasks, "survey")
-    merged = merge(results)
-    merged["tasks"] = [{k: v for k, v in r.items() if k not in ("counts", "large")} for r in results]
+    results: list[dict[str, Any] | None] = [None] * len(tasks)
+    if parts is not None:
+        parts.mkdir(parents=True, exist_ok=True)
+        for i, task in enumerate(tasks):
+            if (parts / part_name(task)).is_file():
+                results[i] = _load_part(parts / part_name(task), task)
+    todo = [i for i, res in enumerate(results) if res is None]
+    if len(todo) < len(tasks):
+        log(f"survey: {len(tasks) - len(todo)} of {len(tasks)} tasks kept from an earlier run in {parts}")
+
+    def keep(j: int, res: dict[str, Any]) -> None:
+        if parts is not None:
+            _keep_part(parts, tasks[todo[j]], res)
+
+    for j, res in enumerate(executor.map(survey_task, [tasks[i] for i in todo], "survey", on_result=keep)):
+        results[todo[j]] = res
+    done = [res for res in results if res is not None]
+    merged = merge(done)
+    merged["tasks"] = [{k: v for k, v in r.items() if k not in ("counts", "large")} for r in done]
     merged["seconds"] = round(time.perf_counter() - t0, 3)
-    log(f"survey: {sum(r['stats'].get('positions', 0) for r in results):,} positions, "
+    log(f"survey: {sum(r['stats'].get('positions', 0) for r in done):,} positions, "
         f"{len(merged['areas']):,} configurations, {merged['seconds']} s")
     return merged

@@ -226,13 +226,15 @@ class DyingExecutor(InProcessExecutor):
         super().__init__()
         self.left = tasks
 
-    def map(self, fn: Any, items: Any, desc: str) -> list[Any]:
+    def map(self, fn: Any, items: Any, desc: str, on_result: Any = None) -> list[Any]:
         out = []
-        for item in items:
+        for i, item in enumerate(items):
             if self.left == 0:
                 raise Interrupt
             self.left -= 1
             out.append(fn(item))
+            if on_result is not None:
+                on_result(i, out[-1])
         return out
 
 
@@ -479,3 +481,24 @@ def test_the_areas_file_is_deterministic_and_checked(tmp_path: Path) -> None:
     small[0]["banned"] = "RB" if small[0]["banned"] != "RB" else ""
     with pytest.raises(UnitileError, match="disagree with the exhaustive kernels"):
         publish(result, found, str(tmp_path / "c.json"))
+
+
+def test_a_stopped_survey_resumes_from_its_kept_parts(tmp_path: Path) -> None:
+    tasks = [survey.SurveyTask(5, "random", seed, 3) for seed in (1, 2, 3)]
+    whole = survey.run_survey(InProcessExecutor(), tasks, log=lambda msg: None)
+    parts = tmp_path / "parts"
+    with pytest.raises(Interrupt):
+        survey.run_survey(DyingExecutor(2), tasks, log=lambda msg: None, parts=parts)
+    assert sorted(p.name for p in parts.iterdir()) == sorted(survey.part_name(t) for t in tasks[:2])
+    said: list[str] = []
+    resumed = survey.run_survey(DyingExecutor(1), tasks, log=said.append, parts=parts)
+    assert "2 of 3 tasks kept" in said[0]
+    def counted(result: dict[str, Any]) -> dict[str, Any]:
+        return {b: {k: v for k, v in row.items() if k not in ("cpu_seconds", "max_rss_mib")}
+                for b, row in result["per_board"].items()}
+
+    assert resumed["areas"] == whole["areas"] and counted(resumed) == counted(whole)
+    (parts / survey.part_name(tasks[0])).write_text("{not json")
+    with pytest.raises(UnitileError, match="not a result of this survey task"):
+        survey.run_survey(InProcessExecutor(), tasks, log=lambda msg: None, parts=parts)
+    assert (parts / survey.part_name(tasks[0])).read_text() == "{not json"

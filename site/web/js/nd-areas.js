@@ -146,7 +146,9 @@ function showSurvey(sv) {
   const boards = Object.entries(sv.per_board);
   document.getElementById("survey-intro").textContent =
     `${sv.positions.toLocaleString("en")} positions of games on ${boards.length} board sizes; in each, every ` +
-    "placement that forms no naked diagonal but is illegal was asked which NDE areas it would leave.";
+    "placement that forms no naked diagonal but is illegal was asked which NDE areas it would leave." +
+    (sv.configurations ? ` ${sv.configurations.toLocaleString("en")} configurations up to symmetry; listed ` +
+      `below: ${sv.listed}.` : "");
   table(document.getElementById("survey-table"),
     ["board", "games", "positions", "candidates", "leave an NDE area", "NDE areas"],
     boards.map(([b, r]) => [b, r.games || 0, r.positions || 0, r.candidates || 0, r.leave_nde || 0, r.parts || 0]));
