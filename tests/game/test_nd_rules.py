@@ -7,6 +7,7 @@ import pytest
 from tests.game import nd_reference as ref
 from unitile_py.errors import UnitileError
 from unitile_py.naked_diagonal import legality
+from unitile_py.naked_diagonal.areas import Solver
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import (
     LeavesNDE,
@@ -15,11 +16,13 @@ from unitile_py.naked_diagonal.legality import (
     after,
     explain,
     is_legal,
+    legal_masks,
     legal_placements,
     nde_regions,
 )
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.rules import chain, dead, forming, naked_diagonals, winner
+from unitile_py.naked_diagonal.witness import replay
 
 
 def test_grid_geometry() -> None:
@@ -215,3 +218,21 @@ def test_a_ban_found_late_in_a_9x9_game_is_explained_at_once() -> None:
         assert not is_legal(before, p, "b")
         if name == "h8":
             assert ban.area.bit_count() == 41 and g.names(ban.culprit) == ("h7",)
+
+
+def test_a_13x13_placement_the_stuck_first_search_could_not_decide_is_legal() -> None:
+    """Regression: in this 13x13 benchmark position every construction of the 113 points left by Red
+    e8 gets stuck near the top, and the exhaustive search that placed near those points first ran for
+    minutes; near e8 first it finds a filling at once. Both orders now take turns under budgets."""
+    pos = Position.parse("......RB...B./RRRBB...R.BB./.....R....R.R/...R...RB...R/.B....RR..R.B/"
+                         ".R...B.B...../..B..BRR.R.../.RR..B......R/.B.......B.BR/.......RRB.../"
+                         "....B.B...R../.B..........B/.B..R.B.B.B.. b")
+    g = pos.grid
+    e8 = g.point("e8")
+    assert explain(pos, e8, "r") is None and is_legal(pos, e8, "r")
+    red, _blue = legal_masks(pos)
+    assert red >> e8 & 1
+    after = pos.place(e8, "r")
+    area = g.grow(g.dilate4(1 << e8), after.empty_points)
+    witness = Solver(g).witness(area, after.red, after.blue, 0, e8)
+    assert witness is not None and replay(g, after.red, after.blue, witness)
