@@ -223,7 +223,7 @@ def test_a_ban_found_late_in_a_9x9_game_is_explained_at_once() -> None:
 def test_a_13x13_placement_the_stuck_first_search_could_not_decide_is_legal() -> None:
     """Regression: in this 13x13 benchmark position every construction of the 113 points left by Red
     e8 gets stuck near the top, and the exhaustive search that placed near those points first ran for
-    minutes; near e8 first it finds a filling at once. Both orders now take turns under budgets."""
+    minutes; near e8 first it finds a filling at once. The search now restarts in other orders."""
     pos = Position.parse("......RB...B./RRRBB...R.BB./.....R....R.R/...R...RB...R/.B....RR..R.B/"
                          ".R...B.B...../..B..BRR.R.../.RR..B......R/.B.......B.BR/.......RRB.../"
                          "....B.B...R../.B..........B/.B..R.B.B.B.. b")
@@ -236,3 +236,17 @@ def test_a_13x13_placement_the_stuck_first_search_could_not_decide_is_legal() ->
     area = g.grow(g.dilate4(1 << e8), after.empty_points)
     witness = Solver(g).witness(area, after.red, after.blue, 0, e8)
     assert witness is not None and replay(g, after.red, after.blue, witness)
+
+
+def test_a_13x13_region_only_the_reversed_stuck_order_fills_quickly_is_fillable() -> None:
+    """Regression: the position after the one above (Red e8, Blue e2): every construction of its
+    112-point region gets stuck, and the search in the stuck points' order ran for minutes; the third
+    order of the restarts finds a filling at once."""
+    pos = Position.parse("......RB...B./RRRBB...R.BB./.....R....R.R/...R...RB...R/.B....RR..R.B/"
+                         ".R..RB.B...../..B..BRR.R.../.RR..B......R/.B.......B.BR/.......RRB.../"
+                         "....B.B...R../.B..B.......B/.B..R.B.B.B.. b")
+    g = pos.grid
+    region = max(g.components(pos.empty_points), key=int.bit_count)
+    witness = Solver(g).witness(region, pos.red, pos.blue)
+    assert region.bit_count() == 112 and witness is not None and replay(g, pos.red, pos.blue, witness)
+    assert nde_regions(pos) == () and any(legal_masks(pos))

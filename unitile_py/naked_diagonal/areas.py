@@ -19,7 +19,7 @@ one:
    clothe every diagonal and form none); if ``K`` cannot be filled even so, ``C`` is NDE;
 5. otherwise an exhaustive search: ``C`` is fillable exactly when some clean first placement ``p``
    leaves parts of ``C - {p}`` that are all fillable (each part solved, and memoised, on its own);
-   two orders of first placements take turns under doubling budgets (:meth:`Solver._portfolio`).
+   orders of first placements take turns under growing budgets (:meth:`Solver._portfolio`).
 
 Every answer is exact: "fillable" comes with a replayed witness, "NDE" from a dead point, a relaxation
 (itself decided exactly) or the exhaustive search.
@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+import random
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -50,9 +51,11 @@ RELAX_RADII = (1, 2)
 #: eight failing constructions (small areas are mostly the windows of NDE proofs). 150 seeded 9x9
 #: games, twice each: worst CPU time 65 and 59 ms with 0, 45 and 49 ms with 10, p99 the same.
 SEARCH_FIRST = 10
-#: Exhaustive searches (nested ones included) the first turn of each order may make before the other
-#: order takes over (:meth:`Solver._portfolio`); each round doubles it.
-SEARCH_BUDGET = 2000
+#: Exhaustive searches (nested ones included) a first turn of :meth:`Solver._portfolio` may make before
+#: the next order takes over; the budget doubles every :data:`ORDERS` turns.
+SEARCH_BUDGET = 300
+#: Turns of :meth:`Solver._portfolio` per budget.
+ORDERS = 3
 
 
 @dataclass(slots=True)
@@ -70,11 +73,18 @@ class SolverStats:
     sizes: dict[int, int] = field(default_factory=dict)
 
 
-def _near(hint: int, stuck: list[int], hint_first: bool) -> list[int]:
-    """The points an exhaustive search places near first: the stuck points and the last placement."""
-    if hint < 0:
-        return stuck
-    return [hint, *stuck] if hint_first else [*stuck, hint]
+def _near(hint: int, stuck: list[int], turn: int) -> list[int]:
+    """The points the exhaustive search places near first in a turn of :meth:`Solver._portfolio`: the
+    stuck points then the last placement, the last placement first, those reversed, and from the
+    fourth turn on a shuffle seeded by the turn."""
+    order = [*stuck, hint] if hint >= 0 else list(stuck)
+    if turn == 1:
+        return [hint, *stuck] if hint >= 0 else order[::-1]
+    if turn == 2:
+        return order[::-1]
+    if turn >= ORDERS:
+        random.Random(turn).shuffle(order)
+    return order
 
 
 class _OutOfBudget(Exception):
@@ -91,9 +101,9 @@ class Solver:
         self.memo: OrderedDict[tuple[int, int, int, int], tuple[tuple[int, ...], int] | None] = OrderedDict()
         self.memo_limit = memo_limit
         self.stats = SolverStats()
-        # Searches left to the budgeted search under way (None: none is) and its order.
+        # Searches left to the budgeted search under way (None: none is) and its turn (its order).
         self._budget: int | None = None
-        self._hint_first = False
+        self._turn = 0
 
     def key(self, area: int, red: int, blue: int, jokers: int = 0) -> tuple[int, int, int, int]:
         """The memo key: the area and what lies in its ring of neighbours (nothing else matters)."""
@@ -149,7 +159,7 @@ class Solver:
             self._budget -= 1
             if self._budget < 0:
                 raise _OutOfBudget
-            found = self._search(area, red, blue, jokers, _near(hint, stuck, self._hint_first))
+            found = self._search(area, red, blue, jokers, _near(hint, stuck, self._turn))
         else:
             found = self._portfolio(area, red, blue, jokers, hint, stuck)
         if found is None:
@@ -158,27 +168,25 @@ class Solver:
 
     def _portfolio(self, area: int, red: int, blue: int, jokers: int, hint: int,
                    stuck: list[int]) -> Witness | None:
-        """The exhaustive search with two orders taking turns under doubling budgets: near where the
-        constructions got stuck first, or near the last placement first.
+        """The exhaustive search restarted in other orders under growing budgets (see :func:`_near`).
 
-        Either order alone is exact; each can be exponentially slower than the other on some area (a
-        13 x 13 position: stuck points first ran for minutes, the last placement first took 26 ms). A
-        search stopped by its budget stores nothing in the memo (only finished calls do), so the
-        answer is exact and costs at most a few times the better order's.
+        Every order is exact, but each can be exponentially slower than another on some area: on a
+        13 x 13 position, placing near where the constructions got stuck first ran for minutes, and
+        near the last placement first took 26 ms; on the next position the reverse of the stuck
+        points was the one that finished (9 ms). A turn that runs out of budget stores nothing in the
+        memo (only finished calls do), so the answer is exact, and the budgets double every
+        :data:`ORDERS` turns, so the cost is a small multiple of the fastest order's.
         """
-        if hint < 0:
-            return self._search(area, red, blue, jokers, stuck)
-        budget = SEARCH_BUDGET
+        turn = 0
         while True:
-            for hint_first in (False, True):
-                self._budget, self._hint_first = budget, hint_first
-                try:
-                    return self._search(area, red, blue, jokers, _near(hint, stuck, hint_first))
-                except _OutOfBudget:
-                    self.stats.restarts += 1
-                finally:
-                    self._budget = None
-            budget *= 2
+            self._budget, self._turn = SEARCH_BUDGET << (turn // ORDERS), turn
+            try:
+                return self._search(area, red, blue, jokers, _near(hint, stuck, turn))
+            except _OutOfBudget:
+                self.stats.restarts += 1
+            finally:
+                self._budget = None
+            turn += 1
 
     def proves_nde(self, area: int, red: int, blue: int, hint: int) -> bool:
         """True when a dead point or a small window around ``hint`` shows ``area`` NDE (no search).
