@@ -250,3 +250,18 @@ def test_a_13x13_region_only_the_reversed_stuck_order_fills_quickly_is_fillable(
     witness = Solver(g).witness(region, pos.red, pos.blue)
     assert region.bit_count() == 112 and witness is not None and replay(g, pos.red, pos.blue, witness)
     assert nde_regions(pos) == () and any(legal_masks(pos))
+
+
+def test_a_13x13_nde_area_is_proved_by_a_window_beside_the_last_placement() -> None:
+    """Regression: Blue g1 here leaves a 54-point part that is NDE; no window of radius 1 or 2 around g1
+    proves it, and the exhaustive search of an NDE area cannot stop early: it ran for minutes. A
+    window of radius 2 around g2 (a neighbour of g1) proves it."""
+    pos = Position.parse("R..R.R..RBRB./RRBB.......BR/R..R..RRB...R/R..RBRR...B.B/.BBBB...R.B.B/"
+                         "...BBRBB....B/B.R......B.../B.B.R..R.BRRR/RR..R..B.B.B./.B..B.RBR..../"
+                         "..RRR..B.BR../.BRBB..R.BRR./....R..RBBRBB b")
+    g = pos.grid
+    g1 = g.point("g1")
+    assert not is_legal(pos, g1, "b") and not legal_masks(pos)[1] >> g1 & 1
+    after = pos.place(g1, "b")
+    part = g.grow(1 << g.point("g2"), after.empty_points)
+    assert part.bit_count() == 54 and Solver(g).witness(part, after.red, after.blue, 0, g1) is None
