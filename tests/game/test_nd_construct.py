@@ -6,7 +6,7 @@ import random
 
 from unitile_py.naked_diagonal.construct import LATTICE_OFFSETS, Stuck, lattice
 from unitile_py.naked_diagonal.grid import Grid
-from unitile_py.naked_diagonal.rules import forming
+from unitile_py.naked_diagonal.rules import dead, forming
 from unitile_py.naked_diagonal.witness import Witness, replay
 
 
@@ -20,6 +20,19 @@ def _forms(n: int, own: int, clothes: int, p: int) -> bool:
             if not (0 <= rr < n and 0 <= cc < n) or not own >> (rr * n + cc) & 1:
                 continue
             if not clothes >> (rr * n + c) & 1 and not clothes >> (r * n + cc) & 1:
+                return True
+    return False
+
+
+def _dead(n: int, own: int, enemy: int, p: int) -> bool:
+    """A stone of ``own`` on ``p`` forms a naked diagonal whatever comes later: a diagonal neighbour in
+    ``own`` whose two shared points are both ``enemy`` stones."""
+    r, c = divmod(p, n)
+    for dr in (-1, 1):
+        for dc in (-1, 1):
+            rr, cc = r + dr, c + dc
+            if (0 <= rr < n and 0 <= cc < n and own >> (rr * n + cc) & 1 and enemy >> (rr * n + c) & 1
+                    and enemy >> (r * n + cc) & 1):
                 return True
     return False
 
@@ -62,7 +75,7 @@ def _board(rng: random.Random, g: Grid) -> tuple[int, int, int]:
     return red, blue, jokers
 
 
-def test_forming_matches_the_definition_point_by_point() -> None:
+def test_forming_and_dead_match_the_definitions_point_by_point() -> None:
     rng = random.Random(11)
     for _ in range(300):
         g = Grid.get(rng.randint(1, 13))
@@ -72,6 +85,9 @@ def test_forming_matches_the_definition_point_by_point() -> None:
         assert forming(g, own, g.full) == expect
         expect = sum(1 << p for p in range(g.size) if _forms(g.n, own, clothes, p))
         assert forming(g, own, g.full, clothes) == expect
+        enemy = rng.getrandbits(g.size) & ~own
+        expect = sum(1 << p for p in range(g.size) if _dead(g.n, own, enemy, p))
+        assert dead(g, own, enemy, g.full) == expect
 
 
 def test_lattice_phases_at_once_match_one_point_at_a_time() -> None:
