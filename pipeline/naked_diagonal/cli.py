@@ -197,6 +197,9 @@ def register_areas(sub: Any) -> None:
     survey.add_argument("--parts", metavar="DIR",
                         help="keep each finished task's result here and reuse them: a stopped survey "
                              "resumes (default: OUT without .json, plus -parts)")
+    survey.add_argument("--kept-only", action="store_true",
+                        help="run nothing: merge the kept results of the planned tasks that finished "
+                             "(a survey stopped early; the output says how many were planned)")
     survey.set_defaults(nd_main=_survey)
     areas = sub.add_parser("nd-areas", help="Naked Diagonal: publish the atlas and the survey as one file")
     areas.add_argument("--atlas", default="build/nd-atlas.json", help="nd-atlas results")
@@ -232,7 +235,7 @@ def _atlas(args: argparse.Namespace) -> int:
 
 
 def _survey(args: argparse.Namespace) -> int:
-    from .survey import PLAYERS, SurveyTask, run_survey
+    from .survey import PLAYERS, SurveyTask, part_name, run_survey
 
     for n in args.sizes:
         if not 5 <= n <= 13:
@@ -242,15 +245,24 @@ def _survey(args: argparse.Namespace) -> int:
             raise UnitileError(f"--players {player}: expected {' or '.join(PLAYERS)}")
     _positive("games", args.games)
     _positive("tasks", args.tasks)
+    # Round by round (every size and player with one seed, then the next seed), so that a survey
+    # stopped early has every board size.
     tasks = [SurveyTask(n, player, args.seed + i, max(1, round(args.games * (5 / n) ** 4)))
-             for n in args.sizes for player in args.players for i in range(args.tasks)]
-    executor = executor_of(args)
-    try:
-        parts = Path(args.parts) if args.parts else Path(args.out).with_suffix("").with_name(
-            Path(args.out).with_suffix("").name + "-parts")
-        result = run_survey(executor, tasks, log=_log(args), parts=parts)
-    finally:
-        executor.close()
+             for i in range(args.tasks) for n in args.sizes for player in args.players]
+    parts = Path(args.parts) if args.parts else Path(args.out).with_suffix("").with_name(
+        Path(args.out).with_suffix("").name + "-parts")
+    if args.kept_only:
+        kept = [t for t in tasks if (parts / part_name(t)).is_file()]
+        if not kept:
+            raise UnitileError(f"{parts}: no kept results of these tasks")
+        result = run_survey(InProcessExecutor(), kept, log=_log(args), parts=parts)
+        result["planned_tasks"] = len(tasks)
+    else:
+        executor = executor_of(args)
+        try:
+            result = run_survey(executor, tasks, log=_log(args), parts=parts)
+        finally:
+            executor.close()
     result["command"] = "python -m pipeline nd-survey " + " ".join(sys.argv[2:])
     _write(args.out, result)
     print(json.dumps({"per_board": result["per_board"], "configurations": len(result["areas"]),

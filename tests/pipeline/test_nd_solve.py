@@ -502,3 +502,17 @@ def test_a_stopped_survey_resumes_from_its_kept_parts(tmp_path: Path) -> None:
     with pytest.raises(UnitileError, match="not a result of this survey task"):
         survey.run_survey(InProcessExecutor(), tasks, log=lambda msg: None, parts=parts)
     assert (parts / survey.part_name(tasks[0])).read_text() == "{not json"
+
+
+def test_nd_survey_kept_only_merges_the_finished_tasks(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    parts, out = tmp_path / "parts", tmp_path / "survey.json"
+    argv = ["nd-survey", "--sizes", "5", "--players", "random", "--games", "3", "--tasks", "2",
+            "--parts", str(parts), "--out", str(out), "--quiet"]
+    assert nd_cli.main([*argv, "--kept-only"]) == 2 and "no kept results" in capsys.readouterr().err
+    task = survey.SurveyTask(5, "random", 1, 3)
+    survey.run_survey(InProcessExecutor(), [task], log=lambda msg: None, parts=parts)
+    assert nd_cli.main([*argv, "--kept-only"]) == 0
+    result = json.loads(out.read_text())
+    assert result["planned_tasks"] == 2 and len(result["tasks"]) == 1
+    assert result["per_board"]["5x5"]["games"] == 3
