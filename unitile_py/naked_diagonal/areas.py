@@ -47,8 +47,8 @@ from .witness import Witness, replay
 
 #: Window radii tried by the relaxation proofs, smallest first.
 RELAX_RADII = (1, 2)
-#: Radii of the windows around the last placement and its neighbours tried last, before an exhaustive
-#: search of a large area (a 13 x 13 area of 54 points whose smallest proof is a window of radius 2
+#: Radii of the windows around the last placement and its neighbours tried when the first turn of an
+#: exhaustive search ran out (a 13 x 13 area of 54 points whose smallest proof is a window of radius 2
 #: around a neighbour of the last placement had run for minutes).
 WIDE_RADII = (2, 3)
 #: Areas of at most this many points go straight to the exhaustive search, which is cheaper there than
@@ -158,12 +158,6 @@ class Solver:
         if self._relaxation_proves_nde(area, red, blue, jokers, near, RELAX_RADII):
             st.relaxed += 1
             return None
-        if hint >= 0 and size > SEARCH_FIRST and self._budget is None and self._relaxation_proves_nde(
-                area, red, blue, jokers, [hint, *g.bits(g.box(hint, 1) & area)], WIDE_RADII):
-            # Wider windows before a search of a large area (not inside one: there they cost more than
-            # they save), which could not stop early on an NDE area.
-            st.relaxed += 1
-            return None
         st.searched += 1
         if self._budget is not None:  # inside a budgeted search: its order, and count this one
             self._budget -= 1
@@ -196,6 +190,13 @@ class Solver:
                 self.stats.restarts += 1
             finally:
                 self._budget = None
+            if turn == 0 and hint >= 0 and self._relaxation_proves_nde(
+                    area, red, blue, jokers, [hint, *self.grid.bits(self.grid.box(hint, 1) & area)],
+                    WIDE_RADII):
+                # Wider windows once the first turn ran out (an exhaustive search cannot stop early on
+                # an NDE area; before it, they cost more than they save).
+                self.stats.relaxed += 1
+                return None
             turn += 1
 
     def proves_nde(self, area: int, red: int, blue: int, hint: int) -> bool:
