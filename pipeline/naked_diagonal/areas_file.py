@@ -17,7 +17,7 @@ from unitile_py.errors import UnitileError
 
 from .atlas import MAX_K, classify
 
-#: Surveyed configurations listed in the file, the most frequent first (all are counted in ``per_k``).
+#: Surveyed configurations listed in the file, the most frequent first (all are counted in ``survey.per_k``).
 SURVEY_LISTED = 3000
 #: The file's format number.
 FORMAT = 1
@@ -53,9 +53,9 @@ def publish(atlas: dict[str, Any], survey: dict[str, Any], out: str) -> dict[str
     if mismatches:
         raise UnitileError(f"{len(mismatches)} surveyed configurations disagree with the exhaustive kernels, "
                            f"first {mismatches[0]}")
-    per_k: dict[int, dict[str, int]] = {}
+    surveyed_per_k: dict[int, dict[str, int]] = {}
     for entry in surveyed:
-        row = per_k.setdefault(entry["k"], {"configurations": 0, "parts": 0})
+        row = surveyed_per_k.setdefault(entry["k"], {"configurations": 0, "parts": 0})
         row["configurations"] += 1
         row["parts"] += entry["count"]
     # The configurations survey["areas"] lists are sorted by count; the rare ones are counted only.
@@ -85,7 +85,7 @@ def publish(atlas: dict[str, Any], survey: dict[str, Any], out: str) -> dict[str
             "per_board": per_board,
             "large": survey["large"],
             "configurations": len(surveyed),
-            "per_k": {str(k): per_k[k] for k in sorted(per_k)},
+            "per_k": {str(k): surveyed_per_k[k] for k in sorted(surveyed_per_k)},
             "listed": f"the {SURVEY_LISTED:,} most frequent configurations and every one whose culprit is "
                       "not BAD",
             "areas": listed,

@@ -474,6 +474,10 @@ def test_the_areas_file_is_deterministic_and_checked(tmp_path: Path) -> None:
     assert one.read_bytes() == two.read_bytes()
     data = json.loads(one.read_text())
     assert data["format"] == 1 and data["survey"]["positions"] == summary["survey_positions"] > 0
+    per_k = data["survey"]["per_k"]
+    assert sum(row["parts"] for row in per_k.values()) == sum(e["count"] for e in found["areas"])
+    assert sum(row["configurations"] for row in per_k.values()) == data["survey"]["configurations"] == len(
+        found["areas"])
     odd = [e["drawing"] for e in data["exhaustive"]["entries"] if not e["culprit_bad"]]
     assert odd == ["BBRR/BooR/RooB/RRBB"]
     small = [e for e in found["areas"] if e["k"] <= atlas.MAX_K]
