@@ -46,16 +46,7 @@ def forming(grid: Grid, own: int, where: int, clothes: int | None = None) -> int
     ``clothes`` (``own`` when not given) are the points that clothe a diagonal: a relaxation passes
     ``own`` plus the points it treats as either colour.
     """
-    if clothes is None:
-        clothes = own
-    # grid.shift(own, dr, dc) & ~grid.shift(clothes, dr, 0) & ~grid.shift(clothes, 0, dc) over the four
-    # DIAGONALS, with the shifts shared.
-    n, full = grid.n, grid.full
-    own_e, own_w = (own & grid.not_west) >> 1, (own & grid.not_east) << 1
-    clothes_e, clothes_w = (clothes & grid.not_west) >> 1, (clothes & grid.not_east) << 1
-    north = (own_e >> n & ~clothes_e | own_w >> n & ~clothes_w) & ~(clothes >> n)
-    south = ((own_e << n) & ~clothes_e | (own_w << n) & ~clothes_w) & ~(clothes << n) & full
-    return (north | south) & where
+    return _diagonal_between(grid, own, grid.full & ~(own if clothes is None else clothes), where)
 
 
 def dead(grid: Grid, own: int, enemy: int, where: int) -> int:
@@ -63,13 +54,21 @@ def dead(grid: Grid, own: int, enemy: int, where: int) -> int:
 
     That is a diagonal neighbour holding ``own`` whose two shared points both hold ``enemy`` stones.
     """
-    # grid.shift(own, dr, dc) & grid.shift(enemy, dr, 0) & grid.shift(enemy, 0, dc) over the four
-    # DIAGONALS, with the shifts shared.
+    return _diagonal_between(grid, own, enemy, where)
+
+
+def _diagonal_between(grid: Grid, own: int, shared: int, where: int) -> int:
+    """The points of ``where`` with a diagonal neighbour in ``own`` whose two shared points are both in
+    ``shared`` (both lie on the board whenever the neighbour does).
+
+    That is ``grid.shift(own, dr, dc) & grid.shift(shared, dr, 0) & grid.shift(shared, 0, dc)`` over
+    the four diagonals, with the shifts shared.
+    """
     n = grid.n
     own_e, own_w = (own & grid.not_west) >> 1, (own & grid.not_east) << 1
-    enemy_e, enemy_w = (enemy & grid.not_west) >> 1, (enemy & grid.not_east) << 1
-    north = (own_e >> n & enemy_e | own_w >> n & enemy_w) & enemy >> n
-    south = ((own_e << n) & enemy_e | (own_w << n) & enemy_w) & (enemy << n)
+    shared_e, shared_w = (shared & grid.not_west) >> 1, (shared & grid.not_east) << 1
+    north = (own_e >> n & shared_e | own_w >> n & shared_w) & shared >> n
+    south = ((own_e << n) & shared_e | (own_w << n) & shared_w) & (shared << n)
     return (north | south) & where
 
 
