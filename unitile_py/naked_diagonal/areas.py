@@ -79,15 +79,17 @@ class SolverStats:
 
 def _near(hint: int, stuck: list[int], turn: int) -> list[int]:
     """The points the exhaustive search places near first in a turn of :meth:`Solver._portfolio`: the
-    stuck points then the last placement, the last placement first, those reversed, and from the
-    fourth turn on a shuffle seeded by the turn."""
+    stuck points then the last placement, the last placement first, the first order reversed, then
+    shuffles seeded by the turn (without a last placement the second and third orders are one, so the
+    shuffles start a turn earlier)."""
     order = [*stuck, hint] if hint >= 0 else list(stuck)
-    if turn == 1:
-        return [hint, *stuck] if hint >= 0 else order[::-1]
-    if turn == 2:
+    if turn == 0:
+        return order
+    if turn == 1 and hint >= 0:
+        return [hint, *stuck]
+    if turn == 2 - (hint < 0):
         return order[::-1]
-    if turn >= ORDERS:
-        random.Random(turn).shuffle(order)
+    random.Random(turn).shuffle(order)
     return order
 
 
