@@ -249,8 +249,8 @@ def _survey(args: argparse.Namespace) -> int:
     # stopped early has every board size.
     tasks = [SurveyTask(n, player, args.seed + i, max(1, round(args.games * (5 / n) ** 4)))
              for i in range(args.tasks) for n in args.sizes for player in args.players]
-    parts = Path(args.parts) if args.parts else Path(args.out).with_suffix("").with_name(
-        Path(args.out).with_suffix("").name + "-parts")
+    out = Path(args.out)
+    parts = Path(args.parts) if args.parts else out.with_name(out.stem + "-parts")
     if args.kept_only:
         kept = [t for t in tasks if (parts / part_name(t)).is_file()]
         if not kept:
