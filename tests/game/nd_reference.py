@@ -15,6 +15,9 @@ from collections.abc import Iterable
 
 Board = tuple[str, ...]
 
+#: A point that clothes every diagonal and forms none (the relaxations of the engine's proofs).
+JOKER = "*"
+
 
 def board_of(text: str) -> tuple[Board, str]:
     """A board and the side to move from the project's text form (rows joined by '/', a space, r or b)."""
@@ -66,9 +69,12 @@ def naked_on_board(board: Board) -> bool:
 
 
 def forms_naked(board: Board, p: int, colour: str) -> bool:
-    """True when a stone of colour ('R' or 'B') on the empty point p forms a naked diagonal."""
+    """True when a stone of colour ('R' or 'B') on the empty point p forms a naked diagonal (a joker
+    next to both clothes it)."""
     n = size_of(board)
-    return any(board[q] == colour and board[s] != colour and board[t] != colour for q, s, t in diagonal(n, p))
+    clothes = (colour, JOKER)
+    return any(board[q] == colour and board[s] not in clothes and board[t] not in clothes
+               for q, s, t in diagonal(n, p))
 
 
 def put(board: Board, p: int, colour: str) -> Board:

@@ -14,6 +14,7 @@ from unitile_py.naked_diagonal.legality import (
     NakedDiagonal,
     Occupied,
     after,
+    coverable,
     explain,
     is_legal,
     legal_masks,
@@ -255,7 +256,8 @@ def test_a_13x13_region_only_the_reversed_stuck_order_fills_quickly_is_fillable(
 def test_a_13x13_nde_area_is_proved_by_a_window_beside_the_last_placement() -> None:
     """Regression: Blue g1 here leaves a 54-point part that is NDE; no window of radius 1 or 2 around g1
     proves it, and the exhaustive search of an NDE area cannot stop early: it ran for minutes. A
-    window of radius 2 around g2 (a neighbour of g1) proves it."""
+    window of radius 2 around g2 (a neighbour of g1) proves it. Its culprit took minutes too (the
+    covering search of f2 alone had no window proofs below its first level and no backjumps)."""
     pos = Position.parse("R..R.R..RBRB./RRBB.......BR/R..R..RRB...R/R..RBRR...B.B/.BBBB...R.B.B/"
                          "...BBRBB....B/B.R......B.../B.B.R..R.BRRR/RR..R..B.B.B./.B..B.RBR..../"
                          "..RRR..B.BR../.BRBB..R.BRR./....R..RBBRBB b")
@@ -265,3 +267,11 @@ def test_a_13x13_nde_area_is_proved_by_a_window_beside_the_last_placement() -> N
     after = pos.place(g1, "b")
     part = g.grow(1 << g.point("g2"), after.empty_points)
     assert part.bit_count() == 54 and Solver(g).witness(part, after.red, after.blue, 0, g1) is None
+    core = Solver(g).decide(part, after.red, after.blue, 0, g1)
+    assert isinstance(core, int) and core.bit_count() <= 6
+    ban = explain(pos, g1, "b")
+    assert isinstance(ban, LeavesNDE) and ban.area == part and not ban.bad
+    assert g.names(ban.culprit) == ("f3", "f2")
+    solver = Solver(g)
+    assert not coverable(solver, part, ban.culprit, after.red, after.blue)
+    assert all(coverable(solver, part, 1 << p, after.red, after.blue) for p in g.bits(ban.culprit))

@@ -123,11 +123,11 @@ def _clothing(grid: Grid, stuck: Stuck, area: int, jokers: int, taken: int,
 
 
 def constructions(grid: Grid, red: int, blue: int, area: int, jokers: int = 0,
-                  stuck: list[int] | None = None) -> Iterator[Witness]:
+                  stuck: list[int] | None = None, promotions: int = PROMOTIONS) -> Iterator[Witness]:
     """Fillings of ``area`` from the eight lattice variants, lazily; not yet replayed (callers do).
 
     When a variant gets stuck on a point, the shared points that would clothe its blocking diagonals
-    are placed first in the needed colour and the variant is tried again, at most ``PROMOTIONS``
+    are placed first in the needed colour and the variant is tried again, at most ``promotions``
     times. The points that stayed stuck are appended to ``stuck`` when given: an obstruction is
     likely near them.
     """
@@ -135,7 +135,7 @@ def constructions(grid: Grid, red: int, blue: int, area: int, jokers: int = 0,
         for offset in LATTICE_OFFSETS:
             first: list[tuple[int, bool]] = []
             taken = 0
-            for _ in range(PROMOTIONS + 1):
+            for _ in range(promotions + 1):
                 w = lattice(grid, red, blue, area, offset, prefer_red, jokers, tuple(first))
                 if isinstance(w, Witness):
                     yield w

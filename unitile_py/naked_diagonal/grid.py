@@ -206,6 +206,12 @@ class Grid:
             self._boxes[key] = mask
         return mask
 
+    def distance(self, p: int, q: int) -> int:
+        """The king-move distance between two points (the radius of the smallest box around ``p``
+        that holds ``q``)."""
+        (r1, c1), (r2, c2) = divmod(p, self.n), divmod(q, self.n)
+        return max(abs(r1 - r2), abs(c1 - c2))
+
     def grow(self, seed: int, within: int) -> int:
         """The points of ``within`` orthogonally connected (inside ``within``) to the points of ``seed``."""
         group = seed & within

@@ -421,16 +421,45 @@ def connected_subsets(grid: Grid, within: int, k: int) -> list[int]:
 def coverable(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int = 0) -> bool:
     """True when some clean sequence of placements inside the empty set ``area`` covers ``target``.
 
-    ``jokers`` (outside ``area``) clothe every diagonal and form none. Exact: a target that is the
-    whole set is the solver's question; a window around the target that cannot cover it even with the
-    rest of ``area`` as jokers proves that ``area`` cannot either (restrict a covering sequence to the
-    window); otherwise every clean first placement is tried, each leaving parts that are covered on
-    their own.
+    ``jokers`` (outside ``area``) clothe every diagonal and form none. Exact (see :func:`_uncovered`).
     """
+    return not _uncovered(solver, area, target & area, red, blue, jokers, {})
+
+
+_CoverMemo = dict[tuple[int, int, int, int, int], int]
+
+
+def _uncovered(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int,
+               memo: _CoverMemo) -> int:
+    """0 when some clean sequence inside ``area`` covers ``target``, else a *reason*: a window ``W`` of
+    ``area`` such that ``target``'s points in ``W`` cannot be covered in ``W`` with every point around
+    it that is not a stone as a joker (so no superset of them can be, wherever ``W`` lies with the
+    same stones around it).
+
+    In turn: a target that is the whole set is the solver's question (its core is a reason); a
+    lattice filling of the target with rings around it proves it covered (:func:`quick_cover`); a
+    window around the target that cannot cover it even with the rest of ``area`` as jokers proves it
+    not; otherwise every clean first placement is tried, each leaving parts that are covered on their
+    own. A reason that a first placement does not touch is a reason for ``area`` too, and the search
+    stops there (as the solver's search does with cores); else the reason is ``area``.
+    """
+    if not target:
+        return 0
+    key = (*solver.key(area, red, blue, jokers), target)
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _uncovered_now(solver, area, target, red, blue, jokers, memo)
+    return known
+
+
+def _uncovered_now(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int,
+                   memo: _CoverMemo) -> int:
     g = solver.grid
-    target &= area
+    if target == area:
+        found = solver.decide(area, red, blue, jokers & ~area)
+        return found if isinstance(found, int) else 0
     if quick_cover(g, area, target, red, blue, jokers):
-        return True
+        return 0
     for radius in (1, 2):
         window = 0
         for p in g.bits(target):
@@ -438,10 +467,28 @@ def coverable(solver: Solver, area: int, target: int, red: int, blue: int, joker
         window &= area
         if window != area:
             outside = jokers | (area & ~window)
-            if not all(coverable(solver, piece, target & piece, red, blue, outside)
-                       for piece in g.components(window)):
-                return False
-    return _cover_search(solver, area, target, red, blue, jokers)
+            for piece in g.components(window):
+                if piece & target and _uncovered(solver, piece, target & piece, red, blue,
+                                                 outside & ~piece, {}):
+                    return piece
+    near = g.dilate8(target) & area
+    for p in list(g.bits(near)) + list(g.bits(area & ~near)):
+        bit = 1 << p
+        for is_red in (True, False):
+            own = red if is_red else blue
+            clothes = own | jokers
+            if any(own & qbit and not clothes & shared for qbit, shared in g.diag_bits[p]):
+                continue
+            r2, b2 = (red | bit, blue) if is_red else (red, blue | bit)
+            for piece in g.components(area & ~bit):
+                reason = _uncovered(solver, piece, target & piece, r2, b2, jokers, memo)
+                if reason:
+                    if not g.dilate8(reason) & bit:
+                        return reason
+                    break
+            else:
+                return 0
+    return area
 
 
 #: Rings of points around a target that :func:`quick_cover` adds, one at a time.
@@ -462,39 +509,3 @@ def quick_cover(grid: Grid, area: int, target: int, red: int, blue: int, jokers:
             break
         s = grid.dilate4(s)
     return False
-
-
-def _cover_search(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int) -> bool:
-    """The exhaustive part of :func:`coverable`, over first placements, with a memo."""
-    g = solver.grid
-    memo: dict[tuple[int, int, int, int, int], bool] = {}
-
-    def search(part: int, want: int, red: int, blue: int) -> bool:
-        if not want:
-            return True
-        key = (*solver.key(part, red, blue, jokers), want)
-        if key in memo:
-            return memo[key]
-        memo[key] = False
-        if want == part:
-            memo[key] = solver.witness(part, red, blue, jokers & ~part) is not None
-            return memo[key]
-        if quick_cover(g, part, want, red, blue, jokers):
-            memo[key] = True
-            return True
-        near = g.dilate8(want) & part
-        for p in list(g.bits(near)) + list(g.bits(part & ~near)):
-            bit = 1 << p
-            for is_red in (True, False):
-                own = red if is_red else blue
-                clothes = own | jokers
-                if any(own & qbit and not clothes & shared for qbit, shared in g.diag_bits[p]):
-                    continue
-                r2, b2 = (red | bit, blue) if is_red else (red, blue | bit)
-                if all(search(piece, want & piece, r2, b2) for piece in g.components(part & ~bit)):
-                    memo[key] = True
-                    return True
-        return False
-
-    return search(area, target & area, red, blue)
-

@@ -1,0 +1,105 @@
+"""The cores of the NDE proofs against the brute force of nd_reference.
+
+A core is the engine's reason for an NDE answer: a set of the area's points that stays unfillable with
+every point around it that is not a stone as a joker. The search relies on cores to stop early (a
+core that a first placement does not touch refutes every first placement) and to report smaller
+proofs, so each one the solver returns here is checked on its own by the brute force.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tests.game import nd_reference as ref
+from unitile_py.naked_diagonal.areas import Solver, _closure
+from unitile_py.naked_diagonal.grid import Grid
+from unitile_py.naked_diagonal.legality import after, legal_placements
+from unitile_py.naked_diagonal.position import Position
+from unitile_py.naked_diagonal.rules import forms
+
+
+def _board(g: Grid, red: int, blue: int, jokers: int) -> ref.Board:
+    """The brute force's board: stones, jokers as ``*``, the rest empty."""
+    return tuple("R" if red >> p & 1 else "B" if blue >> p & 1 else ref.JOKER if jokers >> p & 1 else "."
+                 for p in range(g.size))
+
+
+def _fillable(g: Grid, red: int, blue: int, area: int, jokers: int) -> bool:
+    """The brute force's answer: can ``area`` be filled cleanly (jokers as given)?"""
+    pts = frozenset(g.bits(area))
+    return ref.fillable(_board(g, red, blue, jokers & ~area), pts, pts)
+
+
+def _cases(seed: int, games: int, limit: int) -> list[tuple[Grid, int, int, int, int]]:
+    """Seeded (grid, red, blue, jokers, area), areas of at most ``limit`` points: the parts that a stone
+    forming no naked diagonal leaves in the positions of random games (where NDE parts arise), and
+    the same with some of their points as jokers."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        pos = Position.empty(rng.choice((4, 5, 6)))
+        g = pos.grid
+        while pos.winner() is None:
+            red, blue = pos.red, pos.blue
+            for p in g.bits(pos.empty_points):
+                for r2, b2 in ((red | 1 << p, blue), (red, blue | 1 << p)):
+                    if forms(g, r2 if r2 != red else b2, p) is not None:
+                        continue
+                    for part in g.components(pos.empty_points & ~(1 << p)):
+                        if part.bit_count() <= limit:
+                            out.append((g, r2, b2, 0, part))
+                            jokers = part & rng.getrandbits(g.size) & rng.getrandbits(g.size)
+                            out.extend((g, r2, b2, jokers, piece) for piece in g.components(part & ~jokers))
+            legal = legal_placements(pos)[pos.turn == "b"]
+            pos = after(pos, rng.choice(legal))
+    return out
+
+
+def test_answers_and_cores_agree_with_the_brute_force() -> None:
+    """Every NDE answer and its core, and every tenth fillable answer, checked by the brute force."""
+    seen: set[tuple[int, ...]] = set()
+    nde = cores_smaller = fillable = 0
+    for g, red, blue, jokers, area in _cases(seed=21, games=30, limit=9):
+        solver = Solver(g)
+        key = (g.n, *solver.key(area, red, blue, jokers))
+        if key in seen:
+            continue
+        seen.add(key)
+        found = solver.decide(area, red, blue, jokers)
+        if not isinstance(found, int):
+            fillable += 1
+            if fillable % 10 == 0:
+                assert _fillable(g, red, blue, area, jokers)
+            continue
+        nde += 1
+        assert not _fillable(g, red, blue, area, jokers)
+        assert found and not found & ~area
+        # the core alone, every other empty point of the board a joker, is still unfillable
+        assert not _fillable(g, red, blue, found, g.full & ~(red | blue | found))
+        cores_smaller += found != area
+    assert nde > 50 and cores_smaller > 25 and fillable > 1000, (nde, cores_smaller, fillable)
+
+
+def test_the_closure_of_refutations_is_the_smallest_closed_set() -> None:
+    # point i is refuted by the points of refuted[i] (always itself among them)
+    refuted = {0: 0b0011, 1: 0b0110, 2: 0b0100, 3: 0b1001}
+    assert _closure(refuted) == 0b0100
+    assert _closure({0: 0b01, 1: 0b11}) == 0b01
+    assert _closure({0: 0b11, 1: 0b11}) == 0b11
+
+
+def test_a_large_nde_part_gets_a_small_core() -> None:
+    """13x13, Red e6 leaves a 101-point NDE part whose smallest box proof has 26 points; the grown
+    window finds a core of about 20 (the run that found it took 10 s before cores, 0.6 s after)."""
+    pos = Position.parse(".BR.BR...B.../..R...B....B./R...RR.R.R.../..B.R.BB...R./.R..B..R.B.../"
+                         ".RR.BR.B..R../.......R....R/...B...B.B.B./BBRB..RR.B.../BB....B....R./"
+                         "B...B.R.BBRR./BRBRR...R..../BR..R..B...BR b")
+    g = pos.grid
+    e6 = g.point("e6")
+    after = pos.place(e6, "r")
+    part = max(g.components(after.empty_points), key=int.bit_count)
+    assert part.bit_count() == 101
+    core = Solver(g).decide(part, after.red, after.blue, 0, e6)
+    assert isinstance(core, int) and not core & ~part and core.bit_count() <= 30
+    around = g.full & ~(after.red | after.blue | core)
+    assert Solver(g).witness(core, after.red, after.blue, around) is None
