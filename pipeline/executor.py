@@ -136,9 +136,10 @@ class DaskExecutor:
         if scheduler is not None:
             address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
             # The client's own log is of its connection (a lost scheduler: tracebacks of each attempt to
-            # reconnect); task errors come back with the futures, and a lost scheduler is one line
-            # (check_scheduler).
-            logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+            # reconnect, and of the batched stream that closes: "Batched Comm Closed", at INFO); task
+            # errors come back with the futures, and a lost scheduler is one line (check_scheduler).
+            for name in ("distributed", "distributed.client", "distributed.batched"):
+                logging.getLogger(name).setLevel(logging.CRITICAL)
             try:
                 self.client = Client(address, timeout="10s")
             except (OSError, TimeoutError) as exc:
