@@ -138,7 +138,8 @@ class DaskExecutor:
             # The client's own log is of its connection (a lost scheduler: tracebacks of each attempt to
             # reconnect, and of the batched stream that closes: "Batched Comm Closed", at INFO); task
             # errors come back with the futures, and a lost scheduler is one line (check_scheduler).
-            for name in ("distributed", "distributed.client", "distributed.batched"):
+            # "distributed.client" has a level of its own in dask's config; the others inherit.
+            for name in ("distributed", "distributed.client"):
                 logging.getLogger(name).setLevel(logging.CRITICAL)
             try:
                 self.client = Client(address, timeout="10s")

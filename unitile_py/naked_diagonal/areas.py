@@ -108,7 +108,7 @@ def _near(hint: int, stuck: list[int], turn: int) -> list[int]:
 
 
 class _OutOfBudget(Exception):
-    """A budgeted exhaustive search ran out of searches (:meth:`Solver._portfolio`)."""
+    """A budgeted exhaustive search ran out of work (:meth:`Solver._portfolio`)."""
 
 
 class Solver:
@@ -121,7 +121,7 @@ class Solver:
         self.memo: OrderedDict[tuple[int, int, int, int], tuple[tuple[int, ...], int] | int] = OrderedDict()
         self.memo_limit = memo_limit
         self.stats = SolverStats()
-        # Searches left to the budgeted search under way (None: none is) and its turn (its order).
+        # Work left to the budgeted search under way (None: none is) and its turn (its order).
         self._budget: int | None = None
         self._turn = 0
         # Rounds of clothing points the constructions may promote (none inside a grown window).
@@ -226,9 +226,9 @@ class Solver:
             finally:
                 self._budget = None
             if grow:
-                # Between turns the grown window gets the same budget (an exhaustive search cannot
-                # stop early on an NDE area, and the window's proof can be far cheaper); what it
-                # decided stays in the memo, so the next try picks up where this one ran out.
+                # Between turns the grown window gets GROW_SHARE times the turn's budget (an exhaustive
+                # search cannot stop early on an NDE area, and the window's proof can be far cheaper);
+                # what it decided stays in the memo, so the next try picks up where this one ran out.
                 # Most areas inside a grown window are NDE, where promoting clothing points rarely
                 # rescues a construction: a 20-point window took 0.57 s with promotions, 0.32 without.
                 self._budget, self._turn, self._promotions = GROW_SHARE * budget, 0, 0
