@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-
+from pipeline.executor import WORKER_MALLOC_ENV  # noqa: E402
 from unitile_py.board import Board  # noqa: E402
 
 DASK = str(Path(sys.executable).with_name("dask"))
@@ -56,7 +56,9 @@ class LocalDaskCluster:
 
         self.procs: list[subprocess.Popen[bytes]] = []
         self.tmp = tmp
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        # The allocator settings docs/cluster.md asks of a cluster's workers (a nanny's own default costs
+        # every stage that works through arrays in blocks).
+        env = {**WORKER_MALLOC_ENV, **os.environ, "PYTHONPATH": str(ROOT)}
         file = tmp / "scheduler.json"
         self._start([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
                      "--scheduler-file", str(file)], env, tmp / "scheduler.log")  # fmt: skip

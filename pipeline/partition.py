@@ -12,7 +12,7 @@ every part owns whole chunks:
 * the reductions of the solve (per-chunk partial sums, added in chunk order by the driver) are the
   same for any number of parts, so the solve is bit for bit the same on 1 or 64 workers;
 * parts write their rows of ``values/r`` and of the checkpoints (arrays chunked by :data:`BLOCK`,
-  without shards) without ever sharing a chunk.
+  without shards, when there are several parts) without ever sharing a chunk.
 
 A :class:`Partition` holds the graph rows of its own classes with the neighbour ids renumbered into
 *extended* vectors: its own values first (its chunks in id order), then its *halo*, the values of

@@ -61,4 +61,28 @@ def format_stages(stages: dict[str, Any]) -> list[str]:
         f"{_num(total / bound if bound else None, 8, 1)}  {'':<18}"
         f"{_num(peaks[0], 10, 2)}{_num(peaks[1], 11, 2)}"
     )
+    lines.extend(phase_lines(stages))
     return lines
+
+
+def phase_lines(stages: dict[str, Any]) -> list[str]:
+    """A line per stage whose record splits its time into phases (the solve's ``phase_seconds``).
+
+    >>> phase_lines({"solve": {"phase_seconds": {"starting_parts": 1.62, "cg": 11.33},
+    ...                        "iterations": 152, "seconds_per_iteration": 0.0561}})
+    ['solve: starting parts 1.6 s, cg 11.3 s (152 iterations of 56.1 ms)']
+    """
+    out = []
+    for name, rec in stages.items():
+        phases = rec.get("phase_seconds")
+        if not isinstance(phases, dict) or not phases:
+            continue
+        parts = []
+        for phase, seconds in phases.items():
+            text = f"{phase.replace('_', ' ')} {seconds:.1f} s"
+            per = rec.get("seconds_per_iteration")
+            if phase == "cg" and isinstance(per, int | float):
+                text += f" ({rec.get('iterations')} iterations of {per * 1000:.1f} ms)"
+            parts.append(text)
+        out.append(f"{name}: " + ", ".join(parts))
+    return out

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 import resource
+import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -40,6 +41,17 @@ T_CHUNK = 64 * BLOCK
 RETRIES = 3
 
 
+def row_chunk(parts: int) -> int:
+    """The chunk length of ``values/r`` and of the checkpoints when ``parts`` parts write them.
+
+    Several parts own scattered chunks of :data:`BLOCK` classes and must never share one; a single part
+    writes wide chunks, since every chunk costs about as much as a megabyte of data (8.5 million
+    classes of 5x5 in chunks of BLOCK: 1.65 s to write and 1.81 s to read; in chunks of T_CHUNK: 0.07
+    s each way).
+    """
+    return BLOCK if parts > 1 else T_CHUNK
+
+
 def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | None:
     """The valid checkpoint of this graph, if any."""
     try:
@@ -57,8 +69,9 @@ def save_checkpoint(store: Store, group: Group, state: SolverState, graph: str, 
     solve_group = zarr.open_group(store.path, path="solve", mode="a")
     meta = as_record(solve_group.attrs.get("checkpoint"))
     slot = "b" if meta.get("slot") == "a" else "a"
+    chunk = max(1, min(split, row_chunk(group.size)))
     for v in "xsp":
-        store.create(f"solve/{slot}_{v}", (split,), None, np.float64, chunks=(BLOCK,), compress=False)
+        store.create(f"solve/{slot}_{v}", (split,), None, np.float64, chunks=(chunk,), compress=False)
     group.call("save", [(store.path, slot)] * group.size)
     solve_group.attrs["checkpoint"] = {
         "slot": slot,
@@ -95,14 +108,26 @@ def t_task(task: TTask) -> tuple[float, float]:
 
 
 def solve_on_parts(
-    ctx: Context, graph: str, split: int, n: int, tol: float, checkpoint_seconds: float
+    ctx: Context, graph: str, split: int, n: int, tol: float, checkpoint_seconds: float,
+    phases: dict[str, float],
 ) -> tuple[SolveResult, float, list[float], int, bool]:
-    """One attempt: start the parts (from the checkpoint if any), run CG, write r. Returns the numbers."""
+    """One attempt: start the parts (from the checkpoint if any), run CG, write r. Returns the numbers
+    and adds the seconds of each phase to ``phases``."""
     store = ctx.store
+    clock = time.perf_counter()
+
+    def phase(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        phases[name] = phases.get(name, 0.0) + now - clock
+        clock = now
+
     # On one machine (a LocalCluster) a single part using every core beats moving halos between
     # processes; on a cluster of several machines, one part per worker bounds each one's memory.
     local = getattr(ctx.executor, "cluster", None) is not None
-    plans = plan_parts(split, n, 1 if local else ctx.executor.workers, stored_keys(store))
+    parts = 1 if local else ctx.executor.workers
+    # The locality keys only matter for dealing chunks to several parts (reading them takes 0.7 s on 5x5).
+    plans = plan_parts(split, n, parts, stored_keys(store) if parts > 1 else None)
     threads = ctx.task_threads if len(plans) > 1 else pool_threads()
     group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads) for p in plans])
     connect(group)
@@ -114,6 +139,7 @@ def solve_on_parts(
                             int(meta["restarts"]), [float(meta["last"])])  # fmt: skip
     else:
         state = SolverState(np.zeros(0), np.zeros(0), np.zeros(0), -1.0)
+    phase("starting_parts")
     digits = -math.log10(tol)
     with progress(round(digits * 10), "solve", ctx.show_progress, unit="0.1 digit") as bar:
 
@@ -124,17 +150,25 @@ def solve_on_parts(
                 bar.set_postfix_str(f"iteration {st.iteration}, residual {smax:.1e}", refresh=False)
                 bar.update(step)
 
+        def checkpoint(st: SolverState) -> None:
+            start = time.perf_counter()
+            save_checkpoint(store, group, st, graph, split)
+            phases["checkpoints"] = phases.get("checkpoints", 0.0) + time.perf_counter() - start
+
         result = run_cg(
             group,
             state,
             tol=tol,
             on_iteration=on_iteration,
-            checkpoint=lambda st: save_checkpoint(store, group, st, graph, split),
+            checkpoint=checkpoint,
             checkpoint_seconds=checkpoint_seconds,
         )
-    store.create("values/r", (n,), None, np.float64, chunks=(BLOCK,), compress=False)
+    phase("cg")
+    chunk = max(1, min(n, row_chunk(group.size)))
+    store.create("values/r", (n,), None, np.float64, chunks=(chunk,), compress=False)
     r_max = max(group.call("write_r", [(store.path,)] * group.size))
     peaks = group.call("peak_memory")
+    phase("writing_r")
     return result, r_max, peaks, group.size, meta is not None
 
 
@@ -154,15 +188,17 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
     graph = str(store.require("graph")["finished"])
     n = int(store.array("graph/info").shape[0])
     split = int(store.require("classes")["split"])
+    phases: dict[str, float] = {}
     for attempt in range(RETRIES + 1):
         try:
-            outcome = solve_on_parts(ctx, graph, split, n, tol, checkpoint_seconds)
+            outcome = solve_on_parts(ctx, graph, split, n, tol, checkpoint_seconds, phases)
             break
         except Exception as exc:
             if attempt == RETRIES or not ctx.executor.lost_workers():
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
     result, r_max, peaks, parts, resumed = outcome
+    clock = time.perf_counter()
     store.create("values/T_class", (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
     tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n)) for lo in range(0, n, T_CHUNK)]
     extremes = ctx.executor.map(t_task, tasks, "T")
@@ -171,6 +207,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
     for key in list(solve_group.array_keys()):
         del solve_group[key]
     solve_group.attrs["checkpoint"] = {}
+    phases["forming_T"] = time.perf_counter() - clock
     rel_t = result.rel_bound * (1.0 + UNIT) + UNIT
     t_max = max(hi for _, hi in extremes)
     bound = rel_t * t_max * (1.0 + 4.0 * UNIT)
@@ -193,6 +230,8 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "load_average": os.getloadavg()[0],
         "seconds_per_iteration": result.seconds_per_iteration,
         "resumed": resumed,
+        # Wall seconds of each phase (the CG loop's include its checkpoints and restarts).
+        "phase_seconds": {k: round(v, 3) for k, v in phases.items()},
         "solved_classes": split,
         "threads": numba.get_num_threads(),
         "cores": os.cpu_count(),

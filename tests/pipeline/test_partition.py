@@ -11,6 +11,7 @@ import pytest
 from pipeline.cg import local_parts
 from pipeline.class_stages import stored_keys
 from pipeline.partition import chunk_starts, owners, plan_parts
+from pipeline.solve_stage import row_chunk
 from pipeline.solver import BLOCK
 from pipeline.store import Store
 from tests.pipeline.conftest import B35
@@ -23,7 +24,8 @@ def scrambled(ids: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize(
     ("split", "n", "parts"),
-    [(6076, 13000, 2), (6076, 13000, 5), (4 * BLOCK, 9 * BLOCK, 3), (463108, 972132, 7), (10, 20, 4)],
+    [(6076, 13000, 2), (6076, 13000, 5), (4 * BLOCK, 9 * BLOCK, 3), (463108, 972132, 7), (10, 20, 4),
+     (463108, 972132, 1)],
 )
 @pytest.mark.parametrize("key", [None, scrambled])
 def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts: int, key: object) -> None:
@@ -47,6 +49,13 @@ def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts:
         for k in range(lo // BLOCK, (hi - 1) // BLOCK + 1):
             assert chunk_owner.setdefault(k, w) == w, f"chunk {k} has two parts"
     assert list(owners(plans)) == [chunk_owner[k] for k in range(len(chunk_owner))]
+    # Nor a chunk of values/r and the checkpoints (wide when one part writes them all).
+    width = row_chunk(len(plans))
+    written: dict[int, int] = {}
+    for lo, hi, w in owned:
+        for k in range(lo // width, (hi - 1) // width + 1):
+            assert written.setdefault(k, w) == w, f"row chunk {k} has two parts"
+    assert width == BLOCK or len(plans) == 1
     # Every own O chunk but the one straddling split is full, so per-chunk sums line up with chunks.
     for p in plans:
         assert p.own_o == sum(min(BLOCK, split - k * BLOCK) for k in p.o_chunks)

@@ -160,7 +160,7 @@ def test_store_rejects_another_board(clean35: Path) -> None:
 
 @pytest.mark.parametrize(
     "module",
-    ["pipeline.bits", "pipeline.geometry", "pipeline.classes", "pipeline.store"],
+    ["pipeline.bits", "pipeline.geometry", "pipeline.classes", "pipeline.store", "pipeline.report"],
 )
 def test_pipeline_doctests(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))

@@ -114,6 +114,10 @@ def test_solve_record_meets_the_precision_target(store35: str) -> None:
     assert rec["sigma"] <= 1e-12
     assert rec["iterations"] > 10
     assert rec["bound_T"] == pytest.approx(rec["relative_bound_T"] * rec["T_max"], rel=1e-12)
+    # Its phases account for the stage's time (the rest is recording it and the bound's checks).
+    phases = rec["phase_seconds"]
+    assert set(phases) >= {"starting_parts", "cg", "writing_r", "forming_T"}
+    assert 0 < sum(phases.values()) <= rec["seconds"]
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
