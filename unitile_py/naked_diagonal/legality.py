@@ -476,8 +476,7 @@ def _uncovered_now(solver: Solver, area: int, target: int, red: int, blue: int, 
         bit = 1 << p
         for is_red in (True, False):
             own = red if is_red else blue
-            clothes = own | jokers
-            if any(own & qbit and not clothes & shared for qbit, shared in g.diag_bits[p]):
+            if forms(g, own, p, own | jokers) is not None:
                 continue
             r2, b2 = (red | bit, blue) if is_red else (red, blue | bit)
             for piece in g.components(area & ~bit):

@@ -7,6 +7,7 @@ here take a :class:`Grid` and the stones of one colour (``own``) or both (``red`
 >>> own = 1 << g.point("a3")
 >>> forms(g, own, g.point("b2")), forms(g, own | 1 << g.point("b3"), g.point("b2"))
 (0, None)
+>>> forms(g, own, g.point("b2"), clothes=own | 1 << g.point("a2"))  # a joker on a2 clothes it
 >>> g.names(forming(g, own, g.full & ~own))
 ('b2',)
 >>> winner(g, 0b010010010, 0)
@@ -28,14 +29,18 @@ def other(colour: str) -> str:
     return BLUE if colour == RED else RED
 
 
-def forms(grid: Grid, own: int, p: int) -> int | None:
+def forms(grid: Grid, own: int, p: int, clothes: int | None = None) -> int | None:
     """The diagonal neighbour with which a stone of colour ``own`` on ``p`` would form a naked diagonal.
 
     ``own`` is the mask of that colour's stones; ``None`` when the placement forms none (the first such
-    neighbour in reading order otherwise).
+    neighbour in reading order otherwise). ``clothes`` (``own`` when not given) are the points that
+    clothe a diagonal: a relaxation passes ``own`` plus the points it treats as either colour. (The
+    exhaustive search of :mod:`areas`, :func:`witness.replay` and the playouts of :mod:`search` write
+    this test out inline: they are the innermost loops of the engine and of the players.)
     """
+    cover = own if clothes is None else clothes
     for qbit, shared in grid.diag_bits[p]:
-        if own & qbit and not own & shared:
+        if own & qbit and not cover & shared:
             return qbit.bit_length() - 1
     return None
 
