@@ -42,7 +42,8 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         ["--board", "3x3", "--store", "{store}", "--iterations", "2", "--solve"],
         r"iteration\s+[\d.]+(.|\n)*solve from scratch: [\d.]+ s, \d+ iterations",
     ),
-    "stages.py": (["--board", "3x3", "--workers", "1"], r"total\s+[\d.]+\s+[\d.]+.*\n.*build: [\d.]+ s wall"),
+    "stages.py": (["--board", "3x3", "--workers", "1"],
+                  r"total\s+[\d.]+\s+[\d.]+.*\nsolve: starting parts [\d.]+ s, cg .*\n.*build: [\d.]+ s"),
     "naked_diagonal.py": (["--games", "2", "--sizes", "5"], r"5x5: 2 games, \d+ positions: median [\d.]+ ms"),
     "nd_players.py": (
         ["speed", "--size", "5", "--positions", "1"],

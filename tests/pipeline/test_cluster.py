@@ -43,6 +43,7 @@ VOLATILE = {
     "resumed",
     "directory",
     "part_peak_rss_gib",
+    "phase_seconds",
     "parts",
     "usage",  # CPU seconds, peak memory and load of each stage
     "bound",  # the bound from rates measured at the start of the build, and the ratio
