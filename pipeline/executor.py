@@ -162,14 +162,14 @@ class DaskExecutor:
             # afresh, its pages faulted in again. Building the 5x5 solve's part took 4.96 s that way
             # against 1.49 s without it (the same process, only the variable different); the whole
             # 5x5 build 72.1 s against 53.9 s. Local workers get glibc's defaults.
-            dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None})
-            self.cluster = LocalCluster(
-                n_workers=n,
-                threads_per_worker=1,
-                processes=processes,
-                dashboard_address=":0",
-                silence_logs=40,
-            )
+            with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+                self.cluster = LocalCluster(
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=processes,
+                    dashboard_address=":0",
+                    silence_logs=40,
+                )
             self.client = Client(self.cluster)
             self.workers = n
         link = self.client.dashboard_link

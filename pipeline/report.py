@@ -77,10 +77,10 @@ def phase_lines(stages: dict[str, Any]) -> list[str]:
         phases = rec.get("phase_seconds")
         if not isinstance(phases, dict) or not phases:
             continue
+        per = rec.get("seconds_per_iteration")
         parts = []
         for phase, seconds in phases.items():
             text = f"{phase.replace('_', ' ')} {seconds:.1f} s"
-            per = rec.get("seconds_per_iteration")
             if phase == "cg" and isinstance(per, int | float):
                 text += f" ({rec.get('iterations')} iterations of {per * 1000:.1f} ms)"
             parts.append(text)

@@ -18,6 +18,8 @@ import math
 import os
 import resource
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -41,15 +43,26 @@ T_CHUNK = 64 * BLOCK
 RETRIES = 3
 
 
-def row_chunk(parts: int) -> int:
-    """The chunk length of ``values/r`` and of the checkpoints when ``parts`` parts write them.
+def row_chunk(parts: int, length: int) -> int:
+    """The chunk length of ``values/r`` and of the checkpoints (``length`` classes) when ``parts``
+    parts write them.
 
     Several parts own scattered chunks of :data:`BLOCK` classes and must never share one; a single part
     writes wide chunks, since every chunk costs about as much as a megabyte of data (8.5 million
     classes of 5x5 in chunks of BLOCK: 1.65 s to write and 1.81 s to read; in chunks of T_CHUNK: 0.07
     s each way).
     """
-    return BLOCK if parts > 1 else T_CHUNK
+    return max(1, min(length, BLOCK if parts > 1 else T_CHUNK))
+
+
+@contextmanager
+def timed(phases: dict[str, float], name: str) -> Iterator[None]:
+    """Add the wall seconds of the block to ``phases[name]``."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
 
 
 def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | None:
@@ -69,7 +82,7 @@ def save_checkpoint(store: Store, group: Group, state: SolverState, graph: str, 
     solve_group = zarr.open_group(store.path, path="solve", mode="a")
     meta = as_record(solve_group.attrs.get("checkpoint"))
     slot = "b" if meta.get("slot") == "a" else "a"
-    chunk = max(1, min(split, row_chunk(group.size)))
+    chunk = row_chunk(group.size, split)
     for v in "xsp":
         store.create(f"solve/{slot}_{v}", (split,), None, np.float64, chunks=(chunk,), compress=False)
     group.call("save", [(store.path, slot)] * group.size)
@@ -114,34 +127,28 @@ def solve_on_parts(
     """One attempt: start the parts (from the checkpoint if any), run CG, write r. Returns the numbers
     and adds the seconds of each phase to ``phases``."""
     store = ctx.store
-    clock = time.perf_counter()
-
-    def phase(name: str) -> None:
-        nonlocal clock
-        now = time.perf_counter()
-        phases[name] = phases.get(name, 0.0) + now - clock
-        clock = now
-
-    # On one machine (a LocalCluster) a single part using every core beats moving halos between
-    # processes; on a cluster of several machines, one part per worker bounds each one's memory.
-    local = getattr(ctx.executor, "cluster", None) is not None
-    parts = 1 if local else ctx.executor.workers
-    # The locality keys only matter for dealing chunks to several parts (reading them takes 0.7 s on 5x5).
-    plans = plan_parts(split, n, parts, stored_keys(store) if parts > 1 else None)
-    threads = ctx.task_threads if len(plans) > 1 else pool_threads()
-    group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads) for p in plans])
-    connect(group)
-    meta = checkpoint_meta(store, graph, split)
-    if meta is not None:
-        ctx.log(f"solve: resuming at iteration {meta['iteration']}")
-        group.call("load", [(store.path, meta["slot"])] * group.size)
-        state = SolverState(np.zeros(0), np.zeros(0), np.zeros(0), float(meta["rz"]), int(meta["iteration"]),
-                            int(meta["restarts"]), [float(meta["last"])])  # fmt: skip
-    else:
-        state = SolverState(np.zeros(0), np.zeros(0), np.zeros(0), -1.0)
-    phase("starting_parts")
+    with timed(phases, "starting_parts"):
+        # On one machine (a LocalCluster) a single part using every core beats moving halos between
+        # processes; on a cluster of several machines, one part per worker bounds each one's memory.
+        local = getattr(ctx.executor, "cluster", None) is not None
+        parts = 1 if local else ctx.executor.workers
+        # The locality keys only matter for dealing chunks to several parts (0.7 s to read on 5x5).
+        plans = plan_parts(split, n, parts, stored_keys(store) if parts > 1 else None)
+        threads = ctx.task_threads if len(plans) > 1 else pool_threads()
+        group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads) for p in plans])
+        connect(group)
+        meta = checkpoint_meta(store, graph, split)
+        if meta is not None:
+            ctx.log(f"solve: resuming at iteration {meta['iteration']}")
+            group.call("load", [(store.path, meta["slot"])] * group.size)
+            state = SolverState(np.zeros(0), np.zeros(0), np.zeros(0), float(meta["rz"]),
+                                int(meta["iteration"]), int(meta["restarts"]),
+                                [float(meta["last"])])  # fmt: skip
+        else:
+            state = SolverState(np.zeros(0), np.zeros(0), np.zeros(0), -1.0)
     digits = -math.log10(tol)
-    with progress(round(digits * 10), "solve", ctx.show_progress, unit="0.1 digit") as bar:
+    bar_steps = round(digits * 10)
+    with timed(phases, "cg"), progress(bar_steps, "solve", ctx.show_progress, unit="0.1 digit") as bar:
 
         def on_iteration(st: SolverState, smax: float) -> None:
             done = min(digits, max(0.0, -math.log10(smax))) if smax > 0 else digits
@@ -151,9 +158,8 @@ def solve_on_parts(
                 bar.update(step)
 
         def checkpoint(st: SolverState) -> None:
-            start = time.perf_counter()
-            save_checkpoint(store, group, st, graph, split)
-            phases["checkpoints"] = phases.get("checkpoints", 0.0) + time.perf_counter() - start
+            with timed(phases, "checkpoints"):
+                save_checkpoint(store, group, st, graph, split)
 
         result = run_cg(
             group,
@@ -163,12 +169,10 @@ def solve_on_parts(
             checkpoint=checkpoint,
             checkpoint_seconds=checkpoint_seconds,
         )
-    phase("cg")
-    chunk = max(1, min(n, row_chunk(group.size)))
-    store.create("values/r", (n,), None, np.float64, chunks=(chunk,), compress=False)
-    r_max = max(group.call("write_r", [(store.path,)] * group.size))
-    peaks = group.call("peak_memory")
-    phase("writing_r")
+    with timed(phases, "writing_r"):
+        store.create("values/r", (n,), None, np.float64, chunks=(row_chunk(group.size, n),), compress=False)
+        r_max = max(group.call("write_r", [(store.path,)] * group.size))
+        peaks = group.call("peak_memory")
     return result, r_max, peaks, group.size, meta is not None
 
 
@@ -198,16 +202,15 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
     result, r_max, peaks, parts, resumed = outcome
-    clock = time.perf_counter()
-    store.create("values/T_class", (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
-    tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n)) for lo in range(0, n, T_CHUNK)]
-    extremes = ctx.executor.map(t_task, tasks, "T")
-    # The checkpoints are of no use once r is stored.
-    solve_group = zarr.open_group(store.path, path="solve", mode="a")
-    for key in list(solve_group.array_keys()):
-        del solve_group[key]
-    solve_group.attrs["checkpoint"] = {}
-    phases["forming_T"] = time.perf_counter() - clock
+    with timed(phases, "forming_T"):
+        store.create("values/T_class", (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
+        tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n)) for lo in range(0, n, T_CHUNK)]
+        extremes = ctx.executor.map(t_task, tasks, "T")
+        # The checkpoints are of no use once r is stored.
+        solve_group = zarr.open_group(store.path, path="solve", mode="a")
+        for key in list(solve_group.array_keys()):
+            del solve_group[key]
+        solve_group.attrs["checkpoint"] = {}
     rel_t = result.rel_bound * (1.0 + UNIT) + UNIT
     t_max = max(hi for _, hi in extremes)
     bound = rel_t * t_max * (1.0 + 4.0 * UNIT)

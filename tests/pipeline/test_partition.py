@@ -50,7 +50,7 @@ def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts:
             assert chunk_owner.setdefault(k, w) == w, f"chunk {k} has two parts"
     assert list(owners(plans)) == [chunk_owner[k] for k in range(len(chunk_owner))]
     # Nor a chunk of values/r and the checkpoints (wide when one part writes them all).
-    width = row_chunk(len(plans))
+    width = row_chunk(len(plans), n)
     written: dict[int, int] = {}
     for lo, hi, w in owned:
         for k in range(lo // width, (hi - 1) // width + 1):

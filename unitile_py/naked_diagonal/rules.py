@@ -7,7 +7,8 @@ here take a :class:`Grid` and the stones of one colour (``own``) or both (``red`
 >>> own = 1 << g.point("a3")
 >>> forms(g, own, g.point("b2")), forms(g, own | 1 << g.point("b3"), g.point("b2"))
 (0, None)
->>> forms(g, own, g.point("b2"), clothes=own | 1 << g.point("a2"))  # a joker on a2 clothes it
+>>> forms(g, own, g.point("b2"), clothes=own | 1 << g.point("a2")) is None  # a joker on a2 clothes it
+True
 >>> g.names(forming(g, own, g.full & ~own))
 ('b2',)
 >>> winner(g, 0b010010010, 0)
