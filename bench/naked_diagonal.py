@@ -133,7 +133,7 @@ def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, obje
         "repairs": e.repairs,
         "fallbacks": e.fallbacks,
         "solver": {k: getattr(st, k) for k in ("calls", "memo_hits", "dead", "lattice", "relaxed", "searched",
-                                                "searched_nde")},
+                                                "searched_nde", "learned")},
         "peak_mib": peak_memory_mib(),
     }
 

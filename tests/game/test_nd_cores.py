@@ -30,10 +30,13 @@ def _fillable(g: Grid, red: int, blue: int, area: int, jokers: int) -> bool:
     return ref.fillable(_board(g, red, blue, jokers & ~area), pts, pts)
 
 
-def _cases(seed: int, games: int, limit: int) -> list[tuple[Grid, int, int, int, int]]:
-    """Seeded (grid, red, blue, jokers, area), areas of at most ``limit`` points: the parts that a stone
-    forming no naked diagonal leaves in the positions of random games (where NDE parts arise), and
-    the same with some of their points as jokers."""
+Case = tuple[Grid, int, int, int, int, int]
+
+
+def _cases(seed: int, games: int, limit: int) -> list[Case]:
+    """Seeded (grid, red, blue, jokers, area, placed point), areas of at most ``limit`` points: the parts
+    that a stone forming no naked diagonal leaves in the positions of random games (where NDE parts
+    arise), and the same with some of their points as jokers."""
     rng = random.Random(seed)
     out = []
     for _ in range(games):
@@ -47,9 +50,10 @@ def _cases(seed: int, games: int, limit: int) -> list[tuple[Grid, int, int, int,
                         continue
                     for part in g.components(pos.empty_points & ~(1 << p)):
                         if part.bit_count() <= limit:
-                            out.append((g, r2, b2, 0, part))
+                            out.append((g, r2, b2, 0, part, p))
                             jokers = part & rng.getrandbits(g.size) & rng.getrandbits(g.size)
-                            out.extend((g, r2, b2, jokers, piece) for piece in g.components(part & ~jokers))
+                            pieces = g.components(part & ~jokers)
+                            out.extend((g, r2, b2, jokers, piece, p) for piece in pieces)
             legal = legal_placements(pos)[pos.turn == "b"]
             pos = after(pos, rng.choice(legal))
     return out
@@ -59,7 +63,7 @@ def test_answers_and_cores_agree_with_the_brute_force() -> None:
     """Every NDE answer and its core, and every tenth fillable answer, checked by the brute force."""
     seen: set[tuple[int, ...]] = set()
     nde = cores_smaller = fillable = 0
-    for g, red, blue, jokers, area in _cases(seed=21, games=30, limit=9):
+    for g, red, blue, jokers, area, _ in _cases(seed=21, games=30, limit=9):
         solver = Solver(g)
         key = (g.n, *solver.key(area, red, blue, jokers))
         if key in seen:
@@ -78,6 +82,24 @@ def test_answers_and_cores_agree_with_the_brute_force() -> None:
         assert not _fillable(g, red, blue, found, g.full & ~(red | blue | found))
         cores_smaller += found != area
     assert nde > 50 and cores_smaller > 25 and fillable > 1000, (nde, cores_smaller, fillable)
+
+
+def test_learned_cores_agree_with_the_brute_force() -> None:
+    """One solver per board size for every case, told the placed point, so the cores it learns on one
+    area answer others (the engine shares its solver the same way): every NDE answer, and the core of
+    each, checked by the brute force."""
+    solvers: dict[int, Solver] = {}
+    nde = 0
+    for g, red, blue, jokers, area, placed in _cases(seed=5, games=20, limit=10):
+        solver = solvers.setdefault(g.n, Solver(g))
+        found = solver.decide(area, red, blue, jokers, placed)
+        if isinstance(found, int):
+            nde += 1
+            assert not _fillable(g, red, blue, area, jokers)
+            assert found and not found & ~area
+            assert not _fillable(g, red, blue, found, g.full & ~(red | blue | found))
+    learned = sum(s.stats.learned for s in solvers.values())
+    assert nde > 50 and learned > 50, (nde, learned)
 
 
 def test_the_closure_of_refutations_is_the_smallest_closed_set() -> None:
