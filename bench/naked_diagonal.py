@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from array import array
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,14 +64,12 @@ def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, obje
     """
     rng = random.Random(seed)
     e = engine(Grid.get(n))
-    times: list[tuple[float, str]] = []
-    cpu: list[tuple[float, str]] = []
-    cold: list[tuple[float, str]] = []
+    times, cpu, cold = Timings(), Timings(), Timings()
     wins = {"r": 0, "b": 0}
     skips = 0
 
     gc_pauses: list[float] = []
-    no_gc: list[tuple[float, str]] = []  # CPU time of each call less the collector's pauses inside it
+    no_gc = Timings()  # CPU time of each call less the collector's pauses inside it
     started: list[float] = []
 
     def on_gc(phase: str, info: dict[str, int]) -> None:
@@ -85,14 +84,14 @@ def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, obje
         before = len(gc_pauses)
         t, c = time.perf_counter(), time.process_time()
         masks = legal_masks(pos)
-        times.append((time.perf_counter() - t, str(pos)))
-        cpu.append((time.process_time() - c, str(pos)))
-        no_gc.append((cpu[-1][0] - sum(gc_pauses[before:]), str(pos)))
-        if len(times) % cold_every == 0:
+        times.add(time.perf_counter() - t, pos)
+        cpu.add(time.process_time() - c, pos)
+        no_gc.add(cpu.seconds[-1] - sum(gc_pauses[before:]), pos)
+        if len(times.seconds) % cold_every == 0:
             fresh = Engine(pos.grid)
             c = time.process_time()
             assert fresh.masks(pos.red, pos.blue) == masks
-            cold.append((time.process_time() - c, str(pos)))
+            cold.add(time.process_time() - c, pos)
         return masks
 
     for _ in range(games):
@@ -118,15 +117,15 @@ def play_games(n: int, games: int, seed: int, cold_every: int) -> dict[str, obje
     return {
         "size": n,
         "games": games,
-        "positions": len(times),
+        "positions": len(times.seconds),
         **summary("", times),
         **summary("cpu_", cpu),
         **summary("cold_", cold),
         **summary("cpu_no_gc_", no_gc),
         "gc_collections": len(gc_pauses),
         "gc_worst_ms": round(max(gc_pauses, default=0.0) * 1e3, 2),
-        "worst_positions": [(round(t * 1e3, 2), text) for t, text in sorted(times, reverse=True)[:3]],
-        "worst_cpu_positions": [(round(t * 1e3, 2), text) for t, text in sorted(cpu, reverse=True)[:3]],
+        "worst_positions": times.worst(),
+        "worst_cpu_positions": cpu.worst(),
         "wins": wins,
         "skips": skips,
         "regions_by_size": dict(sorted(e.region_sizes.items())),
@@ -146,7 +145,7 @@ def explain_times(n: int, games: int, seed: int, per_position: int = 3) -> dict[
     warm as in play. Prints the median and worst time, the culprit sizes and the worst cases.
     """
     rng = random.Random(seed)
-    times: list[tuple[float, str]] = []
+    times = Timings()
     culprits: dict[int, int] = {}
     areas: dict[int, int] = {}
     for _ in range(games):
@@ -160,23 +159,44 @@ def explain_times(n: int, games: int, seed: int, per_position: int = 3) -> dict[
             for p in rng.sample(candidates, min(per_position, len(candidates))):
                 c = time.process_time()
                 ban = explain(pos, p, pos.turn)
-                times.append((time.process_time() - c, f"{pos} {g.name(p)}"))
+                times.add(time.process_time() - c, f"{pos} {g.name(p)}")
                 assert isinstance(ban, LeavesNDE), (str(pos), g.name(p))
                 k = ban.culprit.bit_count()
                 culprits[k] = culprits.get(k, 0) + 1
                 a = ban.area.bit_count()
                 areas[a] = areas.get(a, 0) + 1
             pos = after(pos, rng.choice(Grid.points(mine)))
-    return {"size": n, "games": games, "explained": len(times), **summary("", times),
+    return {"size": n, "games": games, "explained": len(times.seconds), **summary("", times),
             "culprit_sizes": dict(sorted(culprits.items())), "area_sizes": dict(sorted(areas.items())),
-            "worst": [(round(t * 1e3, 2), text) for t, text in sorted(times, reverse=True)[:3]]}
+            "worst": times.worst()}
 
 
-def summary(prefix: str, times: list[tuple[float, str]]) -> dict[str, float]:
-    """Median, 99th percentile, worst (ms) and total (s) of a list of timings."""
-    if not times:
+class Timings:
+    """Seconds per call in an array (no objects for the cycle collector to walk during the run: a list
+    of tuples per position made its pauses inside the timed calls grow with the run) and the slowest
+    calls' positions."""
+
+    def __init__(self, keep: int = 3) -> None:
+        self.seconds = array("d")
+        self.slowest: list[tuple[float, str]] = []
+        self.keep = keep
+
+    def add(self, seconds: float, what: object) -> None:
+        """Record one call's time and what it was on."""
+        self.seconds.append(seconds)
+        if len(self.slowest) < self.keep or seconds > self.slowest[-1][0]:
+            self.slowest = sorted([*self.slowest, (seconds, str(what))], reverse=True)[:self.keep]
+
+    def worst(self) -> list[tuple[float, str]]:
+        """The slowest calls: (ms, what), slowest first."""
+        return [(round(t * 1e3, 2), text) for t, text in self.slowest]
+
+
+def summary(prefix: str, times: Timings) -> dict[str, float]:
+    """Median, 99th percentile, worst (ms) and total (s) of a run's timings."""
+    if not times.seconds:
         return {}
-    ms = sorted(t * 1e3 for t, _ in times)
+    ms = sorted(t * 1e3 for t in times.seconds)
     return {f"{prefix}n": len(ms), f"{prefix}median_ms": ms[len(ms) // 2],
             f"{prefix}p99_ms": ms[min(len(ms) - 1, int(len(ms) * 0.99))], f"{prefix}worst_ms": ms[-1],
             f"{prefix}total_s": sum(ms) / 1e3}

@@ -49,9 +49,9 @@ True
 from __future__ import annotations
 
 import random
-from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 
+from .cache import UntrackedCache
 from .construct import PROMOTIONS, constructions
 from .grid import Grid
 from .rules import dead
@@ -71,8 +71,11 @@ GROW_SHARE = 4
 #: budget doubles every :data:`ORDERS` turns. Every area a budgeted search decides costs 1 + a tenth
 #: of its points (constructions and windows grow with it). Counting only the exhaustive searches let
 #: the areas that constructions settle run free: on 1,000 seeded 13x13 games (CPU time) the worst
-#: position took 589 ms that way with 300 searches, 351 ms this way (p99 17.0 and 18.0 ms).
-SEARCH_BUDGET = 700
+#: position took 589 ms that way with 300 searches, 351 ms this way (p99 17.0 and 18.0 ms). A first
+#: turn of a fillable area of about 110 points often needs 700-1,200 units (3,400 in the order that
+#: failed): with learned cores, the same 1,000 games run side by side gave a worst position of 451 ms
+#: with 700 and 366 ms with 1,000 (p99 24.8 and 23.9 ms, 1% fewer areas decided).
+SEARCH_BUDGET = 1000
 #: Turns of :meth:`Solver._portfolio` per budget.
 ORDERS = 3
 #: Learned cores kept per stone (point and colour) around them, the newest ones. On the 20-point window
@@ -122,24 +125,26 @@ class Solver:
 
     def __init__(self, grid: Grid, memo_limit: int = 200_000) -> None:
         self.grid = grid
-        # Values are a witness as a plain tuple (order, red) or the core of an NDE area (an int): exact
-        # values the cycle collector stops tracking, so a full memo adds nothing to its pauses.
-        self.memo: OrderedDict[tuple[int, int, int, int], tuple[tuple[int, ...], int] | int] = OrderedDict()
-        self.memo_limit = memo_limit
+        # Values are the core of an NDE area (an int) or a witness packed into a str (pack_witness): the
+        # cycle collector never walks the memo (see cache.UntrackedCache).
+        self.memo = UntrackedCache(memo_limit)
         self.stats = SolverStats()
         # Work left to the budgeted search under way (None: none is) and its turn (its order).
         self._budget: int | None = None
         self._turn = 0
         # Rounds of clothing points the constructions may promote (none inside a grown window).
         self._promotions = PROMOTIONS
-        # Learned cores (core, red stones around it, blue stones around it) under each of those stones:
-        # key 2 * point + 1 for a blue stone (see _learned).
-        self.cores: dict[int, deque[tuple[int, int, int]]] = {}
+        # Learned cores under each stone around them (key 2 * point + 1 for a blue stone), oldest first:
+        # core -> the red stones around it | the blue ones shifted by the grid's size (see _learned).
+        # Only ints, so the collector never walks them either.
+        self.cores: dict[int, dict[int, int]] = {}
 
-    def key(self, area: int, red: int, blue: int, jokers: int = 0) -> tuple[int, int, int, int]:
-        """The memo key: the area and what lies in its ring of neighbours (nothing else matters)."""
-        ring = self.grid.dilate8(area) & ~area
-        return area, red & ring, blue & ring, jokers & ring
+    def key(self, area: int, red: int, blue: int, jokers: int = 0) -> int:
+        """The memo key: the area and what lies in its ring of neighbours (nothing else matters), as
+        one int: the four masks side by side."""
+        g = self.grid
+        ring = g.dilate8(area) & ~area
+        return area | ((red & ring | ((blue & ring | (jokers & ring) << g.size) << g.size)) << g.size)
 
     def witness(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1) -> Witness | None:
         """A clean filling of the connected empty set ``area``, or ``None`` when it is NDE.
@@ -160,19 +165,16 @@ class Solver:
         st = self.stats
         st.calls += 1
         key = self.key(area, red, blue, jokers)
-        memo = self.memo
-        known = memo.get(key)
+        known = self.memo.get(key)
         if known is not None:
             st.memo_hits += 1
-            return known if isinstance(known, int) else Witness(*known)
+            return known if isinstance(known, int) else unpack_witness(known)
         result: Witness | int = self._learned(area, red, blue, hint)
         if not result:
             result = self._solve(area, red, blue, jokers, hint)
             if isinstance(result, int):
                 self._learn(result, red, blue)
-        if len(memo) >= self.memo_limit:
-            memo.popitem(last=False)  # the oldest entry: no pause to free a whole memo at once
-        memo[key] = result if isinstance(result, int) else (result.order, result.red)
+        self.memo.put(key, result if isinstance(result, int) else pack_witness(result))
         return result
 
     def _learned(self, area: int, red: int, blue: int, hint: int) -> int:
@@ -186,22 +188,25 @@ class Solver:
         found = self.cores.get(2 * hint + (blue >> hint & 1))
         if found is None:
             return 0
-        for core, near_red, near_blue in reversed(found):
-            if not (core & ~area or near_red & ~red or near_blue & ~blue):
+        stones = red | blue << self.grid.size
+        for core, near in reversed(found.items()):
+            if not (core & ~area or near & ~stones):
                 self.stats.learned += 1
                 return core
         return 0
 
     def _learn(self, core: int, red: int, blue: int) -> None:
         """Store ``core`` under each stone around it (see :meth:`_learned`)."""
-        ring = self.grid.dilate8(core) & ~core
-        entry = (core, red & ring, blue & ring)
-        for colour, stones in enumerate(entry[1:]):
-            for q in self.grid.bits(stones):
-                slot = self.cores.get(2 * q + colour)
-                if slot is None:
-                    slot = self.cores[2 * q + colour] = deque(maxlen=CORE_SLOTS)
-                slot.append(entry)
+        g = self.grid
+        ring = g.dilate8(core) & ~core
+        near = red & ring | (blue & ring) << g.size
+        for colour, stones in enumerate((red & ring, blue & ring)):
+            for q in g.bits(stones):
+                slot = self.cores.setdefault(2 * q + colour, {})
+                slot.pop(core, None)  # (stored again as the newest)
+                slot[core] = near
+                if len(slot) > CORE_SLOTS:
+                    del slot[next(iter(slot))]
 
     def _solve(self, area: int, red: int, blue: int, jokers: int, hint: int) -> Witness | int:
         g = self.grid
@@ -438,3 +443,20 @@ def _closure(refuted: dict[int, int]) -> int:
             if not best or core.bit_count() < best.bit_count():
                 best = core
     return best
+
+
+def pack_witness(witness: Witness) -> str:
+    """A witness as one str (the red mask in hex, a comma, a character per point in order): what the
+    memo stores, since the collector never walks a str.
+
+    >>> w = Witness((3, 0, 44), 1 << 44)
+    >>> unpack_witness(pack_witness(w)) == w
+    True
+    """
+    return f"{witness.red:x}," + "".join(map(chr, witness.order))
+
+
+def unpack_witness(packed: str) -> Witness:
+    """The witness :func:`pack_witness` packed (the first comma ends the hex digits)."""
+    comma = packed.index(",")
+    return Witness(tuple(map(ord, packed[comma + 1:])), int(packed[:comma], 16))

@@ -29,12 +29,12 @@ Blue on c4 would leave the NDE area b4 b3 (BAD: Red and Blue banned); smallest N
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..errors import UnitileError
 from .areas import Solver
+from .cache import UntrackedCache
 from .construct import constructions
 from .grid import Grid
 from .position import Position
@@ -64,9 +64,8 @@ class Engine:
     def __init__(self, grid: Grid, cache_limit: int = 50_000) -> None:
         self.grid = grid
         self.solver = Solver(grid)
-        # Plain tuples (fillable, legal_red, legal_blue): untracked by the cycle collector.
-        self.regions: OrderedDict[tuple[int, int, int, int], tuple[bool, int, int]] = OrderedDict()
-        self.cache_limit = cache_limit
+        # Each region's RegionInfo packed into one int (see region): the collector never walks it.
+        self.regions = UntrackedCache(cache_limit)
         #: Candidates decided by the exact solver because no witness covered them (for the benchmark).
         self.fallbacks = 0
         #: Candidates made legal by a local repair of a witness.
@@ -79,12 +78,12 @@ class Engine:
         """Fillability and legal placements of the maximal empty region ``area``."""
         key = self.solver.key(area, red, blue)
         known = self.regions.get(key)
-        if known is not None:
-            return RegionInfo(*known)
+        size = self.grid.size
+        if isinstance(known, int):  # legal_red | legal_blue << size | fillable << 2 * size
+            full = (1 << size) - 1
+            return RegionInfo(bool(known >> 2 * size), known & full, known >> size & full)
         info = self._region(area, red, blue)
-        if len(self.regions) >= self.cache_limit:
-            self.regions.popitem(last=False)
-        self.regions[key] = (info.fillable, info.legal_red, info.legal_blue)
+        self.regions.put(key, info.legal_red | (info.legal_blue | info.fillable << size) << size)
         return info
 
     def _region(self, area: int, red: int, blue: int) -> RegionInfo:
@@ -426,7 +425,7 @@ def coverable(solver: Solver, area: int, target: int, red: int, blue: int, joker
     return not _uncovered(solver, area, target & area, red, blue, jokers, {})
 
 
-_CoverMemo = dict[tuple[int, int, int, int, int], int]
+_CoverMemo = dict[tuple[int, int], int]
 
 
 def _uncovered(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int,
@@ -445,7 +444,7 @@ def _uncovered(solver: Solver, area: int, target: int, red: int, blue: int, joke
     """
     if not target:
         return 0
-    key = (*solver.key(area, red, blue, jokers), target)
+    key = (solver.key(area, red, blue, jokers), target)
     known = memo.get(key)
     if known is None:
         known = memo[key] = _uncovered_now(solver, area, target, red, blue, jokers, memo)

@@ -27,8 +27,8 @@ Quadrants = tuple[tuple[int, int, int], ...]
 class Witness(NamedTuple):
     """A clean filling: the points in placement order and the mask of those placed red (others blue).
 
-    A plain tuple of ints underneath, so the caches that hold hundreds of thousands of them are
-    invisible to the cycle collector (no long pauses).
+    The solver's memo stores it packed into a str (:func:`areas.pack_witness`), which the cycle
+    collector never walks.
     """
 
     order: tuple[int, ...]
