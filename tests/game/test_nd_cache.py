@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import random
 
-from unitile_py.naked_diagonal.areas import pack_witness, unpack_witness
 from unitile_py.naked_diagonal.cache import UntrackedCache
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import after, engine, legal_placements
@@ -47,7 +46,7 @@ def test_witnesses_pack_into_a_str_and_back() -> None:
         for _ in range(50):
             order = tuple(rng.sample(range(size), rng.randint(0, size)))
             red = sum(1 << p for p in order if rng.random() < 0.5)
-            assert unpack_witness(pack_witness(Witness(order, red))) == Witness(order, red)
+            assert Witness.unpack(Witness(order, red).pack()) == Witness(order, red)
 
 
 def test_the_caches_are_not_tracked_after_real_games() -> None:

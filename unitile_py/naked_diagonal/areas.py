@@ -125,7 +125,7 @@ class Solver:
 
     def __init__(self, grid: Grid, memo_limit: int = 200_000) -> None:
         self.grid = grid
-        # Values are the core of an NDE area (an int) or a witness packed into a str (pack_witness): the
+        # Values are the core of an NDE area (an int) or a witness packed into a str (Witness.pack): the
         # cycle collector never walks the memo (see cache.UntrackedCache).
         self.memo = UntrackedCache(memo_limit)
         self.stats = SolverStats()
@@ -142,9 +142,9 @@ class Solver:
     def key(self, area: int, red: int, blue: int, jokers: int = 0) -> int:
         """The memo key: the area and what lies in its ring of neighbours (nothing else matters), as
         one int: the four masks side by side."""
-        g = self.grid
-        ring = g.dilate8(area) & ~area
-        return area | ((red & ring | ((blue & ring | (jokers & ring) << g.size) << g.size)) << g.size)
+        s = self.grid.size
+        ring = self.grid.dilate8(area) & ~area
+        return area | (red & ring) << s | (blue & ring) << 2 * s | (jokers & ring) << 3 * s
 
     def witness(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1) -> Witness | None:
         """A clean filling of the connected empty set ``area``, or ``None`` when it is NDE.
@@ -168,13 +168,13 @@ class Solver:
         known = self.memo.get(key)
         if known is not None:
             st.memo_hits += 1
-            return known if isinstance(known, int) else unpack_witness(known)
+            return known if isinstance(known, int) else Witness.unpack(known)
         result: Witness | int = self._learned(area, red, blue, hint)
         if not result:
             result = self._solve(area, red, blue, jokers, hint)
             if isinstance(result, int):
                 self._learn(result, red, blue)
-        self.memo.put(key, result if isinstance(result, int) else pack_witness(result))
+        self.memo.put(key, result if isinstance(result, int) else result.pack())
         return result
 
     def _learned(self, area: int, red: int, blue: int, hint: int) -> int:
@@ -199,8 +199,9 @@ class Solver:
         """Store ``core`` under each stone around it (see :meth:`_learned`)."""
         g = self.grid
         ring = g.dilate8(core) & ~core
-        near = red & ring | (blue & ring) << g.size
-        for colour, stones in enumerate((red & ring, blue & ring)):
+        near_red, near_blue = red & ring, blue & ring
+        near = near_red | near_blue << g.size
+        for colour, stones in enumerate((near_red, near_blue)):
             for q in g.bits(stones):
                 slot = self.cores.setdefault(2 * q + colour, {})
                 slot.pop(core, None)  # (stored again as the newest)
@@ -444,19 +445,3 @@ def _closure(refuted: dict[int, int]) -> int:
                 best = core
     return best
 
-
-def pack_witness(witness: Witness) -> str:
-    """A witness as one str (the red mask in hex, a comma, a character per point in order): what the
-    memo stores, since the collector never walks a str.
-
-    >>> w = Witness((3, 0, 44), 1 << 44)
-    >>> unpack_witness(pack_witness(w)) == w
-    True
-    """
-    return f"{witness.red:x}," + "".join(map(chr, witness.order))
-
-
-def unpack_witness(packed: str) -> Witness:
-    """The witness :func:`pack_witness` packed (the first comma ends the hex digits)."""
-    comma = packed.index(",")
-    return Witness(tuple(map(ord, packed[comma + 1:])), int(packed[:comma], 16))

@@ -83,7 +83,7 @@ class Engine:
             full = (1 << size) - 1
             return RegionInfo(bool(known >> 2 * size), known & full, known >> size & full)
         info = self._region(area, red, blue)
-        self.regions.put(key, info.legal_red | (info.legal_blue | info.fillable << size) << size)
+        self.regions.put(key, info.legal_red | info.legal_blue << size | info.fillable << 2 * size)
         return info
 
     def _region(self, area: int, red: int, blue: int) -> RegionInfo:
