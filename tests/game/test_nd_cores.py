@@ -125,3 +125,26 @@ def test_a_large_nde_part_gets_a_small_core() -> None:
     assert isinstance(core, int) and not core & ~part and core.bit_count() <= 30
     around = g.full & ~(after.red | after.blue | core)
     assert Solver(g).witness(core, after.red, after.blue, around) is None
+
+
+def test_an_nde_likely_part_tries_the_grown_window_first_with_the_same_answers() -> None:
+    """13x13, Red f5 leaves a 90-point NDE part beside Red e5, which leaves one too: told that NDE is
+    likely, the solver proves it with the grown window before any turn of the search (no restart);
+    untold, its first turn runs out first. Red d12 leaves a fillable part: the same answer either way."""
+    pos = Position.parse(".RBB..RRBBB.R/.....B...R..B/BB...RRB....B/.R.B.RRB..R../B..R.RRR...BR/"
+                         "...B.....B.../R.RBRR.B.R.../.....B.....RB/.RB....RRB.../....B....BR.R/"
+                         "BB..RR.R....R/RBRBBBBR.R..B/....BR....BRB r")
+    g = pos.grid
+    answers = []
+    for name in ("f5", "d12"):
+        p = g.point(name)
+        after = pos.place(p, "r")
+        part = max(g.components(after.empty_points), key=int.bit_count)
+        found = []
+        for likely in (False, True):
+            solver = Solver(g)
+            found.append((solver.witness(part, after.red, after.blue, 0, p, likely), solver.stats.restarts))
+        answers.append(found)
+    (untold, told), (fill_untold, fill_told) = answers
+    assert untold[0] is None and told[0] is None and untold[1] >= 1 and told[1] == 0
+    assert fill_untold[0] is not None and fill_told[0] is not None

@@ -141,6 +141,8 @@ class Solver:
         self._turn = 0
         # Rounds of clothing points the constructions may promote (none inside a grown window).
         self._promotions = PROMOTIONS
+        # The area whose restarted search tries the grown window first (see witness), or 0.
+        self._nde_likely = 0
         # Learned cores under each stone around them (key 2 * point + 1 for a blue stone), oldest first:
         # core -> the red stones around it | the blue ones shifted by the grid's size (see _learned).
         # Only ints, so the collector never walks them either.
@@ -153,13 +155,20 @@ class Solver:
         ring = self.grid.dilate8(area) & ~area
         return area | (red & ring) << s | (blue & ring) << 2 * s | (jokers & ring) << 3 * s
 
-    def witness(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1) -> Witness | None:
+    def witness(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1,
+                nde_likely: bool = False) -> Witness | None:
         """A clean filling of the connected empty set ``area``, or ``None`` when it is NDE.
 
         ``hint`` is a point near which an obstruction is likely (the last placement), used only to
-        choose where to look first.
+        choose where to look first; ``nde_likely`` says that an NDE answer is likely (a restarted
+        search of ``area`` then tries the grown window before its first turn). Neither changes the
+        answer.
         """
-        found = self.decide(area, red, blue, jokers, hint)
+        self._nde_likely = area if nde_likely else 0
+        try:
+            found = self.decide(area, red, blue, jokers, hint)
+        finally:
+            self._nde_likely = 0
         return None if isinstance(found, int) else found
 
     def decide(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1) -> Witness | int:
@@ -267,17 +276,18 @@ class Solver:
         do), so the answer is exact, and the budgets double every :data:`ORDERS` turns, so the cost
         is a small multiple of the fastest order's.
         """
-        turn = 0
         grow = hint >= 0  # the grown window is worth another try
+        turn = -1 if grow and area == self._nde_likely else 0  # (turn -1: the grown window only)
         while True:
-            budget = SEARCH_BUDGET << (turn // ORDERS)
-            self._budget, self._turn = budget, turn
-            try:
-                return self._search(area, red, blue, jokers, _near(hint, stuck, turn))
-            except _OutOfBudget:
-                self.stats.restarts += 1
-            finally:
-                self._budget = None
+            budget = SEARCH_BUDGET << (max(turn, 0) // ORDERS)
+            if turn >= 0:
+                self._budget, self._turn = budget, turn
+                try:
+                    return self._search(area, red, blue, jokers, _near(hint, stuck, turn))
+                except _OutOfBudget:
+                    self.stats.restarts += 1
+                finally:
+                    self._budget = None
             if grow:
                 # Between turns the grown window gets GROW_SHARE times the turn's budget (an exhaustive
                 # search cannot stop early on an NDE area, and the window's proof can be far cheaper);

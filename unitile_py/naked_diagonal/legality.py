@@ -102,6 +102,7 @@ class Engine:
         legal = [0, 0]
         diag = g.diag
         for colour, code, own in ((RED, _RED, red), (BLUE, _BLUE, blue)):
+            leaves_nde = 0  # the candidates of this colour the exact solver found to leave an NDE part
             for p in g.bits(area & ~forming(g, own, area)):
                 quadrants = diag[p]
                 k = 0
@@ -132,8 +133,12 @@ class Engine:
                     lines.append(fixed)
                     continue
                 self.fallbacks += 1
-                w = self._first_move(area, red, blue, p, colour)
-                if w is not None:
+                # Beside a candidate that leaves an NDE part, this one likely does too (the same
+                # obstruction): its restarted searches then try the grown window first.
+                w = self._first_move(area, red, blue, p, colour, bool(g.dilate8(1 << p) & leaves_nde))
+                if w is None:
+                    leaves_nde |= 1 << p
+                else:
                     legal[code - 1] |= 1 << p
                     lines.append(Timeline.of(g, red, blue, w))
         return RegionInfo(True, legal[0], legal[1])
@@ -177,14 +182,16 @@ class Engine:
                         return self._checked(line, area, p)
         return None
 
-    def _first_move(self, area: int, red: int, blue: int, p: int, colour: str) -> Witness | None:
-        """A clean filling of ``area`` starting with ``colour`` on ``p`` (exact), or ``None``."""
+    def _first_move(self, area: int, red: int, blue: int, p: int, colour: str,
+                    nde_likely: bool = False) -> Witness | None:
+        """A clean filling of ``area`` starting with ``colour`` on ``p`` (exact), or ``None``
+        (``nde_likely``: see :meth:`Solver.witness`)."""
         bit = 1 << p
         r2, b2 = (red | bit, blue) if colour == RED else (red, blue | bit)
         order = [p]
         wred = bit if colour == RED else 0
         for part in self.grid.components(area & ~bit):
-            w = self.solver.witness(part, r2, b2, 0, p)
+            w = self.solver.witness(part, r2, b2, 0, p, nde_likely)
             if w is None:
                 return None
             order.extend(w.order)
