@@ -49,6 +49,7 @@ True
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .cache import UntrackedCache
@@ -111,10 +112,7 @@ def _near(hint: int, stuck: list[int], turn: int) -> list[int]:
     order, 294,179 with the last placement first and 191,004-328,654 for 12 shuffles (p99 880, 3,433,
     1,868 and 1,103-9,936 units); on 345 areas of 100 other games 108,741, 163,241 and 196,989.
     """
-    counts: dict[int, int] = {}
-    for p in stuck:
-        counts[p] = counts.get(p, 0) + 1
-    order = sorted(counts, key=counts.__getitem__, reverse=True)  # (a stable sort keeps the ties)
+    order = [p for p, _ in Counter(stuck).most_common()]  # (ties keep their first appearance)
     if hint >= 0:
         order.append(hint)
     if turn == 0:
@@ -141,8 +139,6 @@ class Solver:
         self._turn = 0
         # Rounds of clothing points the constructions may promote (none inside a grown window).
         self._promotions = PROMOTIONS
-        # The area whose restarted search tries the grown window first (see witness), or 0.
-        self._nde_likely = 0
         # Learned cores under each stone around them (key 2 * point + 1 for a blue stone), oldest first:
         # core -> the red stones around it | the blue ones shifted by the grid's size (see _learned).
         # Only ints, so the collector never walks them either.
@@ -164,19 +160,17 @@ class Solver:
         search of ``area`` then tries the grown window before its first turn). Neither changes the
         answer.
         """
-        self._nde_likely = area if nde_likely else 0
-        try:
-            found = self.decide(area, red, blue, jokers, hint)
-        finally:
-            self._nde_likely = 0
+        found = self.decide(area, red, blue, jokers, hint, nde_likely)
         return None if isinstance(found, int) else found
 
-    def decide(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1) -> Witness | int:
+    def decide(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1,
+               nde_likely: bool = False) -> Witness | int:
         """A clean filling of the connected empty set ``area``, or a *core* of it when it is NDE.
 
         A core is a non-empty subset ``K`` of ``area`` that no clean sequence can fill even when every
         point around it that is not a stone is a joker: so every area that contains ``K`` with the
-        same stones around it is NDE, whatever else it holds (see :meth:`_search`).
+        same stones around it is NDE, whatever else it holds (see :meth:`_search`). ``hint`` and
+        ``nde_likely`` are as for :meth:`witness`.
         """
         st = self.stats
         st.calls += 1
@@ -187,7 +181,7 @@ class Solver:
             return known if isinstance(known, int) else Witness.unpack(known)
         result: Witness | int = self._learned(area, red, blue, hint)
         if not result:
-            result = self._solve(area, red, blue, jokers, hint)
+            result = self._solve(area, red, blue, jokers, hint, nde_likely)
             if isinstance(result, int):
                 self._learn(result, red, blue)
         self.memo.put(key, result if isinstance(result, int) else result.pack())
@@ -225,7 +219,8 @@ class Solver:
                 if len(slot) > CORE_SLOTS:
                     del slot[next(iter(slot))]
 
-    def _solve(self, area: int, red: int, blue: int, jokers: int, hint: int) -> Witness | int:
+    def _solve(self, area: int, red: int, blue: int, jokers: int, hint: int,
+               nde_likely: bool = False) -> Witness | int:
         g = self.grid
         st = self.stats
         size = area.bit_count()
@@ -261,13 +256,13 @@ class Solver:
         if self._budget is not None:  # inside a budgeted search: its order
             found = self._search(area, red, blue, jokers, _near(hint, stuck, self._turn))
         else:
-            found = self._portfolio(area, red, blue, jokers, hint, stuck)
+            found = self._portfolio(area, red, blue, jokers, hint, stuck, nde_likely)
         if isinstance(found, int):
             st.searched_nde += 1
         return found
 
-    def _portfolio(self, area: int, red: int, blue: int, jokers: int, hint: int,
-                   stuck: list[int]) -> Witness | int:
+    def _portfolio(self, area: int, red: int, blue: int, jokers: int, hint: int, stuck: list[int],
+                   nde_likely: bool) -> Witness | int:
         """The exhaustive search restarted in other orders under growing budgets (see :func:`_near`).
 
         Every order is exact, but each can be exponentially slower than another on some area: on one
@@ -277,7 +272,7 @@ class Solver:
         is a small multiple of the fastest order's.
         """
         grow = hint >= 0  # the grown window is worth another try
-        turn = -1 if grow and area == self._nde_likely else 0  # (turn -1: the grown window only)
+        turn = -1 if grow and nde_likely else 0  # (turn -1: the grown window only)
         while True:
             budget = SEARCH_BUDGET << (max(turn, 0) // ORDERS)
             if turn >= 0:
