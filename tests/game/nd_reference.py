@@ -25,6 +25,12 @@ def board_of(text: str) -> tuple[Board, str]:
     return tuple("".join(rows.split("/"))), side
 
 
+def board_of_masks(points: int, red: int, blue: int, jokers: int = 0) -> Board:
+    """A board of ``points`` points from bit masks (bit p is point p): stones, jokers, the rest empty."""
+    return tuple("R" if red >> p & 1 else "B" if blue >> p & 1 else JOKER if jokers >> p & 1 else "."
+                 for p in range(points))
+
+
 def text_of(board: Board, side: str) -> str:
     """The text form of a board."""
     n = size_of(board)

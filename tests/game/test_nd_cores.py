@@ -18,16 +18,10 @@ from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.rules import forms
 
 
-def _board(g: Grid, red: int, blue: int, jokers: int) -> ref.Board:
-    """The brute force's board: stones, jokers as ``*``, the rest empty."""
-    return tuple("R" if red >> p & 1 else "B" if blue >> p & 1 else ref.JOKER if jokers >> p & 1 else "."
-                 for p in range(g.size))
-
-
 def _fillable(g: Grid, red: int, blue: int, area: int, jokers: int) -> bool:
     """The brute force's answer: can ``area`` be filled cleanly (jokers as given)?"""
     pts = frozenset(g.bits(area))
-    return ref.fillable(_board(g, red, blue, jokers & ~area), pts, pts)
+    return ref.fillable(ref.board_of_masks(g.size, red, blue, jokers & ~area), pts, pts)
 
 
 Case = tuple[Grid, int, int, int, int, int]

@@ -272,10 +272,8 @@ def test_a_13x13_nde_area_is_proved_by_a_window_beside_the_last_placement() -> N
     # with every other empty point a joker)
     assert isinstance(core, int) and not core & ~part and core.bit_count() <= 8
     jokers = g.full & ~(after.red | after.blue | core)
-    board = tuple("R" if after.red >> p & 1 else "B" if after.blue >> p & 1 else
-                  ref.JOKER if jokers >> p & 1 else "." for p in range(g.size))
     points = frozenset(g.bits(core))
-    assert not ref.fillable(board, points, points)
+    assert not ref.fillable(ref.board_of_masks(g.size, after.red, after.blue, jokers), points, points)
     ban = explain(pos, g1, "b")
     assert isinstance(ban, LeavesNDE) and ban.area == part and not ban.bad
     assert g.names(ban.culprit) == ("f3", "f2")
