@@ -133,7 +133,7 @@ def test_leaving_an_nde_area() -> None:
     assert g.names(ban.area) == ("b4", "b3")
     assert ban.bad and ban.banned == ("r", "b")
     assert ban.describe(g) == ("Blue on c4 would leave the NDE area b4 b3 (BAD: Red and Blue banned); "
-                               "smallest NDE sub-area: b4")
+                               "a part no sequence can cover: b4")
 
 
 def test_a_board_with_an_nde_region_has_no_legal_placement() -> None:
@@ -280,3 +280,42 @@ def test_a_13x13_nde_area_is_proved_by_a_window_beside_the_last_placement() -> N
     solver = Solver(g)
     assert not coverable(solver, part, ban.culprit, after.red, after.blue)
     assert all(coverable(solver, part, 1 << p, after.red, after.blue) for p in g.bits(ban.culprit))
+
+
+E6_POSITION = (".BR.BR...B.../..R...B....B./R...RR.R.R.../..B.R.BB...R./.R..B..R.B.../.RR.BR.B..R../"
+               ".......R....R/...B...B.B.B./BBRB..RR.B.../BB....B....R./B...B.R.BBRR./BRBRR...R..../"
+               "BR..R..B...BR r")
+
+
+def test_a_large_nde_area_is_explained_with_an_irreducible_culprit() -> None:
+    """Regression: Red e6 here leaves a 101-point NDE area. explain ran for more than five minutes:
+    the region was tested without the placement as the solver's hint (so without the grown window),
+    and the culprit search tried every connected part by size (tens of ms each). Now the culprit of a
+    region this large is a minimal core: connected, unfillable even with every other point of the area
+    as a joker (so no clean sequence covers it), and each piece left by dropping one point fillable."""
+    pos = Position.parse(E6_POSITION)
+    g = pos.grid
+    e6 = g.point("e6")
+    ban = explain(pos, e6, "r")
+    assert isinstance(ban, LeavesNDE) and ban.area.bit_count() == 101 and not ban.bad
+    after = pos.place(e6, "r")
+    culprit = ban.culprit
+    assert not culprit & ~ban.area and len(g.components(culprit)) == 1 and culprit.bit_count() <= 30
+    solver = Solver(g)
+    assert solver.witness(culprit, after.red, after.blue, ban.area & ~culprit) is None
+    for p in g.bits(culprit):
+        for piece in g.components(culprit & ~(1 << p)):
+            assert solver.witness(piece, after.red, after.blue, ban.area & ~piece) is not None
+
+
+def test_an_nde_region_tested_alone_is_proved_from_where_the_constructions_got_stuck() -> None:
+    """Regression: the same 101-point area tested as a region on its own (as a loaded start is), with
+    no last placement to grow a window from: the restarted search ran for minutes. The grown window
+    now starts from each point the constructions got stuck on in turn (about 5 s here)."""
+    pos = Position.parse(E6_POSITION)
+    g = pos.grid
+    after = pos.place(g.point("e6"), "r")
+    fresh = legality.Engine(g)  # (the shared engine may know the answer already)
+    answers = [(m.bit_count(), fresh.region(m, after.red, after.blue).fillable)
+               for m in g.components(after.empty_points)]
+    assert sorted(answers)[-1] == (101, False) and all(ok for size, ok in answers if size < 101)

@@ -271,8 +271,12 @@ class Solver:
         do), so the answer is exact, and the budgets double every :data:`ORDERS` turns, so the cost
         is a small multiple of the fastest order's.
         """
-        grow = hint >= 0  # the grown window is worth another try
-        turn = -1 if grow and nde_likely else 0  # (turn -1: the grown window only)
+        # Where the grown window starts: the last placement; without one (a region tested on its own,
+        # not after a placement) each point the constructions got stuck on in turn, most-stuck first,
+        # one between each two turns (an NDE region loaded from a record or explained as a whole).
+        seeds = [hint] if hint >= 0 else [p for p, _ in Counter(stuck).most_common()]
+        seeds.reverse()  # (popped from the end)
+        turn = -1 if hint >= 0 and nde_likely else 0  # (turn -1: the grown window only)
         while True:
             budget = SEARCH_BUDGET << (max(turn, 0) // ORDERS)
             if turn >= 0:
@@ -283,7 +287,7 @@ class Solver:
                     self.stats.restarts += 1
                 finally:
                     self._budget = None
-            if grow:
+            if seeds:
                 # Between turns the grown window gets GROW_SHARE times the turn's budget (an exhaustive
                 # search cannot stop early on an NDE area, and the window's proof can be far cheaper);
                 # what it decided stays in the memo, so the next try picks up where this one ran out.
@@ -291,8 +295,8 @@ class Solver:
                 # rescues a construction: a 20-point window took 0.57 s with promotions, 0.32 without.
                 self._budget, self._turn, self._promotions = GROW_SHARE * budget, 0, 0
                 try:
-                    core = self._grown_core(area, red, blue, jokers, hint)
-                    grow = False
+                    core = self._grown_core(area, red, blue, jokers, seeds[-1])
+                    seeds.pop()
                 except _OutOfBudget:
                     core = 0
                 finally:

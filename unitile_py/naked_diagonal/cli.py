@@ -4,7 +4,8 @@
 * ``legal POS|- [--json]``: where each colour may place now, whoever is to move; ``--json`` prints one
   line per position: ``{"red": [...], "blue": [...], "winner": null | "red" | "blue"}``.
 * ``why POS POINT [--colour r|b]``: why a placement is banned: the naked diagonal it would form, or the
-  naked-diagonal-equivalent area it would leave, whether that area is BAD, and a smallest culprit.
+  naked-diagonal-equivalent area it would leave, whether that area is BAD, and a culprit (a part of it
+  that no sequence of placements can cover).
 * ``record FILE|-``: check a record turn by turn, print it normalised and draw the end.
 * ``analyze POS|- [--json]``: on a solved size (2x2, 3x3, 4x4: :mod:`.tables`), the outcome for the side
   to move and the distance to the end in placements with perfect play, and the same for each legal

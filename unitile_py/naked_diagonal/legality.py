@@ -24,11 +24,12 @@ it. If some region is already NDE (a position no game reaches), no placement is 
 >>> print(explain(pos, g.point("b4"), "b").describe(g))
 Blue on b4 forms a naked diagonal with a3
 >>> print(explain(pos, g.point("c4"), "b").describe(g))
-Blue on c4 would leave the NDE area b4 b3 (BAD: Red and Blue banned); smallest NDE sub-area: b4
+Blue on c4 would leave the NDE area b4 b3 (BAD: Red and Blue banned); a part no sequence can cover: b4
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -74,19 +75,23 @@ class Engine:
         self.check = False
         self.region_sizes: dict[int, int] = {}
 
-    def region(self, area: int, red: int, blue: int) -> RegionInfo:
-        """Fillability and legal placements of the maximal empty region ``area``."""
+    def region(self, area: int, red: int, blue: int, last: int = -1) -> RegionInfo:
+        """Fillability and legal placements of the maximal empty region ``area``.
+
+        ``last`` is a stone beside ``area`` placed last, after which the region is likely NDE (only
+        the solver's order of work depends on it, not the answer).
+        """
         key = self.solver.key(area, red, blue)
         known = self.regions.get(key)
         size = self.grid.size
         if isinstance(known, int):  # legal_red | legal_blue << size | fillable << 2 * size
             full = (1 << size) - 1
             return RegionInfo(bool(known >> 2 * size), known & full, known >> size & full)
-        info = self._region(area, red, blue)
+        info = self._region(area, red, blue, last)
         self.regions.put(key, info.legal_red | info.legal_blue << size | info.fillable << 2 * size)
         return info
 
-    def _region(self, area: int, red: int, blue: int) -> RegionInfo:
+    def _region(self, area: int, red: int, blue: int, last: int = -1) -> RegionInfo:
         g = self.grid
         size = area.bit_count()
         self.region_sizes[size] = self.region_sizes.get(size, 0) + 1
@@ -94,7 +99,7 @@ class Engine:
         extra = constructions(g, red, blue, area)
         first = next((w for w in extra if replay(g, red, blue, w)), None)
         if first is None:
-            first = self.solver.witness(area, red, blue)
+            first = self.solver.witness(area, red, blue, 0, last, nde_likely=last >= 0)
         if first is None:
             return RegionInfo(False, 0, 0)
         lines = [Timeline.of(g, red, blue, first)]
@@ -293,12 +298,17 @@ def after(position: Position, point: int) -> Position:
     return placed.with_turn(opponent)
 
 
-def nde_regions(position: Position) -> tuple[int, ...]:
-    """The maximal empty regions that are NDE (masks); empty for every position reached in play."""
+def nde_regions(position: Position, last: int = -1) -> tuple[int, ...]:
+    """The maximal empty regions that are NDE (masks); empty for every position reached in play.
+
+    ``last``: the stone placed last, if the question is whether it left an NDE region (the regions
+    beside it are then tested with it as the solver's hint: the same answers, found sooner).
+    """
     e = engine(position.grid)
     g = position.grid
+    near = g.dilate8(1 << last) if last >= 0 else 0
     return tuple(m for m in g.components(position.empty_points)
-                 if not e.region(m, position.red, position.blue).fillable)
+                 if not e.region(m, position.red, position.blue, last if m & near else -1).fillable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,7 +343,7 @@ class LeavesNDE:
 
     ``banned`` lists the colours that could place nowhere in it without forming a naked diagonal;
     the area is BAD exactly when that is not empty (an NDE area can be filled by neither colour alone).
-    ``culprit`` is a smallest connected part of it that no clean sequence can cover.
+    ``culprit`` is a connected part of it that no clean sequence can cover (see :func:`smallest_nde`).
     """
 
     point: int
@@ -355,7 +365,7 @@ class LeavesNDE:
         else:
             bad = "not BAD"
         return (f"{COLOUR_NAMES[self.colour]} on {grid.name(self.point)} would leave the NDE area {names} "
-                f"({bad}); smallest NDE sub-area: {' '.join(grid.names(self.culprit))}")
+                f"({bad}); a part no sequence can cover: {' '.join(grid.names(self.culprit))}")
 
 
 Ban = Occupied | NakedDiagonal | LeavesNDE
@@ -374,8 +384,8 @@ def explain(position: Position, point: int, colour: str) -> Ban | None:
     if is_legal(position, point, colour):
         return None
     after = position.place(point, colour)
-    for area in nde_regions(after):
-        return LeavesNDE(point, colour, area, banned(after, area), smallest_nde(after, area))
+    for area in nde_regions(after, point):
+        return LeavesNDE(point, colour, area, banned(after, area), smallest_nde(after, area, point))
     raise AssertionError("an illegal placement leaves an NDE region")  # pragma: no cover
 
 
@@ -385,28 +395,71 @@ def banned(position: Position, area: int) -> tuple[str, ...]:
     return tuple(c for c in COLOURS if not area & ~forming(g, position.stones(c), area))
 
 
-def smallest_nde(position: Position, region: int) -> int:
-    """A smallest connected subset of the NDE region ``region`` that no clean sequence can cover.
+#: The most points of an NDE region whose culprit :func:`smallest_nde` finds by trying its connected
+#: parts by size (fewer than 2 ** 11 = 2,048 of them). A 101-point 13 x 13 region took 77 s to try its
+#: first 2,048 parts (37 ms each: covering a point beside the obstruction is itself a search).
+EXACT_CULPRIT_POINTS = 11
+#: The connected parts of a larger region's minimal core that :func:`smallest_nde` tries by size.
+CORE_CULPRIT_TRIES = 64
 
-    Connected subsets are tried by size (the region itself is one), each decided exactly by
-    :func:`coverable`; the first found in each size's order is returned.
+
+def smallest_nde(position: Position, region: int, last: int = -1) -> int:
+    """A culprit of the NDE region ``region``: a connected subset of it that no clean sequence can
+    cover; a smallest one when ``region`` has at most :data:`EXACT_CULPRIT_POINTS` points.
+
+    Connected parts are tried by size, each decided exactly by :func:`coverable`, and the first
+    uncoverable one is a smallest. A larger region has too many parts for that: the parts tried are
+    those of a minimal core of it (:func:`_irreducible`), the first :data:`CORE_CULPRIT_TRIES` by size,
+    and the core itself when none of them is uncoverable. ``last`` is the stone placed last, where
+    the obstruction is likely (the solver's hint).
     """
     g = position.grid
     solver = engine(g).solver
-    for k in range(1, region.bit_count()):
-        for subset in connected_subsets(g, region, k):
-            if not coverable(solver, region, subset, position.red, position.blue):
+    red, blue = position.red, position.blue
+    within, tries = region, -1
+    if region.bit_count() > EXACT_CULPRIT_POINTS:
+        within, tries = _irreducible(solver, region, red, blue, last), CORE_CULPRIT_TRIES
+    for k in range(1, within.bit_count()):
+        for subset in connected_subsets(g, within, k):
+            if not tries:
+                return within
+            tries -= 1
+            if not coverable(solver, region, subset, red, blue):
                 return subset
-    return region
+    return within
 
 
-def connected_subsets(grid: Grid, within: int, k: int) -> list[int]:
+def _irreducible(solver: Solver, region: int, red: int, blue: int, last: int) -> int:
+    """An uncoverable connected part of the NDE region ``region`` that is a *minimal core*: it cannot
+    be filled even with every other point of ``region`` as a joker, and each connected part with fewer
+    points can (see :func:`smallest_nde`)."""
+    g = solver.grid
+    core = solver.decide(region, red, blue, 0, last, nde_likely=True)
+    assert isinstance(core, int), "an NDE region has a core"
+    part = core
+    while len(g.components(part)) > 1:  # join the core's pieces (a superset is a core too)
+        part = (part | g.dilate4(part)) & region
+    shrunk = True
+    while shrunk:  # one point fewer: a piece of the rest that is still a core replaces it
+        shrunk = False
+        for p in sorted(g.bits(part), key=lambda q: (core >> q & 1, q)):  # the joining points first
+            for piece in g.components(part & ~(1 << p)):
+                if isinstance(solver.decide(piece, red, blue, region & ~piece, last), int):
+                    part, shrunk = piece, True
+                    break
+            if shrunk:
+                break
+    # Every connected part with fewer points misses some point p of ``part``, so it lies inside a piece
+    # of ``part - {p}``, which jokers around it let be filled: so can the part.
+    return part
+
+
+def connected_subsets(grid: Grid, within: int, k: int) -> Iterator[int]:
     """Every connected subset of ``within`` with ``k`` points (each found from its lowest point)."""
-    out: list[int] = []
 
-    def extend(subset: int, frontier: int, banned_pts: int, size: int) -> None:
+    def extend(subset: int, frontier: int, banned_pts: int, size: int) -> Iterator[int]:
         if size == k:
-            out.append(subset)
+            yield subset
             return
         f = frontier
         while f:
@@ -415,13 +468,12 @@ def connected_subsets(grid: Grid, within: int, k: int) -> list[int]:
             new_banned = banned_pts | (frontier & (low - 1)) | low
             grown = subset | low
             new_frontier = (frontier | (grid.dilate4(low) & within)) & ~grown & ~new_banned
-            extend(grown, new_frontier, new_banned, size + 1)
+            yield from extend(grown, new_frontier, new_banned, size + 1)
 
     for p in grid.bits(within):
         low = 1 << p
         below = within & (low - 1)
-        extend(low, grid.dilate4(low) & within & ~below & ~low, below | low, 1)
-    return out
+        yield from extend(low, grid.dilate4(low) & within & ~below & ~low, below | low, 1)
 
 
 def coverable(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int = 0) -> bool:

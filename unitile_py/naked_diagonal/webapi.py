@@ -324,7 +324,8 @@ class Api:
         colour); "nde": ``area``, the empty area the placement would leave that no sequence of
         placements can fill without a naked diagonal, ``bad`` and ``banned`` (the colours that could
         place nowhere in it: the area is BAD, banned and disconnected, when there is one) and
-        ``culprit``, a smallest part of the area that cannot be filled; "over" once a colour has won.
+        ``culprit``, a part of the area that cannot be filled (a smallest one in areas of up to 11
+        points); "over" once a colour has won.
         """
         g = self.replay(game)
         if not isinstance(point, str):
