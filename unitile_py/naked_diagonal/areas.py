@@ -101,6 +101,12 @@ class SolverStats:
     sizes: dict[int, int] = field(default_factory=dict)
 
 
+def _most_stuck(stuck: list[int]) -> list[int]:
+    """The points the constructions got stuck on, by how many got stuck there (most first, ties in
+    the constructions' order)."""
+    return [p for p, _ in Counter(stuck).most_common()]
+
+
 def _near(hint: int, stuck: list[int], turn: int) -> list[int]:
     """The points the exhaustive search places near first in a turn of :meth:`Solver._portfolio`.
 
@@ -112,7 +118,7 @@ def _near(hint: int, stuck: list[int], turn: int) -> list[int]:
     order, 294,179 with the last placement first and 191,004-328,654 for 12 shuffles (p99 880, 3,433,
     1,868 and 1,103-9,936 units); on 345 areas of 100 other games 108,741, 163,241 and 196,989.
     """
-    order = [p for p, _ in Counter(stuck).most_common()]  # (ties keep their first appearance)
+    order = _most_stuck(stuck)
     if hint >= 0:
         order.append(hint)
     if turn == 0:
@@ -274,7 +280,7 @@ class Solver:
         # Where the grown window starts: the last placement; without one (a region tested on its own,
         # not after a placement) each point the constructions got stuck on in turn, most-stuck first,
         # one between each two turns (an NDE region loaded from a record or explained as a whole).
-        seeds = [hint] if hint >= 0 else [p for p, _ in Counter(stuck).most_common()]
+        seeds = [hint] if hint >= 0 else _most_stuck(stuck)
         seeds.reverse()  # (popped from the end)
         turn = -1 if hint >= 0 and nde_likely else 0  # (turn -1: the grown window only)
         while True:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import NamedTuple
 
 from ..errors import UnitileError
@@ -416,17 +417,12 @@ def smallest_nde(position: Position, region: int, last: int = -1) -> int:
     g = position.grid
     solver = engine(g).solver
     red, blue = position.red, position.blue
-    within, tries = region, -1
-    if region.bit_count() > EXACT_CULPRIT_POINTS:
-        within, tries = _irreducible(solver, region, red, blue, last), CORE_CULPRIT_TRIES
-    for k in range(1, within.bit_count()):
-        for subset in connected_subsets(g, within, k):
-            if not tries:
-                return within
-            tries -= 1
-            if not coverable(solver, region, subset, red, blue):
-                return subset
-    return within
+    exact = region.bit_count() <= EXACT_CULPRIT_POINTS
+    within = region if exact else _irreducible(solver, region, red, blue, last)
+    parts: Iterator[int] = (s for k in range(1, within.bit_count()) for s in connected_subsets(g, within, k))
+    if not exact:
+        parts = islice(parts, CORE_CULPRIT_TRIES)
+    return next((s for s in parts if not coverable(solver, region, s, red, blue)), within)
 
 
 def _irreducible(solver: Solver, region: int, red: int, blue: int, last: int) -> int:
@@ -439,19 +435,15 @@ def _irreducible(solver: Solver, region: int, red: int, blue: int, last: int) ->
     part = core
     while len(g.components(part)) > 1:  # join the core's pieces (a superset is a core too)
         part = (part | g.dilate4(part)) & region
-    shrunk = True
-    while shrunk:  # one point fewer: a piece of the rest that is still a core replaces it
-        shrunk = False
-        for p in sorted(g.bits(part), key=lambda q: (core >> q & 1, q)):  # the joining points first
-            for piece in g.components(part & ~(1 << p)):
-                if isinstance(solver.decide(piece, red, blue, region & ~piece, last), int):
-                    part, shrunk = piece, True
-                    break
-            if shrunk:
-                break
-    # Every connected part with fewer points misses some point p of ``part``, so it lies inside a piece
-    # of ``part - {p}``, which jokers around it let be filled: so can the part.
-    return part
+    while True:  # one point fewer: a piece of the rest that is still a core replaces it
+        smaller = next((piece for p in sorted(g.bits(part), key=lambda q: (core >> q & 1, q))  # joins first
+                        for piece in g.components(part & ~(1 << p))
+                        if isinstance(solver.decide(piece, red, blue, region & ~piece, last), int)), 0)
+        if not smaller:
+            # Every connected part with fewer points misses some point p of ``part``, so it lies inside
+            # a piece of ``part - {p}``, which jokers around it let be filled: so can the part.
+            return part
+        part = smaller
 
 
 def connected_subsets(grid: Grid, within: int, k: int) -> Iterator[int]:
