@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.game import nd_reference as ref
-from unitile_py.naked_diagonal.areas import Solver, _closure
+from unitile_py.naked_diagonal.areas import Solver, _closure, _safe
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import after, legal_placements
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.naked_diagonal.rules import forms
+from unitile_py.naked_diagonal.rules import forms, naked_diagonals
+from unitile_py.naked_diagonal.witness import replay
 
 
 def _fillable(g: Grid, red: int, blue: int, area: int, jokers: int) -> bool:
@@ -53,12 +56,15 @@ def _cases(seed: int, games: int, limit: int) -> list[Case]:
     return out
 
 
-def test_answers_and_cores_agree_with_the_brute_force() -> None:
-    """Every NDE answer and its core, and every tenth fillable answer, checked by the brute force."""
+@pytest.mark.parametrize("safe_moves", [False, True])
+def test_answers_and_cores_agree_with_the_brute_force(safe_moves: bool) -> None:
+    """Every NDE answer and its core, and every tenth fillable answer, checked by the brute force, and
+    every witness replayed; with and without the safe first placements of grown windows."""
     seen: set[tuple[int, int]] = set()
     nde = cores_smaller = fillable = 0
     for g, red, blue, jokers, area, _ in _cases(seed=21, games=30, limit=9):
         solver = Solver(g)
+        solver._safe_moves = safe_moves
         key = (g.n, solver.key(area, red, blue, jokers))
         if key in seen:
             continue
@@ -66,6 +72,7 @@ def test_answers_and_cores_agree_with_the_brute_force() -> None:
         found = solver.decide(area, red, blue, jokers)
         if not isinstance(found, int):
             fillable += 1
+            assert sorted(found.order) == list(g.bits(area)) and replay(g, red, blue, found, jokers)
             if fillable % 10 == 0:
                 assert _fillable(g, red, blue, area, jokers)
             continue
@@ -76,6 +83,45 @@ def test_answers_and_cores_agree_with_the_brute_force() -> None:
         assert not _fillable(g, red, blue, found, g.full & ~(red | blue | found))
         cores_smaller += found != area
     assert nde > 50 and cores_smaller > 25 and fillable > 1000, (nde, cores_smaller, fillable)
+
+
+def _random_areas(seed: int, count: int) -> list[tuple[Grid, int, int, int, int]]:
+    """Seeded (grid, red, blue, jokers, area): the empty areas of 3 to 8 points of random 4x4 and 5x5
+    boards of any density (a fifth of them with naked diagonals), half of them with some points as
+    jokers."""
+    rng = random.Random(seed)
+    out: list[tuple[Grid, int, int, int, int]] = []
+    while len(out) < count:
+        g = Grid.get(rng.choice((4, 5)))
+        density = rng.uniform(0.2, 0.6)
+        stones = [p for p in range(g.size) if rng.random() < density]
+        red = sum(1 << p for p in stones if rng.random() < 0.5)
+        blue = sum(1 << p for p in stones) & ~red
+        if naked_diagonals(g, red, blue) and rng.random() < 0.8:
+            continue
+        for part in g.components(g.full & ~(red | blue)):
+            if 3 <= part.bit_count() <= 8:
+                jokers = part & rng.getrandbits(g.size) & rng.getrandbits(g.size) if rng.random() < 0.5 else 0
+                out.extend((g, red, blue, jokers, area) for area in g.components(part & ~jokers))
+    return out
+
+
+def test_a_safe_first_placement_keeps_every_answer() -> None:
+    """The claim of areas._safe_first, against the brute force: every placement that areas._safe
+    accepts is clean, and the area can be filled cleanly exactly when the rest of it can after it.
+    (Accepting every clean placement instead fails here.)"""
+    checked = {True: 0, False: 0}
+    for g, red, blue, jokers, area in _random_areas(seed=8, count=3000):
+        answer = _fillable(g, red, blue, area, jokers)
+        board = ref.board_of_masks(g.size, red, blue, jokers & ~area)
+        for p in g.bits(area):
+            for colour, own in (("R", red), ("B", blue)):
+                if _safe(g, area, own, jokers, p):
+                    assert not ref.forms_naked(board, p, colour)
+                    rest = frozenset(g.bits(area & ~(1 << p)))
+                    assert ref.fillable(ref.put(board, p, colour), rest, rest) == answer
+                    checked[answer] += 1
+    assert checked[True] >= 5000 and checked[False] >= 50, checked
 
 
 def test_learned_cores_agree_with_the_brute_force() -> None:
