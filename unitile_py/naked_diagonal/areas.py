@@ -81,6 +81,8 @@ GROW_SHARE = 4
 SEARCH_BUDGET = 1000
 #: Turns of :meth:`Solver._portfolio` per budget.
 ORDERS = 3
+#: What :func:`_status` says of a safe placement.
+SAFE = -1
 #: Learned cores kept per stone (point and colour) around them, the newest ones. On the 20-point window
 #: of the worst 13 x 13 position, learning cut its exhaustive searches from 3,101 to 1,311.
 CORE_SLOTS = 64
@@ -402,19 +404,21 @@ class Solver:
             # stone, only diagonals of the other colour through ``p`` would gain clothing, and those
             # are clothed already or cannot form (see _safe_first).
             return self._first(area, red, blue, jokers, p, is_red)
-        diag_bits = g.diag_bits
         refuted: dict[int, int] = {}
         for p in self._move_order(area, near):
             bit = 1 << p
             why = bit
+            clean: list[bool] = []
             for is_red in (True, False):
-                own = red if is_red else blue
-                clothes = own | jokers
-                blocked = next((shared for qbit, shared in diag_bits[p]
-                                if own & qbit and not clothes & shared), -1)
-                if blocked >= 0:
-                    why |= blocked & area
-                    continue
+                status = _status(g, area, red if is_red else blue, jokers, p)
+                if status > 0:  # the shared points of the diagonal it would leave naked
+                    why |= status & area
+                elif status == SAFE:  # (the other first placements need no refutation: _safe_first)
+                    self.stats.safe += 1
+                    return self._first(area, red, blue, jokers, p, is_red)
+                else:
+                    clean.append(is_red)
+            for is_red in clean:
                 found = self._first(area, red, blue, jokers, p, is_red)
                 if not isinstance(found, int):
                     return found
@@ -456,7 +460,7 @@ class Solver:
 def _safe_first(grid: Grid, area: int, red: int, blue: int, jokers: int) -> tuple[int, bool] | None:
     """A clean placement ``(p, is_red)`` in ``area`` that some clean filling starts with, if any does.
 
-    A placement is *safe* (:func:`_safe`) when it is clean and every diagonal it makes with a point of
+    A placement is *safe* (:func:`_status`) when it is clean and every diagonal it makes with a point of
     ``area`` is clothed already. Take any clean filling; give ``p`` the safe colour ``X`` and move it
     to the front. ``p`` is clean there, and so is every placement after it:
 
@@ -472,19 +476,27 @@ def _safe_first(grid: Grid, area: int, red: int, blue: int, jokers: int) -> tupl
     So the search need try nothing else first.
     """
     for p in grid.bits(area):
-        if _safe(grid, area, red, jokers, p):
+        if _status(grid, area, red, jokers, p) == SAFE:
             return p, True
-        if _safe(grid, area, blue, jokers, p):
+        if _status(grid, area, blue, jokers, p) == SAFE:
             return p, False
     return None
 
 
-def _safe(grid: Grid, area: int, own: int, jokers: int, p: int) -> bool:
-    """True when a stone of the colour whose stones are ``own`` on ``p`` forms no naked diagonal and
-    every diagonal it makes with a point of ``area`` has a stone of that colour or a joker next to
-    both."""
+def _status(grid: Grid, area: int, own: int, jokers: int, p: int) -> int:
+    """How a stone of the colour whose stones are ``own`` on ``p`` stands: the two shared points of a
+    diagonal it would leave naked (a mask, so positive), :data:`SAFE` when it forms none and every
+    diagonal it makes with a point of ``area`` has a stone of that colour or a joker next to both
+    (:func:`_safe_first`), else 0."""
     clothes = own | jokers
-    return not any((own | area) & qbit and not clothes & shared for qbit, shared in grid.diag_bits[p])
+    status = SAFE
+    for qbit, shared in grid.diag_bits[p]:
+        if not clothes & shared:
+            if own & qbit:
+                return shared
+            if area & qbit:
+                status = 0
+    return status
 
 
 def _leaned_on(grid: Grid, red: int, blue: int, witness: Witness, jokers: int) -> int:
