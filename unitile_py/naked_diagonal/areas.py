@@ -21,9 +21,9 @@ one:
 5. otherwise an exhaustive search: ``C`` is fillable exactly when some clean first placement ``p``
    leaves parts of ``C - {p}`` that are all fillable (each part solved, and memoised, on its own);
    orders of first placements take turns under growing budgets (:meth:`Solver._portfolio`), and a
-   window grown where jokers keep it fillable is tried once the first turn runs out (inside it, a
-   *safe* first placement, one that some clean filling starts with, is the only one tried:
-   :func:`_safe_first`).
+   window grown where jokers keep it fillable is tried once the first turn runs out. A *safe* first
+   placement, one that some clean filling starts with (:func:`_safe_first`), is the only one tried
+   once the search's order reaches it; inside a grown window the search looks for one first.
 
 Every NDE answer comes with a *core*: points of ``C`` that cannot be filled even with every point
 around them that is not a stone as a joker. A dead point is one, a relaxation passes on its window's
@@ -150,8 +150,8 @@ class Solver:
         self._turn = 0
         # Rounds of clothing points the constructions may promote (none inside a grown window).
         self._promotions = PROMOTIONS
-        # Whether the exhaustive search takes a safe first placement when there is one (inside a grown
-        # window only: see _portfolio).
+        # Whether the exhaustive search first looks for a safe placement anywhere in its area, not only
+        # in its own order (inside a grown window only: see _portfolio).
         self._safe_moves = False
         # Learned cores under each stone around them (key 2 * point + 1 for a blue stone), oldest first:
         # core -> the red stones around it | the blue ones shifted by the grid's size (see _learned).
@@ -307,12 +307,13 @@ class Solver:
                 # what it decided stays in the memo, so the next try picks up where this one ran out.
                 # Most areas inside a grown window are NDE, where promoting clothing points rarely
                 # rescues a construction (a 20-point window took 0.57 s with promotions, 0.32 without)
-                # and where one safe first placement saves refuting all the others: the 20-point
-                # window of a 13 x 13 position took 9,802 solver calls without, 2,282 with. (Outside
-                # grown windows they cost more than they save, most areas there being fillable: the
-                # safe point is the first in reading order, not where the search would start, and
-                # each level below it runs the constructions and relaxations again. 40 seeded 13 x 13
-                # games made 187,084 solver calls without them and 309,978 with them everywhere.)
+                # and where looking for a safe first placement anywhere saves refuting all the others:
+                # the 20-point window of a 13 x 13 position took 9,802 solver calls without safe
+                # placements, 2,282 with. (Outside grown windows that lookup costs more than it saves,
+                # most areas there being fillable: the first safe point in reading order is not where
+                # the search would start, and each level below it runs the constructions and
+                # relaxations again. 40 seeded 13 x 13 games made 187,084 solver calls without safe
+                # placements and 309,978 with the lookup everywhere.)
                 self._budget, self._turn = GROW_SHARE * budget, 0
                 self._promotions, self._safe_moves = 0, True
                 try:
@@ -387,10 +388,11 @@ class Solver:
     def _search(self, area: int, red: int, blue: int, jokers: int, near: list[int]) -> Witness | int:
         """Exhaustive: some clean first placement whose remaining parts are all fillable, else a core.
 
-        Inside a grown window, a *safe* first placement (:func:`_safe_first`) is the only one tried:
-        if any clean filling exists, one starts with it. Otherwise every first placement ``(p, X)``
-        is refuted by a set of points: the empty shared points of a diagonal that ``X`` on ``p``
-        would leave naked, or the core of a part left after it. When a core does not touch ``p``
+        A *safe* first placement (:func:`_safe_first`) is the only one tried once the order reaches
+        it (inside a grown window, the first one in reading order before anything else): if any
+        clean filling exists, one starts with it. Otherwise every first placement ``(p, X)`` is
+        refuted by a set of points: the empty shared points of a diagonal that ``X`` on ``p`` would
+        leave naked, or the core of a part left after it. When a core does not touch ``p``
         (``p`` is not among its neighbours), the stone on ``p`` played no part in it and it is a core
         of ``area`` too: the search stops there (a backjump). Otherwise the core of ``area`` is the
         closure of the refutations (:func:`_closure`).
