@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -30,9 +31,17 @@ class Group(Protocol):
     size: int
     #: What a part calls to reach the others (:meth:`pipeline.partition.Partition.set_peers`).
     handles: list[Any]
+    #: Whether the parts live in other processes (every call a round trip).
+    remote: bool
 
-    def call(self, method: str, args: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
-        """``[part.method(*args[w]) for each part w]`` (no arguments when ``args`` is None)."""
+    def call(
+        self,
+        method: str,
+        args: Sequence[tuple[Any, ...]] | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> list[Any]:
+        """``[part.method(*args[w]) for each part w]`` (no arguments when ``args`` is None); a group
+        whose calls return later calls ``on_wait()`` now and then until they have."""
         ...
 
 
@@ -44,8 +53,15 @@ class LocalGroup:
         self.size = len(parts)
         self.handles: list[Any] = list(parts)
 
-    def call(self, method: str, args: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
-        """Call each part in turn."""
+    remote = False
+
+    def call(
+        self,
+        method: str,
+        args: Sequence[tuple[Any, ...]] | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> list[Any]:
+        """Call each part in turn (each call has returned before the next: ``on_wait`` is never needed)."""
         args = args or [()] * self.size
         return [getattr(part, method)(*a) for part, a in zip(self.parts, args, strict=True)]
 
@@ -144,27 +160,30 @@ def run_cg(
         state.rz, smax = squares(group.call("square"), order)
         state.history.append(smax)
     group.call("push", [("p",)] * size)
-    best_sigma = math.inf
-    stalls = 0
     sigma = math.inf
     while True:
         rec = state.history[-1]
         # Below tol the recurrence residual is checked against the true one every 4th iteration
-        # (by number, so a resumed solve stops where an uninterrupted one does); once it is far below
-        # tol while the true one is not, they have drifted apart: restart from the true residual.
-        if (rec <= tol and state.iteration % 4 == 0) or rec <= tol * 0.05 or state.rz == 0.0:
+        # (by number, so a resumed solve stops where an uninterrupted one does). They have drifted
+        # apart when the true one did not halve since the last check (4 iterations of a recurrence
+        # already below tol), or when the recurrence is far below tol while the true one is not:
+        # restart from the true residual.
+        drifted = rec <= tol * 0.05 or state.rz == 0.0
+        if (rec <= tol and state.iteration % 4 == 0) or drifted:
             smax, sigma, x_max = true_residual(group)
             if sigma <= tol:
                 break
-        if rec <= tol * 0.05 or state.rz == 0.0:
-            if sigma >= best_sigma * 0.5:
+            drifted = drifted or sigma > 0.5 * state.checked
+            state.checked = sigma
+        if drifted:
+            if sigma >= state.best * 0.5:
                 # A restart did not halve the true residual: at the floor of float64, take it.
                 if sigma <= attainable(x_max):
                     break
-                stalls += 1
-                if stalls >= 2:
+                state.stalls += 1
+                if state.stalls >= 2:
                     raise RuntimeError(f"CG stalled at residual {sigma:.3g}")
-            best_sigma = min(best_sigma, sigma)
+            state.best = min(state.best, sigma)
             group.call("restart")
             state.rz, smax = squares(group.call("square"), order)
             state.restarts += 1
@@ -255,7 +274,7 @@ def solve(
 
     def checkpoint(st: SolverState) -> None:
         x, s, p, _ = gather(group)
-        user_checkpoint(SolverState(x, s, p, st.rz, st.iteration, st.restarts, [*st.history]))
+        user_checkpoint(replace(st, x=x, s=s, p=p, history=[*st.history]))
 
     result = run_cg(group, state, checkpoint=checkpoint if user_checkpoint else None, **options)
     x, s, p, r = gather(group)

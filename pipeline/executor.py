@@ -284,8 +284,17 @@ class ActorGroup:
         self.size = len(actors)
         self.handles = actors
 
-    def call(self, method: str, args: Sequence[tuple[Any, ...]] | None = None) -> list[Any]:
-        """``[actor.method(*args[w]) for each actor w]``, run concurrently.
+    #: Every call is a message to another process and back (about 2.4 ms on this machine).
+    remote = True
+
+    def call(
+        self,
+        method: str,
+        args: Sequence[tuple[Any, ...]] | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> list[Any]:
+        """``[actor.method(*args[w]) for each actor w]``, run concurrently; ``on_wait()`` every
+        :data:`POLL_SECONDS` while some are still running.
 
         The first call that fails (an actor on a lost worker) makes every actor :meth:`abort` whatever
         it waits for, and is raised at once: the others would otherwise wait for the lost one.
@@ -302,6 +311,8 @@ class ActorGroup:
                     except TimeoutError:
                         continue
                     waiting.remove(w)
+                if waiting and on_wait is not None:
+                    on_wait()
         except Exception:
             self.abort()
             raise

@@ -159,6 +159,11 @@ class _Index:
         """``(own, position)``: whether each id is own, and its position in the own vector if so."""
         if not self.lo.shape[0]:
             return np.zeros(ids.shape, dtype=bool), np.full(ids.shape, -1, dtype=np.int64)
+        if self.lo.shape[0] == 1:
+            # One run (a part that owns the whole half): no search (5x5: 0.1 s instead of 1.6 s).
+            lo, hi = int(self.lo[0]), int(self.hi[0])
+            own = (ids >= lo) & (ids < hi)
+            return own, np.where(own, ids.astype(np.int64) - lo, -1)
         found = np.searchsorted(self.lo, ids, side="right") - 1
         at = np.maximum(found, 0)
         own = (found >= 0) & (ids < self.hi[at])
@@ -247,6 +252,8 @@ class Partition:
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
         self.peers: list[Any] = []
         self.aborted = False
+        #: ``(iteration, max |s|)`` of a solve driven in this part's process (:meth:`run`).
+        self.status: tuple[int, float] = (0, float("inf"))
 
     # Halo exchange -------------------------------------------------------------------------------
 
@@ -404,6 +411,19 @@ class Partition:
         """s = p = the true residual of the last :meth:`residual`."""
         self.s[:] = self.res_o
         self.ext["p"][: self.own_o] = self.res_o
+
+    # A solve driven beside its only part ---------------------------------------------------------
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(self, *args)`` in this part's process. A solve of one part runs its whole CG loop here
+        (:func:`pipeline.solve_stage.drive_alone`): four round trips per iteration to a driver in
+        another process cost more than a third of the iteration's time."""
+        return fn(self, *args)
+
+    async def progress(self) -> tuple[int, float]:
+        """:attr:`status`. A coroutine, so that dask answers it on the worker's event loop while
+        :meth:`run` is running in the actor thread."""
+        return self.status
 
     # Store -----------------------------------------------------------------------------------------
 

@@ -31,6 +31,7 @@ checkpoint, or run on any number of workers, gives the same bits.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -239,6 +240,11 @@ class SolverState:
     iteration: int = 0
     restarts: int = 0
     history: list[float] = field(default_factory=list)
+    #: The rigorous residual bound of the last check of the true residual (inf before the first), the
+    #: smallest one a restart started from, and the restarts that did not halve it.
+    checked: float = math.inf
+    best: float = math.inf
+    stalls: int = 0
 
     @staticmethod
     def start(n: int) -> SolverState:

@@ -94,3 +94,16 @@ def test_halo_is_what_the_rows_read_from_other_parts(clean35: Path, parts: int) 
             got = np.where(side.nbr >= 0, ids[np.maximum(side.nbr, 0)], -1)
             side_rows = rows[: part.plan.own_o] if side is part.o else rows[part.plan.own_o :]
             assert np.array_equal(got, nbr[side_rows])
+
+
+@pytest.mark.parametrize("ranges", [((5, 20),), ((0, 7), (9, 30)), ((3, 4), (10, 12), (20, 25))])
+def test_local_positions_against_a_lookup_table(ranges: tuple[tuple[int, int], ...]) -> None:
+    """A part's own ids map to their positions in its vector in range order, every other id (and -1,
+    no slide) to not own: one run (a part owning a whole half, no search) as well as several."""
+    from pipeline.partition import _Index
+
+    table = {i: at for at, i in enumerate(i for lo, hi in ranges for i in range(lo, hi))}
+    ids = np.random.default_rng(3).integers(-1, 35, size=(200, 4)).astype(np.int32)
+    own, pos = _Index(ranges).local(ids)
+    assert own.tolist() == [[int(i) in table for i in row] for row in ids]
+    assert pos.tolist() == [[table.get(int(i), -1) for i in row] for row in ids]
