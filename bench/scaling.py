@@ -199,21 +199,20 @@ def existing(path: str) -> dict[str, Any] | None:
 
 def halo(path: str, parts: int, by_key: bool) -> dict[str, Any]:
     """The halo of the solve's parts (:func:`pipeline.partition.plan_parts`) if the classes of a
-    finished store were split over ``parts`` workers: by locality key (what the solve does) or in runs
-    of consecutive chunks. Each CG iteration moves every halo value once (p's to the E rows that read
-    it, t's to the O rows); routed through the client, as the solve does today, that is twice over the
-    network."""
+    finished store were split over ``parts`` workers: in the solve order, by locality key (what the
+    solve does), or in runs of consecutive class ids. Each CG iteration moves every halo value once (p's
+    to the E rows that read it, t's to the O rows), part to part."""
     import zarr
 
     from pipeline.cg import local_parts
-    from pipeline.class_stages import stored_keys
+    from pipeline.class_stages import solve_order
     from pipeline.store import Store
 
     board = Board.parse(zarr.open_group(path, mode="r").attrs["unitile"]["board"])
     store = Store(path, board)
     nbr, info = store.read("graph/nbr"), store.read("graph/info")
     split = int(store.require("classes")["split"])
-    group = local_parts(nbr, info, split, parts, stored_keys(store) if by_key else None)
+    group = local_parts(nbr, info, split, parts, solve_order(store) if by_key else None)
     halos = [p.o.halo.shape[0] + p.e.halo.shape[0] for p in group.parts]
     own = [p.plan.own_o + p.plan.own_e for p in group.parts]
     n = info.shape[0]

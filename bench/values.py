@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -58,6 +59,16 @@ from unitile_py import Board  # noqa: E402
 
 if not Path(pipeline.cg.__file__).resolve().is_relative_to(CHECKOUT):
     raise SystemExit(f"imported {pipeline.cg.__file__}, not the pipeline of {CHECKOUT}")
+
+
+def solve_order_of(store: Store) -> Any:
+    """The store's solve order (pipeline.solve_order), or None for a checkout from before it (whose
+    solve runs in class-id order)."""
+    try:
+        from pipeline.class_stages import solve_order
+    except ImportError:
+        return None
+    return solve_order(store)
 
 
 @njit(parallel=True, cache=True)
@@ -208,8 +219,11 @@ def main() -> None:
     nbr, info = store.read("graph/nbr"), store.read("graph/info")
     split = int(store.require("classes")["split"])
     n_o, n_e = split, info.shape[0] - split
-    # The whole graph as one part (as the in-process build runs it), with random vectors.
-    part = local_parts(nbr, info, split).parts[0]
+    # The whole graph as one part in the solve order (as the build runs it), with random vectors.
+    order = solve_order_of(store)
+    print(f"solve order: {'by locality key across orbits' if order is not None else 'class ids'}")
+    extra = {"order": order} if order is not None else {}
+    part = local_parts(nbr, info, split, **extra).parts[0]
     rng = np.random.default_rng(1)
     part.start(*(rng.random(n_o) for _ in range(3)))
     kernels = {
@@ -291,7 +305,7 @@ def main() -> None:
 
     if args.solve:
         t0 = time.perf_counter()
-        result = solve(nbr, info, split, SolverState.start(split))
+        result = solve(nbr, info, split, SolverState.start(split), **extra)
         dt = time.perf_counter() - t0
         r = store.read("values/r")
         rel = np.max(np.abs(result.x - r) / np.maximum(r, 1.0))

@@ -144,6 +144,24 @@ def open_array(path: str, name: str, mode: str = "r") -> Checked:
     return Checked(arr, path, name)
 
 
+def take(arr: Checked, index: np.ndarray) -> np.ndarray:
+    """The entries of a 1-d array at ``index`` (any order, repeats allowed), reading only the chunks
+    that hold them, one chunk at a time: memory stays near one chunk plus the result, where zarr's own
+    coordinate selection decodes many shards at once."""
+    idx = np.asarray(index, dtype=np.int64)
+    if idx.size and not (idx.min() >= 0 and idx.max() < arr.shape[0]):
+        raise IndexError(f"{arr.name}: index out of range 0..{arr.shape[0] - 1}")
+    out = np.empty(idx.shape, dtype=arr.dtype)
+    order = np.argsort(idx, kind="stable")
+    at = idx[order]
+    step = arr.chunks[0]
+    bounds = np.searchsorted(at, np.arange(0, arr.shape[0] + step, step))
+    for k in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
+        lo, a, b = k * step, bounds[k], bounds[k + 1]
+        out[order[a:b]] = arr[lo : min(lo + step, arr.shape[0])][at[a:b] - lo]
+    return out
+
+
 def missing_chunks(arr: Checked) -> list[str]:
     """What is missing of an array: stored objects (shards or chunks) that do not exist, and inner chunks
     that a shard's index does not list (or a shard index failing its checksum). Empty when complete."""

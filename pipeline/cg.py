@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .partition import Partition, plan_parts, read_rows, write_rows
+from .solve_order import SolveOrder, SolveRows
 from .solver import UNIT, SolveResult, SolverState
 
 
@@ -224,22 +225,22 @@ def run_cg(
 
 
 def local_parts(
-    nbr: np.ndarray,
-    info: np.ndarray,
-    split: int,
-    parts: int = 1,
-    key: Callable[[np.ndarray], np.ndarray] | None = None,
+    nbr: np.ndarray, info: np.ndarray, split: int, parts: int = 1, order: SolveOrder | None = None
 ) -> LocalGroup:
-    """The class graph in memory, split into (at most) ``parts`` parts held in this process (by the
-    locality ``key`` of the classes, if given: :func:`pipeline.partition.plan_parts`)."""
-    plans = plan_parts(split, info.shape[0], parts, key)
-    group = LocalGroup([Partition(p, plans, nbr, info) for p in plans])
+    """The class graph in memory, split into (at most) ``parts`` parts held in this process, in the
+    solve ``order`` if given (:mod:`pipeline.solve_order`; else in id order)."""
+    plans = plan_parts(split, info.shape[0], parts)
+    rows: tuple[Any, Any] = (nbr, info)
+    if order is not None:
+        rows = (SolveRows(nbr, order, ids=True), SolveRows(info, order))
+    group = LocalGroup([Partition(p, plans, *rows) for p in plans])
     connect(group)
     return group
 
 
 def gather(group: LocalGroup) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(x, s, p)`` on O and the full solution r (O then E) from parts held in this process."""
+    """``(x, s, p)`` on O and the full solution r (O then E) from parts held in this process, in solve
+    positions."""
     plan = group.parts[0].plan
     x, s, p = np.zeros(plan.split), np.zeros(plan.split), np.zeros(plan.split)
     r = np.zeros(plan.n)
@@ -258,15 +259,17 @@ def solve(
     split: int,
     state: SolverState,
     parts: int = 1,
-    key: Callable[[np.ndarray], np.ndarray] | None = None,
+    order: SolveOrder | None = None,
     **options: Any,
 ) -> SolveResult:
-    """:func:`run_cg` on the graph in memory, from ``state`` (vectors of length ``split``).
+    """:func:`run_cg` on the graph in memory, from ``state`` (vectors of length ``split``, in solve
+    positions).
 
-    ``parts`` splits the work as a cluster would (the result is the same bit for bit). The checkpoint
-    callback, if any, gets full copies of x, s, p. The result's ``x`` is the full solution r.
+    ``parts`` splits the work as a cluster would (the result is the same bit for bit); ``order`` is the
+    solve order (as the solve stage uses it; else the id order). The checkpoint callback, if any, gets
+    full copies of x, s, p. The result's ``x`` is the full solution r by class id.
     """
-    group = local_parts(nbr, info, split, parts, key)
+    group = local_parts(nbr, info, split, parts, order)
     if state.rz >= 0:
         for part in group.parts:
             part.start(*(read_rows(v, part.plan.o_ranges) for v in (state.x, state.s, state.p)))
@@ -279,4 +282,6 @@ def solve(
     result = run_cg(group, state, checkpoint=checkpoint if user_checkpoint else None, **options)
     x, s, p, r = gather(group)
     state.x, state.s, state.p = x, s, p
+    if order is not None:
+        r = r[order.to_solve(np.arange(r.shape[0]))]
     return SolveResult(**{**result.__dict__, "x": r})

@@ -9,20 +9,29 @@ positions task its orbit's row and its orbit's window of ``values/T_class``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numba
 import numpy as np
+import zarr
 
 from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 
 from .bounds import Cost
-from .classes import ACTIVE_BIT, class_graph, class_keys, graph_orbits, orbit_classes, position_locals
+from .classes import (
+    ACTIVE_BIT,
+    class_graph,
+    class_keys,
+    graph_orbits,
+    key_runs,
+    orbit_classes,
+    position_locals,
+)
 from .context import Context
 from .geometry import Geometry
+from .solve_order import SolveOrder
 from .store import CLASS_SHARD, Store, fast_compressor
 
 # Classes ----------------------------------------------------------------------------------------
@@ -40,13 +49,16 @@ class ClassesTask:
 
 
 def classes_task(task: ClassesTask) -> int:
-    """Write ``classes/ranks_<o>`` and row ``o`` of ``classes/rank_to_local``; return the class count."""
+    """Write ``classes/ranks_<o>``, ``classes/runs_<o>`` (the locality keys' runs, for the solve order)
+    and row ``o`` of ``classes/rank_to_local``; return the class count."""
     numba.set_num_threads(task.threads)
     geo = Geometry.of(Board.parse(task.board))
-    ranks, local = orbit_classes(geo, task.orbit, task.order)
+    ranks, local, runs = orbit_classes(geo, task.orbit, task.order)
     store = Store(task.path, geo.board)
     arr = store.create(f"classes/ranks_{task.orbit}", (len(ranks),), (max(1, len(ranks)),), np.int32)
     arr[...] = ranks.astype(np.int32)
+    arr = store.create(f"classes/runs_{task.orbit}", runs.shape, (max(1, runs.shape[0]), 2), np.int64)
+    arr[...] = runs
     store.array("classes/rank_to_local")[task.orbit, :] = local
     return len(ranks)
 
@@ -106,23 +118,23 @@ def starts_of(store: Store) -> np.ndarray:
     return np.array(store.require("classes")["starts"], dtype=np.int64)
 
 
-def stored_keys(store: Store) -> Callable[[np.ndarray], np.ndarray]:
-    """``key(ids)``: the locality keys (:func:`pipeline.classes.class_keys`) of classes by id, from
-    the representatives' ranks; reads only the chunks of ``classes/ranks_<o>`` that hold them."""
+def solve_order(store: Store) -> SolveOrder:
+    """The solve order of the store's classes (:mod:`pipeline.solve_order`), from the runs of locality
+    keys the classes stage wrote (a store made before it wrote them: from the representatives' ranks)."""
     rec = store.require("classes")
     geo = Geometry.of(store.board)
-    starts, counts = starts_of(store), rec["counts"]
-
-    def key(ids: np.ndarray) -> np.ndarray:
-        out = np.zeros(ids.shape[0], dtype=np.int64)
-        for o in range(geo.n_orbits):
-            at = np.flatnonzero((ids >= starts[o]) & (ids < starts[o] + counts[o]))
-            if at.shape[0]:
-                ranks = store.take(f"classes/ranks_{o}", ids[at] - starts[o])
-                out[at] = class_keys(geo, o, ranks)
-        return out
-
-    return key
+    stored = set(zarr.open_group(store.path, path="classes", mode="r").array_keys())
+    runs = []
+    for o in range(geo.n_orbits):
+        if f"runs_{o}" in stored:
+            runs.append(store.read(f"classes/runs_{o}"))
+        elif rec.get("order", "counts") == "counts":
+            runs.append(key_runs(class_keys(geo, o, store.read(f"classes/ranks_{o}"))))
+        else:
+            runs.append(np.array([[0, int(rec["counts"][o])]]))
+    return SolveOrder.merge(
+        int(rec["split"]), int(rec["classes"]), [int(s) for s in rec["starts"]], [r.tolist() for r in runs]
+    )
 
 
 # Graph --------------------------------------------------------------------------------------------

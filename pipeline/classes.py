@@ -102,12 +102,27 @@ def class_keys(geo: Geometry, o: int, ranks: np.ndarray) -> np.ndarray:
     return _locality_keys(ranks.astype(np.int64), f, masks, radix, geo.args)
 
 
-def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndarray, np.ndarray]:
-    """The classes whose bubble lies on orbit ``o``: ``(ranks, rank_to_local)``.
+def key_runs(keys: np.ndarray) -> np.ndarray:
+    """Runs of equal consecutive keys as rows ``(key, count)``.
+
+    >>> key_runs(np.array([3, 3, 5, 8, 8, 8])).tolist()
+    [[3, 2], [5, 1], [8, 3]]
+    """
+    if not keys.shape[0]:
+        return np.zeros((0, 2), dtype=np.int64)
+    first = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]]))
+    counts = np.diff(np.append(first, keys.shape[0]))
+    return np.stack([keys[first].astype(np.int64), counts.astype(np.int64)], axis=1)
+
+
+def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The classes whose bubble lies on orbit ``o``: ``(ranks, rank_to_local, runs)``.
 
     ``ranks[i]`` is the representative rank of the orbit's class ``i`` (in class order) and
     ``rank_to_local[rank]`` the local class of any colouring with the bubble on the representative.
-    ``order`` is ``"counts"`` (the locality key, then rank) or ``"rank"``.
+    ``order`` is ``"counts"`` (the locality key, then rank) or ``"rank"``. ``runs`` are the classes'
+    locality keys in class order as :func:`key_runs` (in rank order, one run of key 0: the solve then
+    keeps the id order, see :mod:`pipeline.solve_order`).
     """
     f = int(geo.orbit_reps[o])
     stab = geo.stab[o, : geo.n_stab[o]].copy()
@@ -117,12 +132,16 @@ def orbit_classes(geo: Geometry, o: int, order: str = "counts") -> tuple[np.ndar
         min_img = np.arange(geo.colourings, dtype=np.int64)
     ranks = np.flatnonzero(min_img == np.arange(geo.colourings))
     if order == "counts":
-        ranks = ranks[np.argsort(class_keys(geo, o, ranks), kind="stable")]
-    elif order != "rank":
+        keys = class_keys(geo, o, ranks)
+        at = np.argsort(keys, kind="stable")
+        ranks, runs = ranks[at], key_runs(keys[at])
+    elif order == "rank":
+        runs = np.array([[0, ranks.shape[0]]], dtype=np.int64)
+    else:
         raise ValueError(f"unknown class order {order!r}")
     local = np.full(geo.colourings, -1, dtype=np.int32)
     local[ranks] = np.arange(ranks.shape[0], dtype=np.int32)
-    return ranks, local[min_img]
+    return ranks, local[min_img], runs
 
 
 @PARALLEL

@@ -1,21 +1,21 @@
 """One part of the class graph and of the CG vectors on it: what a worker holds during the solve.
 
-The classes are split into two halves, O (ids below ``split``) and E (see :mod:`pipeline.solver`), and
-into chunks of :data:`BLOCK` consecutive ids (chunk ``k`` is ``[k * BLOCK, (k + 1) * BLOCK)``; the chunk
-that straddles ``split``, if any, holds classes of both halves). A :class:`PartPlan` gives a part a set
-of whole chunks. :func:`plan_parts` deals them out by *locality key* (:func:`pipeline.classes.class_keys`,
-the red count in the central region first): each part takes a range of keys in O and the same range in
-E. A slide changes the key a little, so most neighbours of a part's rows are its own classes (on 5x5,
-2 parts read 0.18 x the classes from each other per gather, against 0.95 x for runs of ids). Because
-every part owns whole chunks:
+The solve works in *solve positions* (:mod:`pipeline.solve_order`): the classes of each half, O (below
+``split``, see :mod:`pipeline.solver`) and E, ordered by locality key, then orbit, then rank. The
+positions are cut into chunks of :data:`BLOCK` (chunk ``k`` is ``[k * BLOCK, (k + 1) * BLOCK)``; the
+chunk that straddles ``split``, if any, holds positions of both halves). A :class:`PartPlan` gives a part
+a set of whole chunks; :func:`plan_parts` deals each half out in runs of consecutive chunks, so part
+``w`` holds the ``w``-th range of keys in both halves. A slide changes the key a little, so most
+neighbours of a part's rows are its own classes (on 5x5, 2 parts read 0.18 x the classes from each
+other per gather, against 0.95 x for runs of class ids). Because every part owns whole chunks:
 
 * the reductions of the solve (per-chunk partial sums, added in chunk order by the driver) are the
   same for any number of parts, so the solve is bit for bit the same on 1 or 64 workers;
-* parts write their rows of ``values/r`` and of the checkpoints (arrays chunked by :data:`BLOCK`,
-  without shards, when there are several parts) without ever sharing a chunk.
+* parts write their rows of the solution and of the checkpoints (arrays in solve positions, chunked by
+  :data:`BLOCK` when there are several parts) without ever sharing a chunk.
 
 A :class:`Partition` holds the graph rows of its own classes with the neighbour ids renumbered into
-*extended* vectors: its own values first (its chunks in id order), then its *halo*, the values of
+*extended* vectors: its own values first (its chunks in order), then its *halo*, the values of
 other parts' classes that its rows read, grouped by owner. After computing a vector that others read,
 a part pushes those values straight into their halos (:meth:`Partition.push`: worker to worker on a
 cluster, through dask actor calls); the driver holds only per-chunk scalars, and its rounds of calls
@@ -36,6 +36,7 @@ import numpy as np
 
 from .arrays import Checked, open_array
 from .classes import ACTIVE_BIT
+from .solve_order import SolveOrder, SolveRows
 from .solver import (
     BLOCK,
     gather_mean,
@@ -115,22 +116,15 @@ def chunk_starts(split: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     return o, np.arange(first_e * BLOCK, n, BLOCK, dtype=np.int64)
 
 
-def plan_parts(
-    split: int, n: int, parts: int, key: Callable[[np.ndarray], np.ndarray] | None = None
-) -> list[PartPlan]:
-    """Deal the chunks of ``n`` classes (O below ``split``) to at most ``parts`` parts.
-
-    ``key(ids)`` gives the locality key of classes; the chunks of each half are sorted by the key of
-    their first class (:func:`chunk_starts`) and cut into ``parts`` runs of equal length, so part ``w``
-    holds the ``w``-th range of keys in both halves. Without ``key``, runs of consecutive chunks.
-    Fewer parts are planned when either half has fewer chunks than parts.
-    """
+def plan_parts(split: int, n: int, parts: int) -> list[PartPlan]:
+    """Deal the chunks of ``n`` solve positions (O below ``split``) to at most ``parts`` parts: each
+    half cut into ``parts`` runs of consecutive chunks of equal length, part ``w`` taking the ``w``-th
+    run of both (in the solve order, a range of locality keys). Fewer parts are planned when either half
+    has fewer chunks than parts."""
     o_ids, e_ids = chunk_starts(split, n)
     parts = max(1, min(parts, o_ids.shape[0], max(e_ids.shape[0], 1)))
     dealt: list[list[int]] = [[] for _ in range(parts)]
     for ids in (o_ids, e_ids):
-        if key is not None and ids.shape[0]:
-            ids = ids[np.lexsort((ids, key(ids)))]
         m = ids.shape[0]
         for w in range(parts):
             dealt[w].extend(int(i) // BLOCK for i in ids[m * w // parts : m * (w + 1) // parts])
@@ -170,7 +164,7 @@ class _Index:
         return own, np.where(own, self.base[at] + ids - self.lo[at], -1)
 
 
-def read_rows(arr: np.ndarray | Checked, ranges: Ranges) -> np.ndarray:
+def read_rows(arr: np.ndarray | Checked | SolveRows, ranges: Ranges) -> np.ndarray:
     """The rows of ``arr`` in ``ranges``, in order (a new array)."""
     out = np.empty((sum(hi - lo for lo, hi in ranges), *arr.shape[1:]), dtype=arr.dtype)
     at = 0
@@ -215,10 +209,11 @@ class Partition:
         self,
         plan: PartPlan,
         plans: Sequence[PartPlan],
-        nbr: np.ndarray | Checked,
-        info: np.ndarray | Checked,
+        nbr: np.ndarray | Checked | SolveRows,
+        info: np.ndarray | Checked | SolveRows,
     ) -> None:
-        """``nbr`` and ``info`` are the whole graph (in memory or in the store); only own rows are read."""
+        """``nbr`` and ``info`` are the whole graph in solve positions (in memory, in the store, or
+        either seen through a :class:`~pipeline.solve_order.SolveRows`); only own rows are read."""
         self.plan = plan
         o, e = plan.o_ranges, plan.e_ranges
         nbr_o, info_o = read_rows(nbr, o), read_rows(info, o)
@@ -451,12 +446,28 @@ class Partition:
         self.start(x, s, q)
 
     def write_r(self, path: str) -> float:
-        """Write own rows of ``values/r``; return their maximum."""
+        """Write own rows of the solution into ``solve/r`` (in solve positions; the stage turns it into
+        ``values/r``); return their maximum."""
         r_o, r_e = self.solution()
-        arr = open_array(path, "values/r", mode="r+")
+        arr = open_array(path, "solve/r", mode="r+")
         write_rows(arr, self.plan.o_ranges, r_o)
         write_rows(arr, self.plan.e_ranges, r_e)
         return float(max(r_o.max(initial=0.0), r_e.max(initial=0.0)))
+
+    def write_values(self, path: str, order: SolveOrder, chunk: int) -> tuple[float, float, float]:
+        """The only part of a solve (it holds every class): write ``values/r`` and ``values/T_class``
+        (T = r + r[colour swap]) by class id, in chunks of ``chunk``; return ``(max r, min T, max T)``."""
+        plan = self.plan
+        if plan.own_o != plan.split or plan.own_e != plan.n - plan.split:
+            raise ValueError(f"part {plan.index} does not hold every class")
+        r_o, r_e = self.solution()
+        r = np.concatenate([r_o, r_e])[order.to_solve(np.arange(plan.n))]
+        t = r + r[open_array(path, "graph/swap")[...]]
+        for name, values in (("values/r", r), ("values/T_class", t)):
+            arr = open_array(path, name, mode="r+")
+            for lo in range(0, plan.n, chunk):
+                arr[lo : lo + chunk] = values[lo : lo + chunk]
+        return float(r.max(initial=0.0)), float(t.min(initial=0.0)), float(t.max(initial=0.0))
 
     def peak_memory(self) -> float:
         """Peak resident memory of this process so far, GiB."""
@@ -466,14 +477,16 @@ class Partition:
 
 
 class StoredPartition(Partition):
-    """A part that reads only its own rows of ``graph/nbr`` and ``graph/info`` from the store."""
+    """A part that reads only its own rows of ``graph/nbr`` and ``graph/info`` from the store, in the
+    solve order."""
 
-    def __init__(self, path: str, plan: PartPlan, plans: Sequence[PartPlan], threads: int) -> None:
+    def __init__(self, path: str, plan: PartPlan, plans: Sequence[PartPlan], threads: int,
+                 order: SolveOrder) -> None:  # fmt: skip
         import numba
 
         numba.set_num_threads(threads)
-        nbr = open_array(path, "graph/nbr")
-        info = open_array(path, "graph/info")
+        nbr = SolveRows(open_array(path, "graph/nbr"), order, ids=True)
+        info = SolveRows(open_array(path, "graph/info"), order)
         super().__init__(plan, plans, nbr, info)
 
 

@@ -1,8 +1,9 @@
 """The ``solve`` stage: parts of the class graph on the workers, CG driven from here, r and T stored.
 
-Each worker holds one part (:class:`pipeline.partition.StoredPartition`: its rows of the graph, its
-slices of the vectors and its halo); this process holds only scalars (:func:`pipeline.cg.run_cg`). The
-parts write their rows of ``values/r``; then one task per chunk range forms ``values/T_class``.
+Each worker holds one part (:class:`pipeline.partition.StoredPartition`: its rows of the graph in the
+solve order of :mod:`pipeline.solve_order`, its slices of the vectors and its halo); this process holds
+only scalars (:func:`pipeline.cg.run_cg`). The parts write their rows of the solution in solve positions
+(``solve/r``); then one task per chunk of class ids writes ``values/r`` and ``values/T_class``.
 
 Checkpoints alternate between two slots (``solve/a_*`` and ``solve/b_*``), written by the parts; the
 group's attributes name the valid slot only after its arrays are written, so a kill during a
@@ -29,13 +30,14 @@ import zarr
 
 from unitile_py.board import Board
 
-from .arrays import open_array
+from .arrays import open_array, take
 from .bounds import Cost
 from .cg import Group, LocalGroup, connect, run_cg
-from .class_stages import stored_keys
+from .class_stages import solve_order
 from .context import Context
 from .executor import progress
 from .partition import Partition, StoredPartition, plan_parts
+from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
 from .store import Store, as_record
 
@@ -46,10 +48,10 @@ RETRIES = 3
 
 
 def row_chunk(parts: int, length: int) -> int:
-    """The chunk length of ``values/r`` and of the checkpoints (``length`` classes) when ``parts``
-    parts write them.
+    """The chunk length of the solution in solve positions (``solve/r``) and of the checkpoints
+    (``length`` entries) when ``parts`` parts write them.
 
-    Several parts own scattered chunks of :data:`BLOCK` classes and must never share one; a single part
+    Several parts own scattered chunks of :data:`BLOCK` positions and must never share one; a single part
     writes wide chunks, since every chunk costs about as much as a megabyte of data (8.5 million
     classes of 5x5 in chunks of BLOCK: 1.65 s to write and 1.81 s to read; in chunks of T_CHUNK: 0.07
     s each way).
@@ -67,6 +69,11 @@ def timed(phases: dict[str, float], name: str) -> Iterator[None]:
         phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
 
 
+#: What the checkpoints' vectors are indexed by: checkpoints of another indexing (those written before
+#: the solve order, by class id) are ignored.
+CHECKPOINT_SPACE = "solve order"
+
+
 def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | None:
     """The valid checkpoint of this graph, if any."""
     try:
@@ -75,6 +82,8 @@ def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | No
         return None
     meta = as_record(group.attrs.get("checkpoint"))
     if not meta or meta.get("graph") != graph or meta.get("classes") != split:
+        return None
+    if meta.get("space") != CHECKPOINT_SPACE:
         return None
     return meta
 
@@ -91,7 +100,7 @@ def save_checkpoint(store: Store, group: Group, state: SolverState, graph: str, 
     last = state.history[-1] if state.history else math.inf
     scalars = {k: getattr(state, k) for k in STATE_SCALARS}
     solve_group.attrs["checkpoint"] = {"slot": slot, "graph": graph, "classes": split, **scalars,
-                                       "last": last}  # fmt: skip
+                                       "last": last, "space": CHECKPOINT_SPACE}  # fmt: skip
 
 
 #: The scalars of a :class:`SolverState` that a checkpoint keeps (its vectors are in the slot's arrays).
@@ -108,43 +117,45 @@ def checkpoint_state(meta: dict[str, Any]) -> SolverState:
 
 @dataclass(frozen=True)
 class TTask:
-    """T = r + r[colour swap] for the classes ``[lo, hi)``."""
+    """r and T = r + r[colour swap] for the classes ``[lo, hi)``."""
 
     path: str
     lo: int
     hi: int
+    order: SolveOrder
 
 
 def t_task(task: TTask) -> tuple[float, float]:
-    """Write ``values/T_class[lo:hi]``; return its ``(min, max)``.
+    """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` from the solution in solve positions;
+    return T's ``(min, max)``.
 
-    The colour swap keeps the bubble's cell, so a class's swap partner lies in the same orbit's range:
-    only that window of r is read.
+    Reads only the chunks of ``solve/r`` that hold the classes and their colour-swap partners.
     """
+    solution = open_array(task.path, "solve/r")
     swap = open_array(task.path, "graph/swap")[task.lo : task.hi]
-    r = open_array(task.path, "values/r")
-    lo, hi = int(swap.min()), int(swap.max()) + 1
-    t = r[task.lo : task.hi] + r[lo:hi][swap - lo]
+    r = take(solution, task.order.to_solve(np.arange(task.lo, task.hi)))
+    t = r + take(solution, task.order.to_solve(swap))
+    open_array(task.path, "values/r", mode="r+")[task.lo : task.hi] = r
     open_array(task.path, "values/T_class", mode="r+")[task.lo : task.hi] = t
     return float(t.min()), float(t.max())
 
 
 def solve_on_parts(
-    ctx: Context, graph: str, split: int, n: int, tol: float, checkpoint_seconds: float,
+    ctx: Context, order: SolveOrder, graph: str, tol: float, checkpoint_seconds: float,
     phases: dict[str, float],
-) -> tuple[SolveResult, float, list[float], int, bool]:
-    """One attempt: start the parts (from the checkpoint if any), run CG, write r. Returns the numbers
-    and adds the seconds of each phase to ``phases``."""
+) -> tuple[SolveResult, float, tuple[float, float], list[float], int, bool]:
+    """One attempt: start the parts (from the checkpoint if any), run CG, write r and T. Returns the
+    numbers (with T's minimum and maximum) and adds the seconds of each phase to ``phases``."""
     store = ctx.store
+    split, n = order.split, order.n
     with timed(phases, "starting_parts"):
         # On one machine (a LocalCluster) a single part using every core beats moving halos between
         # processes; on a cluster of several machines, one part per worker bounds each one's memory.
         local = getattr(ctx.executor, "cluster", None) is not None
         parts = 1 if local else ctx.executor.workers
-        # The locality keys only matter for dealing chunks to several parts (0.7 s to read on 5x5).
-        plans = plan_parts(split, n, parts, stored_keys(store) if parts > 1 else None)
+        plans = plan_parts(split, n, parts)
         threads = ctx.task_threads if len(plans) > 1 else pool_threads()
-        group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads) for p in plans])
+        group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads, order) for p in plans])
         connect(group)
         meta = checkpoint_meta(store, graph, split)
         if meta is not None:
@@ -185,11 +196,32 @@ def solve_on_parts(
                 checkpoint=checkpoint,
                 checkpoint_seconds=checkpoint_seconds,
             )
-    with timed(phases, "writing_r"):
-        store.create("values/r", (n,), None, np.float64, chunks=(row_chunk(group.size, n),), compress=False)
-        r_max = max(group.call("write_r", [(store.path,)] * group.size))
-        peaks = group.call("peak_memory")
-    return result, r_max, peaks, group.size, meta is not None
+    if group.size == 1:
+        # One part holds every class: it writes r and T by class id itself.
+        with timed(phases, "writing_r_and_T"):
+            for name in ("values/r", "values/T_class"):
+                store.create(name, (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
+            [(r_max, t_min, t_max)] = group.call("write_values", [(store.path, order, T_CHUNK)])
+    else:
+        with timed(phases, "writing_r"):
+            chunk = row_chunk(group.size, n)
+            store.create("solve/r", (n,), None, np.float64, chunks=(chunk,), compress=False)
+            r_max = max(group.call("write_r", [(store.path,)] * group.size))
+        with timed(phases, "forming_T"):
+            t_min, t_max = form_t(ctx, order)
+    peaks = group.call("peak_memory")
+    return result, r_max, (t_min, t_max), peaks, group.size, meta is not None
+
+
+def form_t(ctx: Context, order: SolveOrder) -> tuple[float, float]:
+    """``values/r`` and ``values/T_class`` by class id from the parts' ``solve/r``, one task per chunk
+    (:func:`t_task`); returns T's ``(min, max)``."""
+    store, n = ctx.store, order.n
+    for name in ("values/r", "values/T_class"):
+        store.create(name, (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
+    tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n), order) for lo in range(0, n, T_CHUNK)]
+    extremes = ctx.executor.map(t_task, tasks, "T")
+    return min(lo for lo, _ in extremes), max(hi for _, hi in extremes)
 
 
 @dataclass(frozen=True)
@@ -263,29 +295,24 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
     """
     store = ctx.store
     graph = str(store.require("graph")["finished"])
-    n = int(store.array("graph/info").shape[0])
-    split = int(store.require("classes")["split"])
     phases: dict[str, float] = {}
+    with timed(phases, "starting_parts"):
+        order = solve_order(store)
     for attempt in range(RETRIES + 1):
         try:
-            outcome = solve_on_parts(ctx, graph, split, n, tol, checkpoint_seconds, phases)
+            outcome = solve_on_parts(ctx, order, graph, tol, checkpoint_seconds, phases)
             break
         except Exception as exc:
             if attempt == RETRIES or not ctx.executor.lost_workers():
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
-    result, r_max, peaks, parts, resumed = outcome
-    with timed(phases, "forming_T"):
-        store.create("values/T_class", (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
-        tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n)) for lo in range(0, n, T_CHUNK)]
-        extremes = ctx.executor.map(t_task, tasks, "T")
-        # The checkpoints are of no use once r is stored.
-        solve_group = zarr.open_group(store.path, path="solve", mode="a")
-        for key in list(solve_group.array_keys()):
-            del solve_group[key]
-        solve_group.attrs["checkpoint"] = {}
+    result, r_max, (t_min, t_max), peaks, parts, resumed = outcome
+    # The checkpoints (and the parts' solve/r) are of no use once r and T are stored.
+    solve_group = zarr.open_group(store.path, path="solve", mode="a")
+    for key in list(solve_group.array_keys()):
+        del solve_group[key]
+    solve_group.attrs["checkpoint"] = {}
     rel_t = result.rel_bound * (1.0 + UNIT) + UNIT
-    t_max = max(hi for _, hi in extremes)
     bound = rel_t * t_max * (1.0 + 4.0 * UNIT)
     return {
         "iterations": result.iterations,
@@ -297,7 +324,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "bound_T": bound,
         "r_max": r_max,
         "T_max": t_max,
-        "T_min": min(lo for lo, _ in extremes),
+        "T_min": t_min,
         "solve_seconds": result.seconds,
         "solve_cpu_seconds": result.cpu_seconds,
         "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
@@ -308,7 +335,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "resumed": resumed,
         # Wall seconds of each phase (the CG loop's include its checkpoints and restarts).
         "phase_seconds": {k: round(v, 3) for k, v in phases.items()},
-        "solved_classes": split,
+        "solved_classes": order.split,
         "threads": numba.get_num_threads(),
         "cores": os.cpu_count(),
     }

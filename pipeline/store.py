@@ -39,7 +39,7 @@ import zarr.codecs
 from unitile_py.board import Board
 from unitile_py.errors import UnitileError
 
-from .arrays import CONFIG, DECODE_ERRORS, Checked, codecs, open_array
+from .arrays import CONFIG, DECODE_ERRORS, Checked, codecs, open_array, take
 from .errors import Damaged
 
 #: 2: every chunk carries a crc32c checksum and is always stored; the store holds :data:`MARKER`.
@@ -310,22 +310,8 @@ class Store:
         return self.array(name)[...]
 
     def take(self, name: str, index: np.ndarray) -> np.ndarray:
-        """The entries of a 1-d array at ``index`` (any order, repeats allowed), reading only the chunks
-        that hold them, one chunk at a time: memory stays near one chunk plus the result, where zarr's
-        own coordinate selection decodes many shards at once."""
-        arr = self.array(name)
-        idx = np.asarray(index, dtype=np.int64)
-        if idx.size and not (idx.min() >= 0 and idx.max() < arr.shape[0]):
-            raise IndexError(f"{name}: index out of range 0..{arr.shape[0] - 1}")
-        out = np.empty(idx.shape, dtype=arr.dtype)
-        order = np.argsort(idx, kind="stable")
-        at = idx[order]
-        step = arr.chunks[0]
-        bounds = np.searchsorted(at, np.arange(0, arr.shape[0] + step, step))
-        for k in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
-            lo, a, b = k * step, bounds[k], bounds[k + 1]
-            out[order[a:b]] = arr[lo : min(lo + step, arr.shape[0])][at[a:b] - lo]
-        return out
+        """The entries of a 1-d array at ``index`` (:func:`pipeline.arrays.take`)."""
+        return take(self.array(name), index)
 
 
 @contextlib.contextmanager

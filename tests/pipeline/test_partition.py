@@ -1,5 +1,5 @@
-"""Plans of parts: whole chunks, every class once, no chunk written by two parts, key ranges; the halo
-bookkeeping of a partition against a direct computation."""
+"""Plans of parts: whole chunks, every class once, no chunk written by two parts, key ranges in the
+solve order; the halo bookkeeping of a partition against a direct computation."""
 
 from __future__ import annotations
 
@@ -9,17 +9,14 @@ import numpy as np
 import pytest
 
 from pipeline.cg import local_parts
-from pipeline.class_stages import stored_keys
-from pipeline.partition import chunk_starts, owners, plan_parts
+from pipeline.class_stages import solve_order
+from pipeline.classes import class_keys
+from pipeline.geometry import Geometry
+from pipeline.partition import owners, plan_parts
 from pipeline.solve_stage import row_chunk
 from pipeline.solver import BLOCK
 from pipeline.store import Store
 from tests.pipeline.conftest import B35
-
-
-def scrambled(ids: np.ndarray) -> np.ndarray:
-    """A key that is not monotone in the id, with ties."""
-    return (ids * 7919) % 13
 
 
 @pytest.mark.parametrize(
@@ -27,9 +24,8 @@ def scrambled(ids: np.ndarray) -> np.ndarray:
     [(6076, 13000, 2), (6076, 13000, 5), (4 * BLOCK, 9 * BLOCK, 3), (463108, 972132, 7), (10, 20, 4),
      (463108, 972132, 1)],
 )
-@pytest.mark.parametrize("key", [None, scrambled])
-def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts: int, key: object) -> None:
-    plans = plan_parts(split, n, parts, key)  # type: ignore[arg-type]
+def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts: int) -> None:
+    plans = plan_parts(split, n, parts)
     assert 1 <= len(plans) <= parts
     owned = sorted(
         [(lo, hi, p.index) for p in plans for lo, hi in p.o_ranges]
@@ -64,24 +60,35 @@ def test_plans_cover_every_class_once_in_whole_chunks(split: int, n: int, parts:
         assert abs(p.own_e - (n - split) / len(plans)) <= 2 * BLOCK + 1
 
 
-def test_parts_hold_key_ranges() -> None:
-    split, n = 40 * BLOCK + 17, 90 * BLOCK
-    plans = plan_parts(split, n, 3, scrambled)
-    o_ids, e_ids = chunk_starts(split, n)
-    for ids in (o_ids, e_ids):
-        keys = scrambled(ids)
-        owner = owners(plans)[ids // BLOCK]
-        # Part w's keys all come before part w + 1's (ties may straddle).
-        for w in range(len(plans) - 1):
-            assert keys[owner == w].max() <= keys[owner == w + 1].min()
+def test_parts_hold_key_ranges(clean35: Path) -> None:
+    """In the solve order, part w's locality keys all come before part w + 1's, in each half (but for
+    the E positions of the chunk that straddles split, which go with its O positions)."""
+    store = Store(str(clean35), B35)
+    order = solve_order(store)
+    geo = Geometry.of(B35)
+    rec = store.require("classes")
+    keys = np.empty(order.n, dtype=np.int64)
+    for o, first in enumerate(rec["starts"]):
+        keys[first : first + rec["counts"][o]] = class_keys(geo, o, store.read(f"classes/ranks_{o}"))
+    plans = plan_parts(order.split, order.n, 2)  # 3x5 has two chunks of O positions
+    parts = len(plans)
+    assert parts == 2
+    for ranges in ([p.o_ranges for p in plans], [p.e_ranges for p in plans]):
+        at = [np.concatenate([np.arange(lo, hi) for lo, hi in r]) for r in ranges]
+        straddling = -(-order.split // BLOCK) * BLOCK
+        held = [keys[order.to_class(a[(a < order.split) | (a >= straddling)])] for a in at]
+        for w in range(parts - 1):
+            assert held[w].max() <= held[w + 1].min()
 
 
 @pytest.mark.parametrize("parts", [2, 3])
 def test_halo_is_what_the_rows_read_from_other_parts(clean35: Path, parts: int) -> None:
     store = Store(str(clean35), B35)
     nbr, info = store.read("graph/nbr"), store.read("graph/info")
-    split = int(store.require("classes")["split"])
-    group = local_parts(nbr, info, split, parts, stored_keys(store))
+    order = solve_order(store)
+    group = local_parts(nbr, info, order.split, parts, order)
+    # The graph in solve positions: row k is class to_class(k), its neighbours' positions.
+    nbr = order.to_solve(nbr[order.to_class(np.arange(order.n))])
     owner = owners([p.plan for p in group.parts])
     for part in group.parts:
         rows = np.concatenate([np.arange(lo, hi) for lo, hi in part.plan.o_ranges + part.plan.e_ranges])
