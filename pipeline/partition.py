@@ -454,9 +454,9 @@ class Partition:
         write_rows(arr, self.plan.e_ranges, r_e)
         return float(max(r_o.max(initial=0.0), r_e.max(initial=0.0)))
 
-    def write_values(self, path: str, order: SolveOrder, chunk: int) -> tuple[float, float, float]:
+    def write_values(self, path: str, order: SolveOrder) -> tuple[float, float, float]:
         """The only part of a solve (it holds every class): write ``values/r`` and ``values/T_class``
-        (T = r + r[colour swap]) by class id, in chunks of ``chunk``; return ``(max r, min T, max T)``."""
+        (T = r + r[colour swap]) by class id; return ``(max r, min T, max T)``."""
         plan = self.plan
         if plan.own_o != plan.split or plan.own_e != plan.n - plan.split:
             raise ValueError(f"part {plan.index} does not hold every class")
@@ -464,9 +464,7 @@ class Partition:
         r = np.concatenate([r_o, r_e])[order.to_solve(np.arange(plan.n))]
         t = r + r[open_array(path, "graph/swap")[...]]
         for name, values in (("values/r", r), ("values/T_class", t)):
-            arr = open_array(path, name, mode="r+")
-            for lo in range(0, plan.n, chunk):
-                arr[lo : lo + chunk] = values[lo : lo + chunk]
+            open_array(path, name, mode="r+")[...] = values  # zarr writes the chunks concurrently
         return float(r.max(initial=0.0)), float(t.min(initial=0.0)), float(t.max(initial=0.0))
 
     def peak_memory(self) -> float:

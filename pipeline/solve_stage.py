@@ -201,7 +201,7 @@ def solve_on_parts(
         with timed(phases, "writing_r_and_T"):
             for name in ("values/r", "values/T_class"):
                 store.create(name, (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
-            [(r_max, t_min, t_max)] = group.call("write_values", [(store.path, order, T_CHUNK)])
+            [(r_max, t_min, t_max)] = group.call("write_values", [(store.path, order)])
     else:
         with timed(phases, "writing_r"):
             chunk = row_chunk(group.size, n)
