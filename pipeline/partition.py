@@ -460,8 +460,8 @@ class Partition:
         plan = self.plan
         if plan.own_o != plan.split or plan.own_e != plan.n - plan.split:
             raise ValueError(f"part {plan.index} does not hold every class")
-        r_o, r_e = self.solution()
-        r = np.concatenate([r_o, r_e])[order.to_solve(np.arange(plan.n))]
+        r = np.empty(plan.n)
+        r[order.span(0, plan.n)] = np.concatenate(self.solution())
         t = r + r[open_array(path, "graph/swap")[...]]
         for name, values in (("values/r", r), ("values/T_class", t)):
             open_array(path, name, mode="r+")[...] = values  # zarr writes the chunks concurrently

@@ -100,10 +100,9 @@ class SolveOrder:
     @cached_property
     def _solve_of(self) -> np.ndarray:
         """The solve position of every class id (4 bytes a class; made where it is used, not pickled)."""
-        out = np.empty(self.n, dtype=np.int32 if self.n < 2**31 else np.int64)
-        for first, at, k in zip(self.class_first.tolist(), self.solve_first.tolist(), self.length.tolist(),
-                                strict=True):  # fmt: skip
-            out[first : first + k] = np.arange(at, at + k, dtype=out.dtype)
+        dtype = np.int32 if self.n < 2**31 else np.int64
+        out = np.empty(self.n, dtype=dtype)
+        out[self.span(0, self.n)] = np.arange(self.n, dtype=dtype)
         return out
 
     def __getstate__(self) -> dict[str, Any]:
