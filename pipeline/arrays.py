@@ -18,6 +18,7 @@ import numpy as np
 import zarr
 import zarr.codecs
 from zarr.abc.store import SuffixByteRequest
+from zarr.core.array_spec import ArrayConfigParams
 from zarr.core.buffer import default_buffer_prototype
 from zarr.core.sync import sync
 
@@ -28,7 +29,7 @@ from .errors import Damaged
 #: A shard index entry of a chunk that is not stored (offset and length both all ones).
 EMPTY = 2**64 - 1
 #: zarr settings of every array: every chunk stored, even when it equals the fill value.
-CONFIG = {"write_empty_chunks": True}
+CONFIG: ArrayConfigParams = {"write_empty_chunks": True}
 
 
 def codecs(compressor: Any | None) -> tuple[Any, ...]:
@@ -134,7 +135,8 @@ def _reason(exc: Exception) -> str:
 def open_array(path: str, name: str, mode: str = "r") -> Checked:
     """An array of the store at ``path``; a missing or unreadable one is :class:`Damaged`."""
     try:
-        arr = zarr.open_array(store=path, path=name, mode=mode)
+        # The runtime config is not stored with the array: every opening asks for every chunk stored.
+        arr = zarr.open_array(store=path, path=name, mode=mode).with_config(CONFIG)
     except FileNotFoundError:
         raise Damaged(f"store {path}: array {name} is missing") from None
     except DECODE_ERRORS as exc:

@@ -456,16 +456,14 @@ class Partition:
 
     def write_values(self, path: str, order: SolveOrder) -> tuple[float, float, float]:
         """The only part of a solve (it holds every class): write ``values/r`` and ``values/T_class``
-        (T = r + r[colour swap]) by class id; return ``(max r, min T, max T)``."""
+        by class id (:func:`write_class_values`); return ``(max r, min T, max T)``."""
         plan = self.plan
         if plan.own_o != plan.split or plan.own_e != plan.n - plan.split:
             raise ValueError(f"part {plan.index} does not hold every class")
-        r = np.empty(plan.n)
-        r[order.span(0, plan.n)] = np.concatenate(self.solution())
-        t = r + r[open_array(path, "graph/swap")[...]]
-        for name, values in (("values/r", r), ("values/T_class", t)):
-            open_array(path, name, mode="r+")[...] = values  # zarr writes the chunks concurrently
-        return float(r.max(initial=0.0)), float(t.min(initial=0.0)), float(t.max(initial=0.0))
+        r = np.concatenate([self.ext["x"][: plan.own_o], self.ext["xe"][: plan.own_e]])
+        out = [write_class_values(path, order, lo, min(lo + VALUE_ROWS, plan.n), r.__getitem__)
+               for lo in range(0, plan.n, VALUE_ROWS)]  # fmt: skip
+        return max(o[0] for o in out), min(o[1] for o in out), max(o[2] for o in out)
 
     def peak_memory(self) -> float:
         """Peak resident memory of this process so far, GiB."""
@@ -486,6 +484,23 @@ class StoredPartition(Partition):
         nbr = SolveRows(open_array(path, "graph/nbr"), order, ids=True)
         info = SolveRows(open_array(path, "graph/info"), order)
         super().__init__(plan, plans, nbr, info)
+
+
+#: Class ids per block when r and T are written by class id (whole chunks of the arrays; zarr writes a
+#: block's chunks concurrently, and the temporaries stay near 40 bytes a class of the block).
+VALUE_ROWS = 1 << 21
+
+
+def write_class_values(
+    path: str, order: SolveOrder, lo: int, hi: int, r_at: Callable[[np.ndarray], np.ndarray]
+) -> tuple[float, float, float]:
+    """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` (T = r + r[colour swap]) by class id,
+    ``r_at(positions)`` giving the solution at solve positions; return ``(max r, min T, max T)``."""
+    r = r_at(order.to_solve(np.arange(lo, hi)))
+    t = r + r_at(order.to_solve(open_array(path, "graph/swap")[lo:hi]))
+    open_array(path, "values/r", mode="r+")[lo:hi] = r
+    open_array(path, "values/T_class", mode="r+")[lo:hi] = t
+    return float(r.max(initial=0.0)), float(t.min(initial=np.inf)), float(t.max(initial=-np.inf))
 
 
 def write_rows(arr: np.ndarray | Checked, ranges: Ranges, values: np.ndarray) -> None:

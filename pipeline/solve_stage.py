@@ -36,7 +36,7 @@ from .cg import Group, LocalGroup, connect, run_cg
 from .class_stages import solve_order
 from .context import Context
 from .executor import progress
-from .partition import Partition, StoredPartition, plan_parts
+from .partition import Partition, StoredPartition, plan_parts, write_class_values
 from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
 from .store import Store, as_record
@@ -126,26 +126,21 @@ class TTask:
 
 
 def t_task(task: TTask) -> tuple[float, float]:
-    """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` from the solution in solve positions;
-    return T's ``(min, max)``.
-
-    Reads only the chunks of ``solve/r`` that hold the classes and their colour-swap partners.
-    """
+    """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` from the parts' solution in solve
+    positions (:func:`pipeline.partition.write_class_values`); return T's ``(min, max)``. Reads only the
+    chunks of ``solve/r`` that hold the classes and their colour-swap partners."""
     solution = open_array(task.path, "solve/r")
-    swap = open_array(task.path, "graph/swap")[task.lo : task.hi]
-    r = take(solution, task.order.to_solve(np.arange(task.lo, task.hi)))
-    t = r + take(solution, task.order.to_solve(swap))
-    open_array(task.path, "values/r", mode="r+")[task.lo : task.hi] = r
-    open_array(task.path, "values/T_class", mode="r+")[task.lo : task.hi] = t
-    return float(t.min()), float(t.max())
+    _, low, high = write_class_values(task.path, task.order, task.lo, task.hi, lambda at: take(solution, at))
+    return low, high
 
 
 def solve_on_parts(
     ctx: Context, order: SolveOrder, graph: str, tol: float, checkpoint_seconds: float,
     phases: dict[str, float],
-) -> tuple[SolveResult, float, tuple[float, float], list[float], int, bool]:
-    """One attempt: start the parts (from the checkpoint if any), run CG, write r and T. Returns the
-    numbers (with T's minimum and maximum) and adds the seconds of each phase to ``phases``."""
+) -> tuple[SolveResult, float, tuple[float, float] | None, list[float], int, bool]:
+    """One attempt: start the parts (from the checkpoint if any), run CG, write r (and T, when one part
+    holds every class). Returns the numbers (with T's minimum and maximum, if written) and adds the
+    seconds of each phase to ``phases``."""
     store = ctx.store
     split, n = order.split, order.n
     with timed(phases, "starting_parts"):
@@ -196,21 +191,23 @@ def solve_on_parts(
                 checkpoint=checkpoint,
                 checkpoint_seconds=checkpoint_seconds,
             )
+    t_range: tuple[float, float] | None = None
     if group.size == 1:
         # One part holds every class: it writes r and T by class id itself.
         with timed(phases, "writing_r_and_T"):
             for name in ("values/r", "values/T_class"):
                 store.create(name, (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
             [(r_max, t_min, t_max)] = group.call("write_values", [(store.path, order)])
+            t_range = (t_min, t_max)
     else:
+        # Several parts write r in solve positions; the tasks that form T by class id run after the
+        # parts are gone (:func:`run_solve`), so that the workers have their memory back.
         with timed(phases, "writing_r"):
             chunk = row_chunk(group.size, n)
             store.create("solve/r", (n,), None, np.float64, chunks=(chunk,), compress=False)
             r_max = max(group.call("write_r", [(store.path,)] * group.size))
-        with timed(phases, "forming_T"):
-            t_min, t_max = form_t(ctx, order)
     peaks = group.call("peak_memory")
-    return result, r_max, (t_min, t_max), peaks, group.size, meta is not None
+    return result, r_max, t_range, peaks, group.size, meta is not None
 
 
 def form_t(ctx: Context, order: SolveOrder) -> tuple[float, float]:
@@ -306,7 +303,11 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
             if attempt == RETRIES or not ctx.executor.lost_workers():
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
-    result, r_max, (t_min, t_max), peaks, parts, resumed = outcome
+    result, r_max, t_range, peaks, parts, resumed = outcome
+    if t_range is None:
+        with timed(phases, "forming_T"):
+            t_range = form_t(ctx, order)
+    t_min, t_max = t_range
     # The checkpoints (and the parts' solve/r) are of no use once r and T are stored.
     solve_group = zarr.open_group(store.path, path="solve", mode="a")
     for key in list(solve_group.array_keys()):

@@ -297,7 +297,7 @@ class Store:
                 compressors=codecs((codec or compressor()) if compress else None),
                 fill_value=fill,
                 overwrite=True,
-                config=CONFIG,  # type: ignore[arg-type]
+                config=CONFIG,
             )
         return Checked(arr, self.path, name)
 
