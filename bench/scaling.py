@@ -163,7 +163,10 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
         "worker_memory_events": events,
         "tables_bits_per_position": round(8 * tables_bytes / board.positions, 4),
         "tables_identical_to_committed": identical,
-        "solve": {k: stages["solve"].get(k) for k in ("parts", "seconds_per_iteration", "part_peak_rss_gib")},
+        "solve": {
+            k: stages["solve"].get(k)
+            for k in ("parts", "seconds_per_iteration", "part_peak_rss_gib", "phase_seconds")
+        },
         "us_per_position": round(wall / board.positions * 1e6, 3),
         "load_before": round(load_before, 2),
         "load_after": round(os.getloadavg()[0], 2),

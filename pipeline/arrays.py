@@ -146,10 +146,15 @@ def open_array(path: str, name: str, mode: str = "r") -> Checked:
     return Checked(arr, path, name)
 
 
+#: Entries :func:`take` reads at most in one call (8 MiB of float64), in whole chunks.
+TAKE_SPAN = 1 << 20
+
+
 def take(arr: Checked, index: np.ndarray) -> np.ndarray:
     """The entries of a 1-d array at ``index`` (any order, repeats allowed), reading only the chunks
-    that hold them, one chunk at a time: memory stays near one chunk plus the result, where zarr's own
-    coordinate selection decodes many shards at once."""
+    that hold them: each run of consecutive such chunks in one call, up to :data:`TAKE_SPAN` entries
+    (zarr reads a call's chunks concurrently), so that memory stays near that plus the result, where
+    zarr's own coordinate selection decodes many shards at once."""
     idx = np.asarray(index, dtype=np.int64)
     if idx.size and not (idx.min() >= 0 and idx.max() < arr.shape[0]):
         raise IndexError(f"{arr.name}: index out of range 0..{arr.shape[0] - 1}")
@@ -158,9 +163,17 @@ def take(arr: Checked, index: np.ndarray) -> np.ndarray:
     at = idx[order]
     step = arr.chunks[0]
     bounds = np.searchsorted(at, np.arange(0, arr.shape[0] + step, step))
-    for k in np.flatnonzero(bounds[1:] > bounds[:-1]).tolist():
-        lo, a, b = k * step, bounds[k], bounds[k + 1]
-        out[order[a:b]] = arr[lo : min(lo + step, arr.shape[0])][at[a:b] - lo]
+    needed = np.flatnonzero(bounds[1:] > bounds[:-1]).tolist()
+    most = max(1, TAKE_SPAN // step)
+    i = 0
+    while i < len(needed):
+        first = last = needed[i]
+        i += 1
+        while i < len(needed) and needed[i] == last + 1 and last - first + 1 < most:
+            last = needed[i]
+            i += 1
+        lo, a, b = first * step, bounds[first], bounds[last + 1]
+        out[order[a:b]] = arr[lo : min((last + 1) * step, arr.shape[0])][at[a:b] - lo]
     return out
 
 

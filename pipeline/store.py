@@ -5,8 +5,11 @@ Layout (all under one zarr group, default ``build/<board>.zarr``)::
     zarr.json attrs: unitile = {format, board}, stages = {name: record}
     classes/rank_to_local   (orbits, C) int32   one shard per orbit
     classes/ranks_<o>       (classes of orbit o,) int32
+    classes/runs_<o>        (runs, 2) int64     the orbit's locality keys as (key, count) runs
     graph/nbr, graph/info, graph/swap           per class, sharded by class range
-    solve/<slot>_x|s|p                          two checkpoint slots; attrs name the valid one
+    solve/<slot>_x|s|p                          two checkpoint slots in solve positions; attrs name
+                                                the valid one
+    solve/r                                     the parts' solution in solve positions (several parts)
     values/r, values/T_class                    per class
     positions/T             (positions,) float64, one shard per bubble cell
     .unitile-store          the marker: written first when the pipeline creates the store
