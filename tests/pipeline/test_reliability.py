@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.arrays import missing_chunks, open_array
+from pipeline.arrays import missing_chunks, open_array, take
 from pipeline.cli import main
 from pipeline.compact import FrameRecords, encode, parse
 from pipeline.executor import DaskExecutor
@@ -330,6 +330,22 @@ def test_a_chunk_equal_to_the_fill_value_written_by_a_task_is_stored(tmp_path: P
     arr[8:12] = 0.0
     assert missing_chunks(open_array(store.path, "x")) == []
     assert open_array(store.path, "x")[...].tolist() == [*range(8), 0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("span", [4, 12, 1 << 20])
+def test_take_reads_the_entries_at_any_index(tmp_path: Path, span: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """take: any order, repeats, runs of consecutive chunks cut at TAKE_SPAN entries, gaps skipped."""
+    import pipeline.arrays
+
+    monkeypatch.setattr(pipeline.arrays, "TAKE_SPAN", span)
+    store = Store(str(tmp_path / "s.zarr"), B33, create=True)
+    values = np.random.default_rng(5).random(50)
+    store.create("x", (50,), None, np.float64, chunks=(4,), compress=False)[...] = values
+    index = np.array([49, 0, 3, 3, 17, 16, 48, 20, 21, 22, 23, 24, 25, 26, 27, 28, 35])
+    assert np.array_equal(take(open_array(store.path, "x"), index), values[index])
+    assert take(open_array(store.path, "x"), np.zeros(0, dtype=np.int64)).shape == (0,)
+    with pytest.raises(IndexError):
+        take(open_array(store.path, "x"), np.array([50]))
 
 
 def test_a_deleted_class_row_is_found_by_verify_and_values(copy33: tuple[Path, Path]) -> None:
