@@ -333,7 +333,9 @@ def test_a_chunk_equal_to_the_fill_value_written_by_a_task_is_stored(tmp_path: P
 
 
 @pytest.mark.parametrize("span", [4, 12, 1 << 20])
-def test_take_reads_the_entries_at_any_index(tmp_path: Path, span: int, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_take_reads_the_entries_at_any_index(
+    tmp_path: Path, span: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """take: any order, repeats, runs of consecutive chunks cut at TAKE_SPAN entries, gaps skipped."""
     import pipeline.arrays
 
