@@ -119,9 +119,16 @@ class SolveOrder:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
+    def _table(self, count: int) -> np.ndarray | None:
+        """:attr:`_solve_of` for a mapping of ``count`` ids: made when they are at least as many as the
+        classes, used whenever made; None otherwise (search among the runs)."""
+        if count >= self.n or "_solve_of" in self.__dict__:
+            return self._solve_of
+        return None
+
     def _map(self, ids: np.ndarray, table: np.ndarray | None) -> np.ndarray:
         """Solve positions of class ids ``>= 0`` (others give any value): through ``table``
-        (:attr:`_solve_of`) if given, else by a search among the runs."""
+        (:meth:`_table`) if given, else by a search among the runs."""
         if table is not None:
             return table[np.maximum(ids, 0)]
         first, target = self._by_class
@@ -131,7 +138,7 @@ class SolveOrder:
     def to_solve(self, ids: np.ndarray) -> np.ndarray:
         """The solve positions of class ids (a new int64 array; -1 stays -1)."""
         ids = np.asarray(ids, dtype=np.int64)
-        return np.where(ids >= 0, self._map(ids, self.__dict__.get("_solve_of")), -1).astype(np.int64)
+        return np.where(ids >= 0, self._map(ids, self._table(ids.size)), -1).astype(np.int64)
 
     def to_class(self, positions: np.ndarray) -> np.ndarray:
         """The class ids at solve positions (a new int64 array; -1 stays -1)."""
@@ -144,8 +151,7 @@ class SolveOrder:
         place; -1 (no slide) stays. With at least as many ids as classes, through a table of every
         class (5x5: the whole graph in 0.3 s with it, 0.7 s by searching among the runs)."""
         flat = nbr.reshape(-1)
-        many = flat.shape[0] >= self.n or "_solve_of" in self.__dict__
-        table = self._solve_of if many else None
+        table = self._table(flat.shape[0])
         for a in range(0, flat.shape[0], BLOCK_IDS):
             v = flat[a : a + BLOCK_IDS]
             v[...] = np.where(v >= 0, self._map(v.astype(np.int64), table), -1)

@@ -31,6 +31,7 @@ import zarr
 import zarr.codecs
 from zarr.core.sync import sync
 
+from pipeline.arrays import CONFIG
 from unitile_py.errors import UnitileError
 
 #: The store format.
@@ -164,7 +165,7 @@ class NDStore:
             compressors=(zarr.codecs.ZstdCodec(level=3), zarr.codecs.Crc32cCodec()),
             fill_value=fill,
             overwrite=True,
-            config={"write_empty_chunks": True},
+            config=CONFIG,
         )
 
     def array(self, name: str) -> zarr.Array:
@@ -174,7 +175,7 @@ class NDStore:
         except FileNotFoundError:
             raise UnitileError(f"store {self.path}: array {name} is missing (the store is damaged)") from None
         # The setting is not kept in the metadata: every writer asks again for every chunk to be stored.
-        return arr.with_config({"write_empty_chunks": True})
+        return arr.with_config(CONFIG)
 
     def _require_object(self, arr: zarr.Array, name: str, coords: tuple[int, ...]) -> None:
         key = f"{arr.store_path.path}/{arr.metadata.encode_chunk_key(coords)}"

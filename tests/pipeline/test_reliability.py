@@ -337,9 +337,7 @@ def test_take_reads_the_entries_at_any_index(
     tmp_path: Path, span: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """take: any order, repeats, runs of consecutive chunks cut at TAKE_SPAN entries, gaps skipped."""
-    import pipeline.arrays
-
-    monkeypatch.setattr(pipeline.arrays, "TAKE_SPAN", span)
+    monkeypatch.setattr("pipeline.arrays.TAKE_SPAN", span)
     store = Store(str(tmp_path / "s.zarr"), B33, create=True)
     values = np.random.default_rng(5).random(50)
     store.create("x", (50,), None, np.float64, chunks=(4,), compress=False)[...] = values
