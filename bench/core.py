@@ -16,8 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unitile_py import RED, Board, Indexer, Position, parse_position
-from unitile_py.index import tiles_of
+from unitile_py.colours import RED
+from unitile_py.unitile import Board, Indexer, Position, parse_position
+from unitile_py.unitile.index import tiles_of
 
 
 def plain_rank(mask: int) -> int:

@@ -321,7 +321,7 @@ def reference_check(n: int, workers: int, games: int = 0, seed: int = 1) -> dict
 
 
 def _compare_board(rows: str) -> bool:
-    from tests.game import nd_reference as ref
+    from tests.game.naked_diagonal import reference as ref
 
     board, _ = ref.board_of(rows + " r")
     pos = Position.parse(rows + " r")

@@ -13,7 +13,7 @@ no witnesses, no covers or repairs): it must have no NDE region. Every ``--full-
 the whole legal set is recomputed from the definition (each candidate that forms no naked diagonal,
 placed, every part of its region solved by a fresh solver) and must equal the engine's. Regions of at
 most ``--reference-size`` points are also decided by the independent brute force of
-tests/game/nd_reference.py. The engine's own full replay of every repaired witness is on.
+tests/game/naked_diagonal/reference.py. The engine's own full replay of every repaired witness is on.
 
 It prints one JSON line per size (games, positions, probes, full checks, disagreements, time) and
 writes each disagreement, with the position and the point, to the file given by ``--out``.
@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.game import nd_reference as ref  # noqa: E402
+from tests.game.naked_diagonal import reference as ref  # noqa: E402
 from unitile_py.naked_diagonal.areas import Solver  # noqa: E402
 from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
 from unitile_py.naked_diagonal.legality import after, engine, legal_masks  # noqa: E402

@@ -29,12 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unitile_py import BLUE, RED, Board, Position
-from unitile_py.match import play_game, run_match
-from unitile_py.players import LEVELS, make_player
+from unitile_py.colours import BLUE, RED
 from unitile_py.seeds import game_seed
-from unitile_py.slide_search import SlideCache, shared_cache
-from unitile_py.tables import Tables, tables_for
+from unitile_py.unitile import Board, Position
+from unitile_py.unitile.match import play_game, run_match
+from unitile_py.unitile.players import LEVELS, make_player
+from unitile_py.unitile.slide_search import SlideCache, shared_cache
+from unitile_py.unitile.tables import Tables, tables_for
 
 
 def self_play_times(level: int, games: int, board: str, cold: bool) -> list[float]:

@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from unitile_py import Board
+from unitile_py.unitile import Board
 
 
 def rank_all(masks: np.ndarray, tiles: int, red: int) -> np.ndarray:
@@ -160,8 +160,8 @@ def main() -> None:
     Path("build").mkdir(exist_ok=True)
     Path(f"build/reference-{board}.json").write_text(json.dumps(result, indent=1) + "\n")
     if args.store:
-        from pipeline.values import load_T
-        from unitile_py.index import Indexer
+        from pipeline.unitile.values import load_T
+        from unitile_py.unitile.index import Indexer
 
         t = load_T(args.store, board)
         ix = Indexer.get(board)

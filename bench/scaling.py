@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pipeline.executor import WORKER_MALLOC_ENV  # noqa: E402
-from unitile_py.board import Board  # noqa: E402
+from unitile_py.unitile.board import Board  # noqa: E402
 
 DASK = str(Path(sys.executable).with_name("dask"))
 MIB = 2**20
@@ -201,15 +201,15 @@ def existing(path: str) -> dict[str, Any] | None:
 
 
 def halo(path: str, parts: int, by_key: bool) -> dict[str, Any]:
-    """The halo of the solve's parts (:func:`pipeline.partition.plan_parts`) if the classes of a
+    """The halo of the solve's parts (:func:`pipeline.unitile.partition.plan_parts`) if the classes of a
     finished store were split over ``parts`` workers: in the solve order, by locality key (what the
     solve does), or in runs of consecutive class ids. Each CG iteration moves every halo value once (p's
     to the E rows that read it, t's to the O rows), part to part."""
     import zarr
 
-    from pipeline.cg import local_parts
-    from pipeline.class_stages import solve_order
-    from pipeline.store import Store
+    from pipeline.unitile.cg import local_parts
+    from pipeline.unitile.class_stages import solve_order
+    from pipeline.unitile.store import Store
 
     board = Board.parse(zarr.open_group(path, mode="r").attrs["unitile"]["board"])
     store = Store(path, board)

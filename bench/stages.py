@@ -6,7 +6,7 @@ memory of the client and of the largest worker, in one run (issue 18).
 Runs ``python -m pipeline build`` into a fresh store (a temporary one unless ``--store``; ``--keep``
 keeps the temporary one) with the default engine, then prints the stage table of the store's records
 (``python -m pipeline report``: the bounds come from rates measured at the start of the build, see
-pipeline/bounds.py), the wall and CPU seconds of the whole process tree, the machine's load average
+pipeline/unitile/bounds.py), the wall and CPU seconds of the whole process tree, the machine's load average
 before and after, and with ``--compare DIR`` (default: the committed ``tables/<board>`` when it exists)
 whether every table file is byte for byte the same as there. The numbers are only as quiet as the
 machine: compare the CPU seconds, and the load, before comparing wall times.
@@ -99,8 +99,8 @@ def main() -> int:
 
 def _machine(store: Path, board: str) -> dict[str, float] | None:
     """The measured rates recorded with the first stage that has a bound."""
-    from pipeline.store import Store
-    from unitile_py.board import Board
+    from pipeline.unitile.store import Store
+    from unitile_py.unitile.board import Board
 
     for rec in Store(str(store), Board.parse(board)).stages().values():
         if "bound" in rec:

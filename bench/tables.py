@@ -36,8 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from unitile_py import Board, Position  # noqa: E402
-from unitile_py.tables import Tables  # noqa: E402
+from unitile_py.unitile import Board, Position  # noqa: E402
+from unitile_py.unitile.tables import Tables  # noqa: E402
 
 
 def per_call(fn: Callable[[], object], n: int, repeat: int = 5) -> float:

@@ -51,21 +51,21 @@ def checkout() -> Path:
 CHECKOUT = checkout()
 sys.path.insert(0, str(CHECKOUT))
 
-import pipeline.cg  # noqa: E402
-from pipeline.cg import local_parts, solve  # noqa: E402
-from pipeline.solver import SolverState  # noqa: E402
-from pipeline.store import Store  # noqa: E402
-from unitile_py import Board  # noqa: E402
+import pipeline.unitile.cg  # noqa: E402
+from pipeline.unitile.cg import local_parts, solve  # noqa: E402
+from pipeline.unitile.solver import SolverState  # noqa: E402
+from pipeline.unitile.store import Store  # noqa: E402
+from unitile_py.unitile import Board  # noqa: E402
 
-if not Path(pipeline.cg.__file__).resolve().is_relative_to(CHECKOUT):
-    raise SystemExit(f"imported {pipeline.cg.__file__}, not the pipeline of {CHECKOUT}")
+if not Path(pipeline.unitile.cg.__file__).resolve().is_relative_to(CHECKOUT):
+    raise SystemExit(f"imported {pipeline.unitile.cg.__file__}, not the pipeline of {CHECKOUT}")
 
 
 def solve_order_of(store: Store) -> Any:
-    """The store's solve order (pipeline.solve_order), or None for a checkout from before it (whose
+    """The store's solve order (pipeline.unitile.solve_order), or None for a checkout from before it (whose
     solve runs in class-id order)."""
     try:
-        from pipeline.class_stages import solve_order
+        from pipeline.unitile.class_stages import solve_order
     except ImportError:
         return None
     return solve_order(store)
@@ -92,7 +92,7 @@ def copy_bandwidth(n: int = 1 << 26, repeats: int = 5) -> float:
 
 def bytes_per_iteration(n_o: int, n_e: int) -> dict[str, int]:
     """Bytes each kernel of one iteration must move (see the module docstring; the solve stage's bound,
-    ``pipeline.solve_stage.iteration_bytes``, counts the same, but an older checkout measured with
+    ``pipeline.unitile.solve_stage.iteration_bytes``, counts the same, but an older checkout measured with
     ``--root`` may lack it)."""
     return {
         "to_even": n_e * (16 + 1 + 8) + n_o * 8,
@@ -109,10 +109,10 @@ def fresh_build(board: Board, path: str | None) -> str:
     import resource
     import shutil
 
-    from pipeline.build import run_build, value_stages
-    from pipeline.context import Context
     from pipeline.executor import DaskExecutor
-    from pipeline.store import MARKER
+    from pipeline.unitile.build import run_build, value_stages
+    from pipeline.unitile.context import Context
+    from pipeline.unitile.store import MARKER
 
     if path is None:
         path = f"build/bench-{board}.zarr"

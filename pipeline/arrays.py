@@ -22,7 +22,7 @@ from zarr.core.array_spec import ArrayConfigParams
 from zarr.core.buffer import default_buffer_prototype
 from zarr.core.sync import sync
 
-from unitile_py.errors import UnitileError
+from unitile_py.errors import GameError
 
 from .errors import Damaged
 
@@ -120,7 +120,7 @@ class Checked:
         try:
             self.arr[key] = value
         except OSError as exc:
-            raise UnitileError(
+            raise GameError(
                 f"store {self.path}: cannot write {self.name} ({exc.strerror or exc})"
             ) from None
 

@@ -10,21 +10,21 @@ import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from unitile_py.board import Board
-from unitile_py.errors import UnitileError
-from unitile_py.notation import parse_position
+from unitile_py.errors import GameError
+from unitile_py.unitile.board import Board
+from unitile_py.unitile.notation import parse_position
 
-from .build import BuildOptions, plan, run_build, verify_plan
-from .compact import table_file_names
-from .context import Context
 from .errors import CheckFailed
 from .executor import DaskExecutor, Executor, InProcessExecutor
 from .naked_diagonal.cli import register as register_naked_diagonal
 from .report import format_stages, stage_rows
-from .store import Store, default_path, is_url
-from .table_stages import TablesStage, tables_dir
-from .tables_dir import check_folder
-from .values import Lookup
+from .unitile.build import BuildOptions, plan, run_build, verify_plan
+from .unitile.compact import table_file_names
+from .unitile.context import Context
+from .unitile.store import Store, default_path, is_url
+from .unitile.table_stages import TablesStage, tables_dir
+from .unitile.tables_dir import check_folder
+from .unitile.values import Lookup
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,7 +76,7 @@ def _executor(args: argparse.Namespace) -> Executor:
     if args.in_process:
         return InProcessExecutor(show_progress=not args.quiet)
     if args.workers is not None and args.workers < 1:
-        raise UnitileError(f"--workers {args.workers}: must be at least 1")
+        raise GameError(f"--workers {args.workers}: must be at least 1")
     return DaskExecutor(
         workers=args.workers,
         scheduler=args.scheduler,
@@ -100,7 +100,7 @@ def _build(args: argparse.Namespace, verify_only: bool) -> int:
         names = [s.name for s in stages]
         for f in args.force:
             if f not in names:
-                raise UnitileError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+                raise GameError(f"--force {f}: no such stage (stages: {', '.join(names)})")
     store = Store(path, board, create=not verify_only)
     if stages is None:
         store.require("verify")
@@ -161,14 +161,14 @@ def _values(args: argparse.Namespace) -> int:
             continue
         try:
             if text is None:
-                raise UnitileError(f"line {n}: not UTF-8 text")
+                raise GameError(f"line {n}: not UTF-8 text")
             position = parse_position(text)
             path = args.store or default_path(position.board)
             key = (position.board, path)
             if key not in lookups:
                 lookups[key] = Lookup(path, position.board)
             r, b, t = lookups[key].values(position)
-        except UnitileError as exc:
+        except GameError as exc:
             if args.position != "-":
                 raise
             print(json.dumps({"error": str(exc)}) if args.json else f"error: {exc}", flush=True)
@@ -200,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _build(args, verify_only=args.command == "verify")
         sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
         return status
-    except UnitileError as exc:
+    except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except CheckFailed as exc:

@@ -17,7 +17,9 @@ from typing import Any, Protocol, TypeVar
 
 from tqdm import tqdm
 
-from unitile_py.errors import UnitileError
+from unitile_py.errors import GameError
+
+from .groups import LocalGroup
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,7 +62,7 @@ class Executor(Protocol):
 
     def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> Any:
         """Objects ``cls(*a)`` that keep state between calls, one per ``a``, spread over the workers;
-        a :class:`pipeline.cg.Group` over them."""
+        a :class:`pipeline.groups.Group` over them."""
         ...
 
     def lost_workers(self) -> bool:
@@ -98,8 +100,6 @@ class InProcessExecutor:
 
     def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> Any:
         """The objects, in this process."""
-        from .cg import LocalGroup
-
         return LocalGroup([cls(*a) for a in args])
 
     def lost_workers(self) -> bool:
@@ -150,9 +150,9 @@ class DaskExecutor:
             try:
                 self.client = Client(address, timeout="10s")
             except (OSError, TimeoutError) as exc:
-                raise UnitileError(f"scheduler {scheduler}: cannot connect ({exc})") from None
+                raise GameError(f"scheduler {scheduler}: cannot connect ({exc})") from None
             except ValueError as exc:
-                raise UnitileError(f"scheduler {scheduler}: give HOST:PORT ({exc})") from None
+                raise GameError(f"scheduler {scheduler}: give HOST:PORT ({exc})") from None
             info = self.client.scheduler_info()
             self.workers = max(1, len(info.get("workers", {})))
         else:
@@ -199,7 +199,7 @@ class DaskExecutor:
                     raise
                 exc = cause
                 self.client.cancel(futures)
-                raise UnitileError(
+                raise GameError(
                     f"{desc}: the cluster cannot import the project ({exc}); install it on every node "
                     "(pip install -e . with requirements.lock, docs/cluster.md) and start the scheduler "
                     "and workers from that environment"
@@ -211,7 +211,7 @@ class DaskExecutor:
         if self.client.status in ("running", "newly-created"):
             return
         where = f"scheduler {self.scheduler}" if self.scheduler else "the local scheduler"
-        raise UnitileError(
+        raise GameError(
             f"{where} is gone (the connection to it was lost); start it again and rerun the same command "
             "to resume"
         )
@@ -225,7 +225,7 @@ class DaskExecutor:
         self.check_scheduler()
         workers = self.worker_addresses()
         if not workers:
-            raise UnitileError("the cluster has no workers")
+            raise GameError("the cluster has no workers")
         futures = [
             self.client.submit(
                 cls, *a, actor=True, pure=False, workers=[workers[i % len(workers)]], allow_other_workers=True

@@ -1,28 +1,9 @@
-"""Unitile, the sliding-tile game by Mark Steere: rules, notation and lookups in pure Python.
+"""Two games by Mark Steere in pure standard-library Python: Unitile (:mod:`unitile_py.unitile`) and
+Naked Diagonal (:mod:`unitile_py.naked_diagonal`); rules documents at marksteeregames.com.
 
 The same files run in CPython and in the browser under Pyodide, so this package imports nothing
-outside the standard library.
+outside the standard library. The modules at this level are the plumbing both games share (cell
+names, colours, records, history, the player protocol and match runner, the generic search, seeds,
+inputs, errors, the command line's and the web worker's dispatchers); neither game's subpackage
+imports the other's (docs/architecture.md).
 """
-
-from .board import Board
-from .errors import UnitileError
-from .game import Game
-from .index import Indexer
-from .notation import Record, format_position, format_record, parse_move, parse_position, parse_record
-from .position import BLUE, RED, Position
-
-__all__ = [
-    "BLUE",
-    "RED",
-    "Board",
-    "Game",
-    "Indexer",
-    "Position",
-    "Record",
-    "UnitileError",
-    "format_position",
-    "format_record",
-    "parse_move",
-    "parse_position",
-    "parse_record",
-]

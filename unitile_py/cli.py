@@ -1,141 +1,38 @@
-"""The command line: ``python -m unitile_py COMMAND ...``.
+"""The command line of both games: ``python -m unitile_py COMMAND ...``.
 
-User errors (a malformed position, record or move, a move the rules forbid, a missing file) print one
-line to standard error and exit with status 2; there is no traceback. Output cut short by a closed
-pipe (``| head -1``) ends quietly.
+Unitile's commands (``show``, ``slides``, ``record``, ``match``, ``play``, ``analyze``:
+:mod:`unitile_py.unitile.cli`) sit at the top; Naked Diagonal's are under ``naked-diagonal`` (or ``nd``:
+:mod:`unitile_py.naked_diagonal.cli`). Every failure ends as :func:`unitile_py.command_line.run_command`
+says: one line, status 2 for bad input, no traceback.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from collections.abc import Sequence
 
-from . import analyze, match, terminal_play
-from .board import Board
-from .drawing import draw
-from .errors import UnitileError
-from .game import Game
-from .inputs import read_text
-from .lookups import ADJACENT_ONLY, Lookups
+from .command_line import EXIT_USAGE, run_command
 from .naked_diagonal import cli as naked_diagonal_cli
-from .notation import parse_position, parse_record
-from .tables import tables_for
-
-EXIT_USAGE = 2
-
-
-def rules_for(board: Board, args: argparse.Namespace) -> Lookups:
-    """The rules a command checks moves with: the board's tables, or adjacency only when asked."""
-    if getattr(args, "adjacent_only", False):
-        return ADJACENT_ONLY
-    directory = getattr(args, "tables", None)
-    try:
-        return tables_for(board, directory)
-    except UnitileError as exc:
-        if not hasattr(args, "adjacent_only"):
-            raise
-        hint = "--adjacent-only checks only that each tile is next to the bubble"
-        raise UnitileError(f"{exc}; {hint}") from None
-
-
-def cmd_show(args: argparse.Namespace) -> int:
-    """Draw a position, after the given moves if any (each checked by the rules)."""
-    start = parse_position(args.position)
-    game = Game(start, rules_for(start.board, args) if args.moves else ADJACENT_ONLY)
-    for name in args.moves:
-        game.push_name(name)
-    print(draw(game.position))
-    return 0
-
-
-def cmd_record(args: argparse.Namespace) -> int:
-    """Check a game record (every move by the rules) and print it normalised, then the final position."""
-    text = read_text(args.file)
-    try:
-        record = parse_record(text)
-        game = Game.from_record(record, rules_for(record.start.board, args))
-    except UnitileError as exc:
-        raise UnitileError(f"{args.file}: {exc}") from None
-    sys.stdout.write(game.record_text())
-    print(draw(game.position))
-    return 0
-
-
-def cmd_slides(args: argparse.Namespace) -> int:
-    """List the tiles that can legally slide (value rule from the tables), by name in alphabetical order."""
-    position = parse_position(args.position)
-    rules = rules_for(position.board, args)
-    print(" ".join(sorted(position.board.name(c) for c in Game(position, rules).legal_moves())))
-    return 0
+from .unitile import cli as unitile_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+    """The argument parser with every subcommand of both games."""
     parser = argparse.ArgumentParser(
         prog="python -m unitile_py",
         description="Unitile, the sliding-tile game by Mark Steere (rules: marksteeregames.com); "
         "`naked-diagonal` (or `nd`) plays his connection game Naked Diagonal.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    tables_help = "directory of the tables (default: the committed ones)"
-    show = sub.add_parser("show", help="draw a position with the group counts, after moves if given")
-    show.add_argument("position", help='position text, such as "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r"')
-    show.add_argument("moves", nargs="*", help="moves to play first, such as c4 d4 (checked by the rules)")
-    show.add_argument("--tables", metavar="DIR", help=tables_help)
-    show.add_argument(
-        "--adjacent-only", action="store_true", help="check only that each tile is next to the bubble"
-    )
-    show.set_defaults(func=cmd_show)
-    slides = sub.add_parser("slides", help="list the tiles that can legally slide (from the tables)")
-    slides.add_argument("position", help="position text")
-    slides.add_argument("--tables", metavar="DIR", help=tables_help)
-    slides.set_defaults(func=cmd_slides)
-    record = sub.add_parser("record", help="check a game record, print it normalised and draw the end")
-    record.add_argument("file", help="record file, or - for standard input")
-    record.add_argument("--tables", metavar="DIR", help=tables_help)
-    record.add_argument(
-        "--adjacent-only",
-        action="store_true",
-        help="check only that each tile is next to the bubble (for boards without tables)",
-    )
-    record.set_defaults(func=cmd_record)
-    match.register(sub)
-    terminal_play.register(sub)
-    analyze.register(sub)
+    unitile_cli.register(sub)
     naked_diagonal_cli.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
-        status = int(args.func(args))
-        sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
-        return status
-    except UnitileError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly.
-        _drop_stdout()
-        return 0
-    except OSError as exc:
-        _drop_stdout()
-        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_USAGE
+    args = build_parser().parse_args(argv)
+    return run_command(lambda: args.func(args))
 
 
-def _drop_stdout() -> None:
-    """Send what is left in stdout's buffer nowhere, so that Python's final flush cannot fail too."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no real file descriptor (a test's captured stream)
-        pass
-
-
-__all__ = ["EXIT_USAGE", "main", "rules_for"]
+__all__ = ["EXIT_USAGE", "build_parser", "main"]

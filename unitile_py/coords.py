@@ -12,12 +12,12 @@ an error, never a cell.
 >>> parse_cell("c²", 5, 5)
 Traceback (most recent call last):
     ...
-unitile_py.errors.UnitileError: move 'c²': expected a file letter and a rank number, such as c4
+unitile_py.errors.GameError: move 'c²': expected a file letter and a rank number, such as c4
 """
 
 from __future__ import annotations
 
-from .errors import UnitileError
+from .errors import GameError
 
 #: Most columns a file letter can name.
 MAX_FILES = 26
@@ -57,15 +57,15 @@ def cell_name(cell: int, rows: int, cols: int) -> str:
 def parse_cell(name: str, rows: int, cols: int, what: str = "move") -> int:
     """The cell number of a name such as ``c4`` (case-insensitive, surrounding blanks ignored).
 
-    Raises :class:`UnitileError` (naming ``what`` the text was meant to be) for anything that is not
+    Raises :class:`GameError` (naming ``what`` the text was meant to be) for anything that is not
     a cell of this board.
     """
     text = name.strip().lower()
     digits = text[1:]
     if len(text) < 2 or text[0] not in _LETTERS or not is_ascii_number(digits) or digits[0] == "0":
-        raise UnitileError(f"{what} {quote(name)}: expected a file letter and a rank number, such as c4")
+        raise GameError(f"{what} {quote(name)}: expected a file letter and a rank number, such as c4")
     c = _LETTERS.index(text[0])
     rank = int(digits) if len(digits) <= 3 else rows + 1
     if not (c < cols and 1 <= rank <= rows):
-        raise UnitileError(f"{what} {quote(name)}: no such cell on a {rows}x{cols} board")
+        raise GameError(f"{what} {quote(name)}: no such cell on a {rows}x{cols} board")
     return (rows - rank) * cols + c

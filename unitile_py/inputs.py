@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .errors import UnitileError
+from .errors import GameError
 
 
 def read_text(path: str) -> str:
@@ -17,9 +17,9 @@ def read_text(path: str) -> str:
             with open(path, "rb") as f:
                 data = f.read()
     except OSError as exc:
-        raise UnitileError(f"{path}: {exc.strerror or exc}") from None
+        raise GameError(f"{path}: {exc.strerror or exc}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         where = "standard input" if path == "-" else path
-        raise UnitileError(f"{where}: not UTF-8 text (byte {exc.start})") from None
+        raise GameError(f"{where}: not UTF-8 text (byte {exc.start})") from None

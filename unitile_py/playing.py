@@ -1,6 +1,6 @@
 """What both games share for playing: the game and player protocols, the match runner, the terminal loop.
 
-A game object (Unitile's :class:`unitile_py.game.Game`, Naked Diagonal's
+A game object (Unitile's :class:`unitile_py.unitile.game.Game`, Naked Diagonal's
 :class:`unitile_py.naked_diagonal.game.Game`) owns legality; a player returns a move for a position.
 Here they meet: :func:`play_game` plays two players to the end, :func:`run_games` plays a match with
 reproducible seeds (:func:`unitile_py.seeds.game_seed`), :func:`ask_human` and
@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from .colours import BLUE, RED
 from .coords import quote
-from .errors import UnitileError
+from .errors import GameError
 from .seeds import game_seed
 
-RED, BLUE = "r", "b"
 NAMES = {RED: "red", BLUE: "blue"}
 HUMAN = "human"
 
@@ -64,7 +64,7 @@ class Playable(Protocol):
         ...
 
     def push(self, move: int) -> Any:
-        """Play a legal move; :class:`UnitileError` otherwise."""
+        """Play a legal move; :class:`GameError` otherwise."""
         ...
 
     def name_of(self, move: int) -> str:
@@ -72,7 +72,7 @@ class Playable(Protocol):
         ...
 
     def move_of(self, text: str) -> int:
-        """The move a notation name stands for; :class:`UnitileError` for none."""
+        """The move a notation name stands for; :class:`GameError` for none."""
         ...
 
     def record_text(self) -> str:
@@ -115,7 +115,7 @@ def play_game(game: Playable, red: Player, blue: Player) -> GameResult:
     players = {RED: red, BLUE: blue}
     seconds: dict[str, list[float]] = {RED: [], BLUE: []}
     if game.is_over():
-        raise UnitileError("match: the game is over before it starts")
+        raise GameError("match: the game is over before it starts")
     clock = time.perf_counter
     while True:
         position = game.position
@@ -125,8 +125,8 @@ def play_game(game: Playable, red: Player, blue: Player) -> GameResult:
         seconds[position.turn].append(clock() - t0)
         try:
             game.push(move)
-        except UnitileError as exc:
-            raise UnitileError(f"level {player.level} in {position}: {exc}") from None
+        except GameError as exc:
+            raise GameError(f"level {player.level} in {position}: {exc}") from None
         winner = game.winner()
         if winner is not None:
             return GameResult(game, winner, {c: tuple(s) for c, s in seconds.items()})
@@ -196,7 +196,7 @@ def run_games(
     """Play ``games`` games of fresh ``new_game()`` objects; side ``c`` of game ``g`` gets the seed
     ``game_seed(seed, g, c)``, named with the level in the game's ``Red``/``Blue`` headers."""
     if games < 0:
-        raise UnitileError(f"match: --games {games} must be at least 0")
+        raise GameError(f"match: --games {games} must be at least 0")
     played: list[GameResult] = []
     for g in range(games):
         red_seed, blue_seed = game_seed(seed, g, RED), game_seed(seed, g, BLUE)
@@ -251,17 +251,17 @@ def add_match_arguments(p: argparse.ArgumentParser, levels: Sequence[int]) -> No
 def report_match(args: argparse.Namespace, play: Callable[[], tuple[MatchSummary, list[GameResult]]]) -> int:
     """Check ``--records``, run ``play``, write the records and print the summary."""
     if args.games < 0:
-        raise UnitileError(f"--games {args.games}: must be 0 or more")
+        raise GameError(f"--games {args.games}: must be 0 or more")
     records_path = Path(args.records) if args.records else None
     if records_path is not None and not records_path.parent.is_dir():
-        raise UnitileError(f"--records {args.records}: no directory {records_path.parent}")
+        raise GameError(f"--records {args.records}: no directory {records_path.parent}")
     summary, played = play()
     if records_path is not None:
         text = "\n".join(result.game.record_text() for result in played)
         try:
             records_path.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise UnitileError(f"--records {args.records}: {exc.strerror or exc}") from None
+            raise GameError(f"--records {args.records}: {exc.strerror or exc}") from None
     if args.json:
         print(json.dumps(summary.as_json()))
     else:
@@ -295,7 +295,7 @@ def ask_human(
             continue
         try:
             move = game.move_of(text)
-        except UnitileError as exc:
+        except GameError as exc:
             write(f"{exc}; the legal moves are {names}")
             continue
         why = game.why_illegal(move)

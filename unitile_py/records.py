@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .coords import quote
-from .errors import UnitileError
+from .errors import GameError
 
 #: The result tokens and the colour each says won.
 RESULTS = {"1-0": "r", "0-1": "b", "*": None}
@@ -65,7 +65,7 @@ class RecordText:
 def split_record(text: str) -> RecordText:
     """The headers (unescaped) and the move tokens of a record's text; one-line errors otherwise."""
     if len(text) > MAX_RECORD:
-        raise UnitileError(f"record: too long (more than {MAX_RECORD:,} characters)")
+        raise GameError(f"record: too long (more than {MAX_RECORD:,} characters)")
     headers: dict[str, str] = {}
     body: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), 1):
@@ -74,10 +74,10 @@ def split_record(text: str) -> RecordText:
             continue
         if line.startswith("["):
             if body:
-                raise UnitileError(f"record line {lineno}: header after the moves")
+                raise GameError(f"record line {lineno}: header after the moves")
             m = _HEADER.match(line)
             if not m:
-                raise UnitileError(f'record line {lineno}: expected [Key "value"], got {quote(line)}')
+                raise GameError(f'record line {lineno}: expected [Key "value"], got {quote(line)}')
             headers[m.group(1)] = re.sub(
                 r"\\(.)", lambda e: _UNESCAPES.get(e.group(1), e.group(1)), m.group(2)
             )
@@ -105,9 +105,9 @@ class MoveReader:
             self.at += 1
             if token in RESULTS:
                 if self.at != len(self.tokens):
-                    raise UnitileError(f"record: result {quote(token)} is not the last token")
+                    raise GameError(f"record: result {quote(token)} is not the last token")
                 if numbered is not None:
-                    raise UnitileError(f"record: move number {quote(numbered)} is followed by no move")
+                    raise GameError(f"record: move number {quote(numbered)} is followed by no move")
                 self.result = token
                 return None
             m = _MOVE_NUMBER.match(token)
@@ -117,11 +117,11 @@ class MoveReader:
                     self.number += 1
                 return token
             if numbered is not None:
-                raise UnitileError(f"record: move number {quote(token)} follows another move number")
+                raise GameError(f"record: move number {quote(token)} follows another move number")
             self._check_number(token, m, turn)
             numbered = token
         if numbered is not None:
-            raise UnitileError(f"record: move number {quote(numbered)} is followed by no move")
+            raise GameError(f"record: move number {quote(numbered)} is followed by no move")
         self.result = "*"
         return None
 
@@ -130,10 +130,10 @@ class MoveReader:
         want = f"{self.number}..." if turn == "b" else f"{self.number}."
         digits, dots = m.group(1), m.group(2) is not None
         if len(digits) > MAX_NUMBER_DIGITS or int(digits) != self.number:
-            raise UnitileError(f"record: move number {quote(token)} where {want} was expected")
+            raise GameError(f"record: move number {quote(token)} where {want} was expected")
         if dots != (turn == "b"):
             side = "Blue" if turn == "b" else "Red"
-            raise UnitileError(f"record: move number {quote(token)} before a move of {side}: write {want}")
+            raise GameError(f"record: move number {quote(token)} before a move of {side}: write {want}")
 
 
 def check_result(claimed: str | None, winner: str | None) -> str:
@@ -141,7 +141,7 @@ def check_result(claimed: str | None, winner: str | None) -> str:
     agree; a record that ends in a win gets its result even when it said ``*``."""
     actual = result_token(winner)
     if claimed not in (None, "*") and claimed != actual:
-        raise UnitileError(f"record: result {claimed} but the moves give {actual}")
+        raise GameError(f"record: result {claimed} but the moves give {actual}")
     return actual
 
 
@@ -150,7 +150,7 @@ def format_headers(headers: dict[str, str]) -> list[str]:
     lines = []
     for key, value in headers.items():
         if not re.fullmatch(r"\w+", key, re.ASCII):
-            raise UnitileError(f"record: header name {quote(key)} must be letters, digits or _")
+            raise GameError(f"record: header name {quote(key)} must be letters, digits or _")
         lines.append(f'[{key} "{"".join(_ESCAPES.get(ch, ch) for ch in value)}"]')
     return lines
 

@@ -15,7 +15,7 @@ import random
 def position_rng(seed: int, position: object) -> random.Random:
     """The generator a player with this seed uses in this position (given by its text) when given none.
 
-    >>> from unitile_py import Board, Position
+    >>> from unitile_py.unitile import Board, Position
     >>> p = Position.start(Board.get(3, 3))
     >>> position_rng(5, p).random() == position_rng(5, p).random() != position_rng(6, p).random()
     True

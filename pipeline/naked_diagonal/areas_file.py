@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from unitile_py.errors import UnitileError
+from unitile_py.errors import NakedDiagonalError
 
 from .atlas import MAX_K, classify
 
@@ -51,8 +51,8 @@ def publish(atlas: dict[str, Any], survey: dict[str, Any], out: str) -> dict[str
             entry["culprit_bad"] = verdict.get("culprit_bad")
         surveyed.append(entry)
     if mismatches:
-        raise UnitileError(f"{len(mismatches)} surveyed configurations disagree with the exhaustive kernels, "
-                           f"first {mismatches[0]}")
+        raise NakedDiagonalError(f"{len(mismatches)} surveyed configurations disagree with the "
+                                 f"exhaustive kernels, first {mismatches[0]}")
     surveyed_per_k: dict[int, dict[str, int]] = {}
     for entry in surveyed:
         row = surveyed_per_k.setdefault(entry["k"], {"configurations": 0, "parts": 0})

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.executor import DaskExecutor, Executor, InProcessExecutor
-from unitile_py.errors import UnitileError
+from unitile_py.errors import GameError, NakedDiagonalError
 
 from .build import plan, run_plan
 from .context import NDContext, NDOptions
@@ -30,7 +30,7 @@ def board_size(text: str) -> int:
     """
     parts = text.lower().split("x")
     if len(parts) != 2 or not all(p.isdigit() for p in parts) or parts[0] != parts[1]:
-        raise UnitileError(f"board {text!r}: expected NxN, such as 4x4")
+        raise NakedDiagonalError(f"board {text!r}: expected NxN, such as 4x4")
     return int(parts[0])
 
 
@@ -72,7 +72,7 @@ def executor_of(args: argparse.Namespace) -> Executor:
     if args.in_process:
         return InProcessExecutor(show_progress=not args.quiet)
     if args.workers is not None and args.workers < 1:
-        raise UnitileError(f"--workers {args.workers}: must be at least 1")
+        raise NakedDiagonalError(f"--workers {args.workers}: must be at least 1")
     return DaskExecutor(
         workers=args.workers,
         scheduler=args.scheduler,
@@ -89,7 +89,10 @@ def _store_path(args: argparse.Namespace, n: int) -> str:
 def _run(args: argparse.Namespace, verify_only: bool) -> int:
     n = board_size(args.board)
     if not 1 <= n <= 5:
-        raise UnitileError(f"board {args.board}: the tiers take boards 1x1 to 5x5 (larger: see nd-prove)")
+        raise NakedDiagonalError(
+            f"board {args.board}: the tiers take boards 1x1 to 5x5 (larger: see "
+            f"nd-prove)"
+        )
     path = _store_path(args, n)
     tables = str(Path(args.tables).resolve()) if getattr(args, "tables", None) else None
     max_tier = getattr(args, "max_tier", None)
@@ -99,7 +102,7 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
     force = list(getattr(args, "force", []))
     for f in force:
         if f not in names:
-            raise UnitileError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+            raise NakedDiagonalError(f"--force {f}: no such stage (stages: {', '.join(names)})")
     store = NDStore(path, n, create=not verify_only)
     if verify_only:
         store.require("solve-00")
@@ -163,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.nd_main(args))
-    except UnitileError as exc:
+    except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except VerifyError as exc:
@@ -210,7 +213,7 @@ def register_areas(sub: Any) -> None:
 
 def _positive(name: str, value: int) -> None:
     if value < 1:
-        raise UnitileError(f"--{name} {value}: must be at least 1")
+        raise NakedDiagonalError(f"--{name} {value}: must be at least 1")
 
 
 def _write(path: str, data: Any) -> None:
@@ -222,7 +225,7 @@ def _atlas(args: argparse.Namespace) -> int:
     from .atlas import MAX_K, run_atlas
 
     if not 1 <= args.k <= MAX_K:
-        raise UnitileError(f"--k {args.k}: expected 1 to {MAX_K}")
+        raise NakedDiagonalError(f"--k {args.k}: expected 1 to {MAX_K}")
     executor = executor_of(args)
     try:
         result = run_atlas(executor, args.k, log=_log(args))
@@ -239,10 +242,10 @@ def _survey(args: argparse.Namespace) -> int:
 
     for n in args.sizes:
         if not 5 <= n <= 13:
-            raise UnitileError(f"--sizes {n}: the survey takes boards 5x5 to 13x13")
+            raise NakedDiagonalError(f"--sizes {n}: the survey takes boards 5x5 to 13x13")
     for player in args.players:
         if player not in PLAYERS:
-            raise UnitileError(f"--players {player}: expected {' or '.join(PLAYERS)}")
+            raise NakedDiagonalError(f"--players {player}: expected {' or '.join(PLAYERS)}")
     _positive("games", args.games)
     _positive("tasks", args.tasks)
     # Round by round (every size and player with one seed, then the next seed), so that a survey
@@ -254,7 +257,7 @@ def _survey(args: argparse.Namespace) -> int:
     if args.kept_only:
         kept = [t for t in tasks if (parts / part_name(t)).is_file()]
         if not kept:
-            raise UnitileError(f"{parts}: no kept results of these tasks")
+            raise NakedDiagonalError(f"{parts}: no kept results of these tasks")
         result = run_survey(InProcessExecutor(), kept, log=_log(args), parts=parts)
         result["planned_tasks"] = len(tasks)
     else:
@@ -275,7 +278,7 @@ def _areas(args: argparse.Namespace) -> int:
 
     for path in (args.atlas, args.survey):
         if not Path(path).is_file():
-            raise UnitileError(f"{path}: no such file (run nd-atlas and nd-survey first)")
+            raise NakedDiagonalError(f"{path}: no such file (run nd-atlas and nd-survey first)")
     summary = publish(json.loads(Path(args.atlas).read_text()), json.loads(Path(args.survey).read_text()),
                       args.out)
     print(json.dumps(summary, indent=1))

@@ -2,8 +2,8 @@
 (:class:`NDContext`) and the options of the stages that have any (:class:`NDOptions`).
 
 A stage is a frozen dataclass with a ``name`` (a property: the tier is in the name) and
-``run(ctx) -> dict``, as in :mod:`pipeline.context`: it reads earlier stages' arrays from the store, runs
-its tasks through ``ctx.executor.map`` (the Unitile pipeline's :class:`pipeline.executor.Executor`: in
+``run(ctx) -> dict``, as in :mod:`pipeline.unitile.context`: it reads earlier stages' arrays from the store,
+runs its tasks through ``ctx.executor.map`` (the Unitile pipeline's :class:`pipeline.executor.Executor`: in
 process, a dask ``LocalCluster`` or a cluster's scheduler) and returns its record.
 """
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from unitile_py.errors import UnitileError
+from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.grid import Grid
 
 from .context import NDContext
@@ -72,7 +72,9 @@ def values_of(store: NDStore, tier: int, keys: np.ndarray) -> np.ndarray:
         if r < 0 or not len(row_keys) or not np.array_equal(row_keys[at], want[sel]):
             missing = want[sel][row_keys[at] != want[sel]] if len(row_keys) and r >= 0 else want[sel]
             key = int(missing[0])
-            raise UnitileError(f"tier {tier}: position key {key} is missing (a child of tier {tier - 1})")
+            raise NakedDiagonalError(
+                f"tier {tier}: position key {key} is missing (a child of tier {tier - 1})"
+            )
         out[sel] = row_values[at]
     return out
 
@@ -88,7 +90,7 @@ def solve_task(task: Part) -> dict[str, Any]:
     values = combine(info, parent, child_values, skip)
     if np.any(values == NO_MOVE):
         bad = int(keys[np.flatnonzero(values == NO_MOVE)[0]])
-        raise UnitileError(f"tier {task.tier}: position key {bad} has no move and no winner")
+        raise NakedDiagonalError(f"tier {task.tier}: position key {bad} has no move and no winner")
     store.array(f"tiers/{task.tier}/value")[task.part] = padded(values, np.int16(0))
     orbit = store.row(f"tiers/{task.tier}/orbit", task.part)[: len(keys)].astype(np.int64)
     wins = values > 0
@@ -157,7 +159,7 @@ def principal_variation(store: NDStore, n: int) -> dict[str, Any]:
             if best_point < 0 or better(mine_value, best):
                 best, best_point, best_state = mine_value, p, (r2, b2, nxt)
         if best_point < 0:
-            raise UnitileError(f"{n}x{n}: a position of the principal variation has no move")
+            raise NakedDiagonalError(f"{n}x{n}: a position of the principal variation has no move")
         line.append(grid.name(best_point))
         red, blue, turn = best_state
     won = winner_bits(g, red, blue)

@@ -32,7 +32,7 @@ import zarr.codecs
 from zarr.core.sync import sync
 
 from pipeline.arrays import CONFIG
-from unitile_py.errors import UnitileError
+from unitile_py.errors import NakedDiagonalError
 
 #: The store format.
 FORMAT = 1
@@ -75,19 +75,22 @@ def prepare(path: str, create: bool) -> None:
     fs, root = _fs(path)
     try:
         if fs.isfile(root):
-            raise UnitileError(f"store {path}: is a file, not a store directory")
+            raise NakedDiagonalError(f"store {path}: is a file, not a store directory")
         if fs.exists(f"{root}/{MARKER}"):
             return
         if fs.isdir(root) and fs.ls(root, detail=False):
-            raise UnitileError(
+            raise NakedDiagonalError(
                 f"store {path}: exists and was not made by the Naked Diagonal solve (no {MARKER} in it)"
             )
         if not create:
-            raise UnitileError(f"store {path}: not found (run: python -m pipeline nd-build)")
+            raise NakedDiagonalError(f"store {path}: not found (run: python -m pipeline nd-build)")
         fs.makedirs(root, exist_ok=True)
         fs.pipe_file(f"{root}/{MARKER}", MARKER_TEXT)
     except OSError as exc:
-        raise UnitileError(f"store {path}: cannot {'create' if create else 'read'} it ({exc})") from None
+        raise NakedDiagonalError(
+            f"store {path}: cannot {'create' if create else 'read'} it "
+            f"({exc})"
+        ) from None
 
 
 class NDStore:
@@ -100,18 +103,18 @@ class NDStore:
         try:
             self.root = zarr.open_group(path, mode="a" if create else "r+")
         except (FileNotFoundError, zarr.errors.GroupNotFoundError):
-            raise UnitileError(f"store {path}: not found (run: python -m pipeline nd-build)") from None
+            raise NakedDiagonalError(f"store {path}: not found (run: python -m pipeline nd-build)") from None
         board = f"{n}x{n}"
         meta = _record(self.root.attrs.get("naked_diagonal"))
         if not meta:
             if not create:
-                raise UnitileError(f"store {path}: not a Naked Diagonal store")
+                raise NakedDiagonalError(f"store {path}: not a Naked Diagonal store")
             self.root.attrs["naked_diagonal"] = {"format": FORMAT, "board": board}
             self.root.attrs["stages"] = {}
         elif meta.get("board") != board:
-            raise UnitileError(f"store {path}: holds board {meta.get('board')}, not {board}")
+            raise NakedDiagonalError(f"store {path}: holds board {meta.get('board')}, not {board}")
         elif meta.get("format") != FORMAT:
-            raise UnitileError(f"store {path}: format {meta.get('format')}, expected {FORMAT}")
+            raise NakedDiagonalError(f"store {path}: format {meta.get('format')}, expected {FORMAT}")
 
     # Stage records ----------------------------------------------------------------------------------
 
@@ -127,7 +130,10 @@ class NDStore:
         """The record of a stage that must be complete."""
         rec = self.record(name)
         if rec is None:
-            raise UnitileError(f"store {self.path}: stage {name!r} is not complete (run nd-build again)")
+            raise NakedDiagonalError(
+                f"store {self.path}: stage {name!r} is not complete (run nd-build "
+                f"again)"
+            )
         return rec
 
     def done(self, name: str) -> bool:
@@ -173,14 +179,17 @@ class NDStore:
         try:
             arr = zarr.open_array(store=self.path, path=name, mode="r+")
         except FileNotFoundError:
-            raise UnitileError(f"store {self.path}: array {name} is missing (the store is damaged)") from None
+            raise NakedDiagonalError(
+                f"store {self.path}: array {name} is missing (the store is "
+                f"damaged)"
+            ) from None
         # The setting is not kept in the metadata: every writer asks again for every chunk to be stored.
         return arr.with_config(CONFIG)
 
     def _require_object(self, arr: zarr.Array, name: str, coords: tuple[int, ...]) -> None:
         key = f"{arr.store_path.path}/{arr.metadata.encode_chunk_key(coords)}"
         if not sync(arr.store_path.store.exists(key)):
-            raise UnitileError(f"store {self.path}: array {name}, {coords}: the shard is missing")
+            raise NakedDiagonalError(f"store {self.path}: array {name}, {coords}: the shard is missing")
 
     def row(self, name: str, i: int) -> np.ndarray:
         """Row ``i`` (one part) of a 2-d array, checked to be stored."""

@@ -38,12 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.executor import Executor
-from unitile_py.errors import UnitileError
+from unitile_py.colours import other
+from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.game import Game
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import engine, legal_masks
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.naked_diagonal.rules import forming, other
+from unitile_py.naked_diagonal.rules import forming
 
 from .atlas import AREA, BLUE, EDGE, NONE, RED, banned_of, canonical_drawing
 
@@ -291,8 +292,8 @@ def _load_part(path: Path, task: SurveyTask) -> dict[str, Any]:
     except (OSError, ValueError, AttributeError):
         ok = False
     if not ok:
-        raise UnitileError(f"{path}: not a result of this survey task (version {SURVEY_VERSION}); move it "
-                           "away to run the task again")
+        raise NakedDiagonalError(f"{path}: not a result of this survey task (version {SURVEY_VERSION}); "
+                                 "move it away to run the task again")
     return dict(res)
 
 

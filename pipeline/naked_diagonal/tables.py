@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from unitile_py.errors import UnitileError
+from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.tables import FORMAT, HEADER, MAGIC, NDTables
@@ -180,12 +180,12 @@ class TablesVerifyStage:
             tier = tables.tiers.get(t)
             if tier is None:
                 if len(keys):
-                    raise UnitileError(f"tables: tier {t} is missing")
+                    raise NakedDiagonalError(f"tables: tier {t} is missing")
                 continue
             if not np.array_equal(np.array(tier.keys, dtype=np.uint64), keys) or tier.values != value_bytes(
                 values
             ).tobytes():
-                raise UnitileError(f"tables: tier {t} differs from the store")
+                raise NakedDiagonalError(f"tables: tier {t} differs from the store")
             checked += len(keys)
             for j in rng.choice(len(keys), size=min(SAMPLE, len(keys)), replace=False).tolist():
                 red, blue, turn = geo.unkey(int(keys[j]))
@@ -193,13 +193,13 @@ class TablesVerifyStage:
                 position = Position(grid, red, blue, turn).transform(sym)
                 want = outcome(int(values[j]))
                 if position.winner() is None and tables.outcome(position) != want:
-                    raise UnitileError(f"tables: the reader's outcome of {position} is not {want}")
+                    raise NakedDiagonalError(f"tables: the reader's outcome of {position} is not {want}")
                 moves = tables.moves(position)
                 if moves and moves[tables.best(position)[0]] != want:
-                    raise UnitileError(f"tables: the best move of {position} does not give {want}")
+                    raise NakedDiagonalError(f"tables: the best move of {position} does not give {want}")
         start = tables.outcome(Position.empty(n))
         if [*start] != [tables.manifest["start"]["outcome"], tables.manifest["start"]["distance"]]:
-            raise UnitileError("tables: the empty board's outcome differs from the manifest")
+            raise NakedDiagonalError("tables: the empty board's outcome differs from the manifest")
         if store.require(solve_name(0))["value"] != (start[1] if start[0] == "win" else -start[1]):
-            raise UnitileError("tables: the empty board's outcome differs from the solve")
+            raise NakedDiagonalError("tables: the empty board's outcome differs from the solve")
         return {"checked": checked}

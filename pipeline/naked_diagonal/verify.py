@@ -23,11 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from pipeline.verify_stage import VerifyError as UnitileVerifyError
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import legal_masks
 from unitile_py.naked_diagonal.position import Position
 
+from ..errors import VerifyError as PipelineVerifyError
 from .context import NDContext
 from .geometry import NDGeometry
 from .kernels import combine, describe, is_canonical, memo_for
@@ -36,7 +36,7 @@ from .store import NO_KEY, NDStore
 from .tiers import Part, part_moves, tier_name
 
 
-class VerifyError(UnitileVerifyError):
+class VerifyError(PipelineVerifyError):
     """A check of the solve failed (the message has one line per failure)."""
 
 

@@ -26,8 +26,9 @@ TABLES = ROOT / "tables" / "5x5"
 GAMES = r"""
 import hashlib, json, random
 from pathlib import Path
-from unitile_py import Board, Position, format_position, parse_position
-from unitile_py.webapi import Api, handle
+from unitile_py.unitile import Board, Position, format_position, parse_position
+from unitile_py.unitile.webapi import Api
+from unitile_py.webapi import handle
 
 def play_games(tables_dir):
     digest = hashlib.sha256()

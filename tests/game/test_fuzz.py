@@ -1,5 +1,6 @@
-"""Hostile input never escapes as an exception: every parser raises only UnitileError (one line, the
-quoted input cut short), and the web API's ``handle`` never raises at all, for both games' requests
+"""Hostile input never escapes as an exception: every parser raises only GameError (the base of both games'
+errors) (one line, the quoted input cut short), and the web API's ``handle`` never raises at all, for both
+games' requests
 (Naked Diagonal's ``nd_`` ones too). Seeded, a few thousand inputs."""
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unitile_py import Board, UnitileError, parse_position, parse_record
 from unitile_py.coords import QUOTE_LIMIT, parse_cell
+from unitile_py.errors import GameError
+from unitile_py.unitile import Board, parse_position, parse_record
 from unitile_py.webapi import handle
 
 FUZZ = settings(
@@ -26,7 +28,7 @@ ALPHABET = st.sampled_from([*list('RB.rb/ 12345c4x[]"\\\n\t*-0…²³٤é\x00'),
 TEXT = st.one_of(st.text(max_size=60), st.lists(ALPHABET, max_size=40).map("".join))
 
 
-def one_line(exc: UnitileError) -> None:
+def one_line(exc: GameError) -> None:
     message = str(exc)
     assert "\n" not in message and len(message) < 400, message
 
@@ -37,7 +39,7 @@ def test_position_and_board_parsers(text: str) -> None:
     for parse in (parse_position, Board.parse, lambda t: parse_cell(t, 5, 5)):
         try:
             parse(text)
-        except UnitileError as exc:
+        except GameError as exc:
             one_line(exc)
 
 
@@ -50,15 +52,15 @@ def test_position_and_board_parsers(text: str) -> None:
 def test_record_parser(lines: list[str]) -> None:
     try:
         parse_record("\n".join(lines))
-    except UnitileError as exc:
+    except GameError as exc:
         one_line(exc)
 
 
 def test_long_input_is_quoted_short() -> None:
-    with pytest.raises(UnitileError) as info:
+    with pytest.raises(GameError) as info:
         parse_position("R" * 1_000_000 + " r")
     assert len(str(info.value)) < 200
-    with pytest.raises(UnitileError) as info:
+    with pytest.raises(GameError) as info:
         parse_record("1. " + "c" * 1_000_000 + " *")
     assert len(str(info.value)) < 200 and str(info.value).count("c") <= QUOTE_LIMIT + 5
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.build import plan, run_build
-from pipeline.context import Context
 from pipeline.executor import InProcessExecutor
-from pipeline.store import Store
-from unitile_py import Board
+from pipeline.unitile.build import plan, run_build
+from pipeline.unitile.context import Context
+from pipeline.unitile.store import Store
+from unitile_py.unitile import Board
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
@@ -70,7 +70,7 @@ def store33(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("bench")
     path, tables = root / "3x3.zarr", root / "3x3.tables"
     board = Board.get(3, 3)
-    from pipeline.build import BuildOptions
+    from pipeline.unitile.build import BuildOptions
 
     ctx = Context(board, Store(str(path), board, create=True), InProcessExecutor(), log=lambda m: None)
     run_build(ctx, plan(BuildOptions(tables=str(tables))))

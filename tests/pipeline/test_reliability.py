@@ -22,13 +22,13 @@ import pytest
 
 from pipeline.arrays import missing_chunks, open_array, take
 from pipeline.cli import main
-from pipeline.compact import FrameRecords, encode, parse
 from pipeline.executor import DaskExecutor
-from pipeline.geometry import Geometry
-from pipeline.store import MARKER, Store
-from pipeline.tables_dir import write_tables
+from pipeline.unitile.compact import FrameRecords, encode, parse
+from pipeline.unitile.geometry import Geometry
+from pipeline.unitile.store import MARKER, Store
+from pipeline.unitile.tables_dir import write_tables
 from tests.pipeline.processes import Cluster, Processes, installed_env, wait_for
-from unitile_py import Board, Position
+from unitile_py.unitile import Board, Position
 
 ROOT = Path(__file__).resolve().parents[2]
 B33 = Board.get(3, 3)
@@ -262,8 +262,8 @@ def test_tables_of_another_board_or_unlisted_files_are_not_overwritten(
 KILLED_WRITE = """
 import sys
 from pathlib import Path
-from pipeline.tables_dir import write_tables
-from unitile_py import Board
+from pipeline.unitile.tables_dir import write_tables
+from unitile_py.unitile import Board
 files = {name: b"new " + name.encode() for name in ("a3.bin", "b2.bin", "b3.bin")}
 files["manifest.json"] = b'{"board": "3x3", "files": {"a3.bin": {}, "b2.bin": {}, "b3.bin": {}}}'
 def wait():

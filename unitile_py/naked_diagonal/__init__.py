@@ -14,6 +14,7 @@ The rules as this project reads them, with proofs, are in docs/naked-diagonal.md
 ('.../.R./... b', [4, 8])
 """
 
+from ..colours import BLUE, COLOURS, RED, other
 from .grid import Grid, Symmetry
 from .legality import (
     Ban,
@@ -29,7 +30,7 @@ from .legality import (
     nde_regions,
 )
 from .position import Position
-from .rules import BLUE, COLOURS, RED, chain, other, winner
+from .rules import chain, winner
 
 
 def winning_chain(position: Position) -> tuple[int, ...]:

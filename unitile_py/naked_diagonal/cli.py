@@ -25,7 +25,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import UnitileError
+from ..colours import BLUE, COLOUR_NAMES, RED
+from ..errors import GameError, NakedDiagonalError
 from ..inputs import read_text
 from ..playing import HUMAN, add_match_arguments, play_in_terminal, report_match, run_games, side_type
 from ..seeds import game_seed
@@ -34,7 +35,6 @@ from .legality import explain, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
 from .players import LEVELS, PERFECT, Player, hint, make_player
 from .position import Position
-from .rules import BLUE, COLOUR_NAMES, RED
 from .tables import NDTables, tables_for
 
 #: Every level, 6 (perfect play) only on the solved sizes.
@@ -94,7 +94,7 @@ def per_position(
             continue
         try:
             info = info_of(text)
-        except UnitileError as exc:
+        except GameError as exc:
             if args.position != "-":
                 raise
             info, status = {"error": str(exc)}, 2
@@ -160,8 +160,8 @@ def cmd_record(args: argparse.Namespace) -> int:
     text = read_text(args.file)
     try:
         game = Game.from_record(parse_record(text))
-    except UnitileError as exc:
-        raise UnitileError(f"{args.file}: {exc}") from None
+    except GameError as exc:
+        raise NakedDiagonalError(f"{args.file}: {exc}") from None
     sys.stdout.write(game.record_text())
     print(draw(game.position))
     return 0
@@ -170,7 +170,7 @@ def cmd_record(args: argparse.Namespace) -> int:
 def _start(args: argparse.Namespace) -> Position:
     start = Position.parse(args.position) if args.position else Position.empty(parse_size(args.size))
     if start.winner() is not None:
-        raise UnitileError("--position: that game is over already")
+        raise NakedDiagonalError("--position: that game is over already")
     return start
 
 

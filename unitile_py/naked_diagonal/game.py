@@ -13,7 +13,7 @@ The turns are numbered as plies, skips included, as a record writes them.
 >>> g.push_name("a3")
 Traceback (most recent call last):
     ...
-unitile_py.errors.UnitileError: ply 3, a3: Red on a3 forms a naked diagonal with b2
+unitile_py.errors.NakedDiagonalError: ply 3, a3: Red on a3 forms a naked diagonal with b2
 >>> for name in ("b3", "c3", "a2", "a1", "b1"):
 ...     g.push_name(name)
 >>> g.record_text().splitlines()[-1], g.grid.names(g.winner_chain())
@@ -21,22 +21,23 @@ unitile_py.errors.UnitileError: ply 3, a3: Red on a3 forms a naked diagonal with
 >>> g.push_name("a3")
 Traceback (most recent call last):
     ...
-unitile_py.errors.UnitileError: ply 8, a3: the game is over: Red has won
+unitile_py.errors.NakedDiagonalError: ply 8, a3: the game is over: Red has won
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..colours import COLOUR_NAMES, RED, other
 from ..coords import quote
-from ..errors import UnitileError
+from ..errors import GameError, NakedDiagonalError
 from ..history import History
 from ..records import MoveReader, check_result, split_record
 from .grid import Grid
 from .legality import after, explain, legal_masks
 from .notation import SKIP, SKIP_WORD, NDRecord, format_record, move_name, start_headers, start_of
 from .position import Position
-from .rules import COLOUR_NAMES, RED, chain, other
+from .rules import chain
 
 
 class Game(History[Position]):
@@ -50,7 +51,7 @@ class Game(History[Position]):
         for move in moves:
             if move == SKIP:
                 if not skipped:
-                    raise UnitileError(
+                    raise NakedDiagonalError(
                         f"ply {self.ply + 1}: skip, but {COLOUR_NAMES[self.position.turn]} can place"
                     )
                 skipped = False
@@ -97,12 +98,12 @@ class Game(History[Position]):
     def push(self, point: int) -> bool:
         """Place a stone of the side to move on ``point``; True when that skips the opponent's turn.
 
-        Raises :class:`UnitileError` naming the ply and why when the placement is not legal.
+        Raises :class:`NakedDiagonalError` naming the ply and why when the placement is not legal.
         """
         why = self.why_illegal(point)
         if why is not None:
             name = self.grid.name(point) if 0 <= point < self.grid.size else f"point {point}"
-            raise UnitileError(f"ply {self.ply + 1}, {name}: {why}")
+            raise NakedDiagonalError(f"ply {self.ply + 1}, {name}: {why}")
         before = self.position
         nxt = after(before, point)
         skipped = nxt.turn == before.turn
@@ -118,8 +119,8 @@ class Game(History[Position]):
         """Place on a point named in the notation, such as ``c4``."""
         try:
             point = self.grid.point(name.strip(), "move")
-        except UnitileError as exc:
-            raise UnitileError(f"ply {self.ply + 1}: {exc}") from None
+        except GameError as exc:
+            raise NakedDiagonalError(f"ply {self.ply + 1}: {exc}") from None
         self.push(point)
 
     def name_of(self, move: int) -> str:
@@ -127,13 +128,13 @@ class Game(History[Position]):
         return move_name(self.grid, move)
 
     def move_of(self, text: str) -> int:
-        """The point of a name; :class:`UnitileError` for none."""
+        """The point of a name; :class:`NakedDiagonalError` for none."""
         return self.grid.point(text.strip(), "move")
 
     def pop(self) -> int:
         """Take back the last placement (and the skip it caused); returns its point."""
         if not self._moves:
-            raise UnitileError("there is no move to take back")
+            raise NakedDiagonalError("there is no move to take back")
         if self._moves[-1] == SKIP:
             self._moves.pop()
             self._positions.pop()
@@ -166,7 +167,7 @@ def parse_record(text: str) -> NDRecord:
     >>> parse_record('[Board "3x3"]\\n1. b2 c2 2. a3 *')
     Traceback (most recent call last):
         ...
-    unitile_py.errors.UnitileError: record: ply 3, a3: Red on a3 forms a naked diagonal with b2
+    unitile_py.errors.NakedDiagonalError: record: ply 3, a3: Red on a3 forms a naked diagonal with b2
     """
     parts = split_record(text)
     game = Game(start_of(parts.headers), headers=parts.headers)
@@ -175,22 +176,22 @@ def parse_record(text: str) -> NDRecord:
     while (token := reader.next(other(game.position.turn) if skipped else game.position.turn)) is not None:
         ply = game.ply + 1
         if game.is_over():
-            raise UnitileError(f"record: ply {ply}, {quote(token)}: comes after the game has ended")
+            raise NakedDiagonalError(f"record: ply {ply}, {quote(token)}: comes after the game has ended")
         if token.lower() == SKIP_WORD:
             if not skipped:
-                raise UnitileError(
+                raise NakedDiagonalError(
                     f"record: ply {ply}: skip, but {COLOUR_NAMES[game.position.turn]} can place"
                 )
             skipped = False
             continue
         if skipped:
             who = COLOUR_NAMES[other(game.position.turn)]
-            raise UnitileError(f"record: ply {ply - 1}: {who} has no legal placement here: write skip")
+            raise NakedDiagonalError(f"record: ply {ply - 1}: {who} has no legal placement here: write skip")
         try:
             skipped = game.push(game.grid.point(token, "move"))
-        except UnitileError as exc:
+        except GameError as exc:
             message = str(exc) if str(exc).startswith("ply ") else f"ply {ply}: {exc}"
-            raise UnitileError(f"record: {message}") from None
+            raise NakedDiagonalError(f"record: {message}") from None
     record = game.record()
     record.result = check_result(reader.result, game.winner())
     return record

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..coords import MAX_FILES, cell_name, parse_cell
-from ..errors import UnitileError
+from ..errors import NakedDiagonalError
 
 #: Diagonal directions (row step, column step).
 DIAGONALS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -75,7 +75,7 @@ class Grid:
 
     def __init__(self, n: int) -> None:
         if not 1 <= n <= MAX_FILES:
-            raise UnitileError(f"board size {n}: expected 1 to {MAX_FILES}")
+            raise NakedDiagonalError(f"board size {n}: expected 1 to {MAX_FILES}")
         self.n = n
         self.size = n * n
         self.full = (1 << self.size) - 1
@@ -143,7 +143,7 @@ class Grid:
         return cell_name(p, self.n, self.n)
 
     def point(self, name: str, what: str = "point") -> int:
-        """The point called ``name``; :class:`UnitileError` for anything else."""
+        """The point called ``name``; :class:`NakedDiagonalError` for anything else."""
         return parse_cell(name, self.n, self.n, what)
 
     @staticmethod

@@ -34,16 +34,15 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import NamedTuple
 
-from ..errors import UnitileError
+from ..colours import BLUE, COLOUR_NAMES, COLOURS, RED, other
+from ..errors import NakedDiagonalError
 from .areas import Solver
 from .cache import UntrackedCache
 from .construct import constructions
 from .grid import Grid
 from .position import Position
-from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, forming, forms, other
-from .witness import BLUE as _BLUE
-from .witness import RED as _RED
-from .witness import Timeline, Witness, clean_at, covers, repair, replay
+from .rules import forming, forms
+from .witness import BLUE_CODE, RED_CODE, Timeline, Witness, clean_at, covers, repair, replay
 
 #: Most points a local repair of a witness may change for one candidate.
 REPAIR_LIMIT = 40
@@ -107,7 +106,7 @@ class Engine:
         bases = 1  # the constructed witnesses come first, the repaired ones after them
         legal = [0, 0]
         diag = g.diag
-        for colour, code, own in ((RED, _RED, red), (BLUE, _BLUE, blue)):
+        for colour, code, own in ((RED, RED_CODE, red), (BLUE, BLUE_CODE, blue)):
             leaves_nde = 0  # the candidates of this colour the exact solver found to leave an NDE part
             for p in g.bits(area & ~forming(g, own, area)):
                 quadrants = diag[p]
@@ -178,7 +177,7 @@ class Engine:
         bit = 1 << p
         for q in g.bits(g.dilate8(bit) & area & ~bit):
             pair = bit | 1 << q
-            for second in (_RED, _BLUE):
+            for second in (RED_CODE, BLUE_CODE):
                 for base in bases:
                     line = base.with_first(q, second).with_first(p, code)
                     # Only p and the stones come before q, and no repair moves a point before q.
@@ -229,9 +228,9 @@ def _stones(line: Timeline, area: int, grid: Grid) -> tuple[int, int]:
     red = blue = 0
     for p, c in enumerate(line.col):
         if not area >> p & 1:
-            if c == _RED:
+            if c == RED_CODE:
                 red |= 1 << p
-            elif c == _BLUE:
+            elif c == BLUE_CODE:
                 blue |= 1 << p
     return red, blue
 
@@ -286,12 +285,12 @@ def after(position: Position, point: int) -> Position:
     g = position.grid
     winner = position.winner()
     if winner is not None:
-        raise UnitileError(f"the game is over: {COLOUR_NAMES[winner]} has won")
+        raise NakedDiagonalError(f"the game is over: {COLOUR_NAMES[winner]} has won")
     if not 0 <= point < g.size:
-        raise UnitileError(f"point {point} is off the {g.n}x{g.n} board")
+        raise NakedDiagonalError(f"point {point} is off the {g.n}x{g.n} board")
     ban = explain(position, point, position.turn)
     if ban is not None:
-        raise UnitileError(ban.describe(g))
+        raise NakedDiagonalError(ban.describe(g))
     placed = position.place(point, position.turn)
     opponent = other(position.turn)
     if placed.winner() is None and not has_legal_placement(placed, opponent):

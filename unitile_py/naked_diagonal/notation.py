@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..coords import is_ascii_number, quote
-from ..errors import UnitileError
+from ..errors import NakedDiagonalError
 from ..records import format_headers, format_moves
 from .grid import Grid
 from .position import Position
@@ -42,7 +42,7 @@ def parse_size(text: str) -> int:
     """The side of a board named ``NxN`` (or just ``N``), such as ``9x9``."""
     parts = text.strip().lower().split("x")
     if len(parts) > 2 or len(set(parts)) != 1 or not all(is_ascii_number(p) and len(p) <= 3 for p in parts):
-        raise UnitileError(f"board {quote(text)}: expected NxN such as 9x9")
+        raise NakedDiagonalError(f"board {quote(text)}: expected NxN such as 9x9")
     n = int(parts[0])
     Grid.get(n)  # the grid says which sizes it has
     return n
@@ -71,11 +71,11 @@ def start_of(headers: dict[str, str]) -> Position:
     """The start a record's headers name: ``Position``, else the empty ``Board`` (default 9x9)."""
     game = headers.get("Game", GAME)
     if game != GAME:
-        raise UnitileError(f"record: [Game {quote(game)}] is not {GAME}")
+        raise NakedDiagonalError(f"record: [Game {quote(game)}] is not {GAME}")
     if "Position" in headers:
         start = Position.parse(headers["Position"])
         if "Board" in headers and parse_size(headers["Board"]) != start.grid.n:
-            raise UnitileError(f"record: [Board {quote(headers['Board'])}] does not match the position")
+            raise NakedDiagonalError(f"record: [Board {quote(headers['Board'])}] does not match the position")
         return start
     return Position.empty(parse_size(headers.get("Board", f"{DEFAULT_SIZE}x{DEFAULT_SIZE}")))
 

@@ -20,10 +20,10 @@ seed and the position), so a seeded game is reproducible move for move.
 >>> p = Position.empty(5)
 >>> make_player(1, 7).choose(p) == make_player(1, 7).choose(p)
 True
->>> make_player(7, 1)
+>>> make_player(7, 1)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
     ...
-unitile_py.errors.UnitileError: level 7: Naked Diagonal has levels 1 to 5, and 6 (perfect) on 2x2, 3x3, 4x4
+unitile_py.errors.NakedDiagonalError: level 7: Naked Diagonal has levels 1 to 5, and 6 (perfect) on 2x2, ...
 >>> q = Position.empty(3)
 >>> q.grid.name(make_player(PERFECT, 1).choose(q)) in ("a2", "c2"), levels_for(3), levels_for(5)
 (True, (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5))
@@ -36,13 +36,13 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
 
-from ..errors import UnitileError
+from ..colours import RED, other
+from ..errors import NakedDiagonalError
 from ..mcts import Edge, RaveSearch, choose_move
 from ..seeds import position_rng
 from .grid import Grid
 from .legality import legal_masks
 from .position import Position, _unchecked
-from .rules import RED, other
 from .search import QuickDomain, winning_points
 from .tables import solved_sizes, tables_for
 
@@ -66,13 +66,13 @@ class Player(Protocol):
 
 
 def legal_points(position: Position) -> tuple[int, ...]:
-    """The legal placements of the side to move; :class:`UnitileError` once the game is over."""
+    """The legal placements of the side to move; :class:`NakedDiagonalError` once the game is over."""
     if position.winner() is not None:
-        raise UnitileError(f"position {position}: the game is over")
+        raise NakedDiagonalError(f"position {position}: the game is over")
     red, blue = legal_masks(position)
     points = position.grid.points(red if position.turn == RED else blue)
     if not points:
-        raise UnitileError(f"position {position}: the side to move has no legal placement")
+        raise NakedDiagonalError(f"position {position}: the side to move has no legal placement")
     return points
 
 
@@ -140,7 +140,7 @@ class PerfectPlayer:
     level: int = PERFECT
 
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
-        """The chosen point; :class:`UnitileError` on a board size without tables."""
+        """The chosen point; :class:`NakedDiagonalError` on a board size without tables."""
         legal_points(position)
         best = tables_for(position.grid.n).best(position)
         rng = rng if rng is not None else position_rng(self.seed, position)
@@ -153,10 +153,13 @@ def levels_for(n: int) -> tuple[int, ...]:
 
 
 def make_player(level: int, seed: int) -> Player:
-    """The computer player of ``level`` (1 to 6) with its seed; :class:`UnitileError` for other levels."""
+    """The computer player of ``level`` (1 to 6) with its seed; :class:`NakedDiagonalError` for other
+    levels."""
     if isinstance(level, bool) or not isinstance(level, int) or level not in (*LEVELS, PERFECT):
         sizes = ", ".join(f"{n}x{n}" for n in solved_sizes()) or "no size (no tables)"
-        raise UnitileError(f"level {level}: Naked Diagonal has levels 1 to 5, and 6 (perfect) on {sizes}")
+        raise NakedDiagonalError(
+            f"level {level}: Naked Diagonal has levels 1 to 5, and 6 (perfect) on {sizes}"
+        )
     if level == PERFECT:
         return PerfectPlayer(int(seed))
     if level == 1:

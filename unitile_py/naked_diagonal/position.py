@@ -14,17 +14,18 @@ True
 >>> Position.parse("R../.R./... b")
 Traceback (most recent call last):
     ...
-unitile_py.errors.UnitileError: position 'R../.R./... b': a3 and b2 form a naked diagonal of Red
+unitile_py.errors.NakedDiagonalError: position 'R../.R./... b': a3 and b2 form a naked diagonal of Red
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..colours import BLUE, COLOUR_NAMES, COLOURS, RED, other
 from ..coords import quote
-from ..errors import UnitileError
+from ..errors import GameError, NakedDiagonalError
 from .grid import Grid, Symmetry
-from .rules import BLUE, COLOUR_NAMES, COLOURS, RED, forms, naked_diagonals, other, winner
+from .rules import forms, naked_diagonals, winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,15 +40,17 @@ class Position:
     def __post_init__(self) -> None:
         g = self.grid
         if self.red < 0 or self.blue < 0 or (self.red | self.blue) & ~g.full:
-            raise UnitileError(f"stones off the {g.n}x{g.n} board")
+            raise NakedDiagonalError(f"stones off the {g.n}x{g.n} board")
         if self.red & self.blue:
-            raise UnitileError(f"{g.name((self.red & self.blue).bit_length() - 1)} holds two stones")
+            raise NakedDiagonalError(f"{g.name((self.red & self.blue).bit_length() - 1)} holds two stones")
         if self.turn not in COLOURS:
-            raise UnitileError(f"side to move {quote(str(self.turn))}: expected 'r' or 'b'")
+            raise NakedDiagonalError(f"side to move {quote(str(self.turn))}: expected 'r' or 'b'")
         naked = naked_diagonals(g, self.red, self.blue)
         if naked:
             p, q, colour = naked[0]
-            raise UnitileError(f"{g.name(p)} and {g.name(q)} form a naked diagonal of {COLOUR_NAMES[colour]}")
+            raise NakedDiagonalError(
+                f"{g.name(p)} and {g.name(q)} form a naked diagonal of {COLOUR_NAMES[colour]}"
+            )
 
     @staticmethod
     def empty(n: int) -> Position:
@@ -56,33 +59,38 @@ class Position:
 
     @staticmethod
     def parse(text: str) -> Position:
-        """A position from its text, such as ``.../.R./B.. b``; one-line :class:`UnitileError` otherwise."""
+        """A position from its text, such as ``.../.R./B.. b``; one-line :class:`NakedDiagonalError`
+        otherwise."""
         where = f"position {quote(text.strip())}"
         parts = text.split()
         if len(parts) != 2:
-            raise UnitileError(f"{where}: expected the rows joined by '/', a space and the side to move")
+            raise NakedDiagonalError(
+                f"{where}: expected the rows joined by '/', a space and the side to move"
+            )
         rows_text, side = parts
         if side not in COLOURS:
-            raise UnitileError(f"{where}: side to move {quote(side)} must be 'r' or 'b'")
+            raise NakedDiagonalError(f"{where}: side to move {quote(side)} must be 'r' or 'b'")
         rows = rows_text.split("/")
         n = len(rows)
         for i, row in enumerate(rows):
             if len(row) != n:
-                raise UnitileError(f"{where}: {n} rows, so each needs {n} points; row {i + 1} has {len(row)}")
+                raise NakedDiagonalError(
+                    f"{where}: {n} rows, so each needs {n} points; row {i + 1} has {len(row)}"
+                )
             bad = set(row) - set("RB.")
             if bad:
-                raise UnitileError(f"{where}: row {i + 1} has {quote(min(bad))}; points are R, B or .")
+                raise NakedDiagonalError(f"{where}: row {i + 1} has {quote(min(bad))}; points are R, B or .")
         try:
             grid = Grid.get(n)
-        except UnitileError as e:
-            raise UnitileError(f"{where}: {e}") from None
+        except GameError as e:
+            raise NakedDiagonalError(f"{where}: {e}") from None
         cells = "".join(rows)
         red = sum(1 << i for i, ch in enumerate(cells) if ch == "R")
         blue = sum(1 << i for i, ch in enumerate(cells) if ch == "B")
         try:
             return Position(grid, red, blue, side)
-        except UnitileError as e:
-            raise UnitileError(f"{where}: {e}") from None
+        except GameError as e:
+            raise NakedDiagonalError(f"{where}: {e}") from None
 
     def __str__(self) -> str:
         n = self.grid.n
@@ -114,14 +122,14 @@ class Position:
         """
         g = self.grid
         if colour not in COLOURS:
-            raise UnitileError(f"colour {quote(str(colour))}: expected 'r' or 'b'")
+            raise NakedDiagonalError(f"colour {quote(str(colour))}: expected 'r' or 'b'")
         if not 0 <= point < g.size:
-            raise UnitileError(f"point {point} is off the {g.n}x{g.n} board")
+            raise NakedDiagonalError(f"point {point} is off the {g.n}x{g.n} board")
         if not self.empty_points >> point & 1:
-            raise UnitileError(f"{g.name(point)} is not empty")
+            raise NakedDiagonalError(f"{g.name(point)} is not empty")
         q = forms(g, self.stones(colour), point)
         if q is not None:
-            raise UnitileError(
+            raise NakedDiagonalError(
                 f"{COLOUR_NAMES[colour]} on {g.name(point)} forms a naked diagonal with {g.name(q)}")
         bit = 1 << point
         red, blue = (self.red | bit, self.blue) if colour == RED else (self.red, self.blue | bit)

@@ -17,17 +17,8 @@ True
 
 from __future__ import annotations
 
+from ..colours import BLUE, RED
 from .grid import Grid
-
-RED = "r"
-BLUE = "b"
-COLOURS = (RED, BLUE)
-COLOUR_NAMES = {RED: "Red", BLUE: "Blue"}
-
-
-def other(colour: str) -> str:
-    """The other colour."""
-    return BLUE if colour == RED else RED
 
 
 def forms(grid: Grid, own: int, p: int, clothes: int | None = None) -> int | None:

@@ -25,11 +25,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from ..colours import BLUE, RED, other
 from ..mcts import Edge
 from .grid import Grid
 from .notation import SKIP
 from .position import Position, _unchecked
-from .rules import BLUE, RED, chain, forming, other
+from .rules import chain, forming
 
 
 def winning_points(grid: Grid, own: int, colour: str, where: int) -> int:

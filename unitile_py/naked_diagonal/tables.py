@@ -14,7 +14,7 @@ under Pyodide):
 Every file is checked before anything is answered: sizes and sha256 against the manifest, every header
 field, every block (it must inflate to its size), every record (keys increasing, no point taken twice,
 the tier's number of stones, a valid outcome and distance) and a digest of the decoded records; any
-fault is a one-line :class:`UnitileError` naming the file.
+fault is a one-line :class:`NakedDiagonalError` naming the file.
 
 >>> t = tables_for(3)
 >>> p = Position.empty(3)
@@ -29,7 +29,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import itertools
-import json
 import os
 import re
 import struct
@@ -41,14 +40,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..colours import RED
 from ..coords import quote
-from ..errors import UnitileError
-from ..table_files import _field
-from ..tables import default_root as unitile_tables_root
+from ..errors import NakedDiagonalError
+from ..table_io import SHA256, check_files, field, read_bytes, tables_root
+from ..table_io import parse_manifest as read_manifest
 from .grid import Grid
 from .legality import after, legal_masks
 from .position import Position
-from .rules import RED
 
 #: The format this reader reads.
 FORMAT = 1
@@ -61,14 +60,13 @@ MAX_PER_BLOCK = 1 << 20
 WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 #: A tier file's name.
 FILE_NAME = re.compile(r"t[0-9]{2}\.bin", re.ASCII)
-_SHA256 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 #: The board sizes the format can describe (keys of 2 * N * N + 1 bits in 64).
 MAX_N = 5
 
 
 def default_root() -> Path:
     """``naked-diagonal/`` in the tables directory (``$UNITILE_TABLES`` if set, else the repository's)."""
-    return unitile_tables_root() / "naked-diagonal"
+    return tables_root() / "naked-diagonal"
 
 
 def position_key(position: Position) -> int:
@@ -96,31 +94,37 @@ class TierFile:
     def __init__(self, name: str, data: bytes, n: int) -> None:
         where = f"tables naked-diagonal {n}x{n}: {name}"
         if len(data) < HEADER.size:
-            raise UnitileError(f"{where} is truncated")
+            raise NakedDiagonalError(f"{where} is truncated")
         fields: tuple[bytes, int, int, int, int, int, int, bytes] = HEADER.unpack_from(data, 0)
         magic, fmt, size_n, stones, count, per_block, width, zero = fields
         if magic != MAGIC:
-            raise UnitileError(f"{where} is not a Naked Diagonal tables file")
+            raise NakedDiagonalError(f"{where} is not a Naked Diagonal tables file")
         if fmt != FORMAT:
-            raise UnitileError(f"{where} has format {fmt}; this reader reads format {FORMAT}")
+            raise NakedDiagonalError(f"{where} has format {fmt}; this reader reads format {FORMAT}")
         points = n * n
         if size_n != n or stones > points or zero != b"\0\0\0":
-            raise UnitileError(f"{where}: header field board {size_n}, stones {stones} or padding is wrong")
+            raise NakedDiagonalError(
+                f"{where}: header field board {size_n}, stones {stones} or padding is "
+                f"wrong"
+            )
         if not 1 <= per_block <= MAX_PER_BLOCK or per_block & (per_block - 1):
-            raise UnitileError(f"{where}: header field records per block {per_block} is not a power of two")
+            raise NakedDiagonalError(
+                f"{where}: header field records per block {per_block} is not a power of "
+                f"two"
+            )
         if width not in WIDTHS:
-            raise UnitileError(f"{where}: header field key width {width} is not 1, 2, 4 or 8")
+            raise NakedDiagonalError(f"{where}: header field key width {width} is not 1, 2, 4 or 8")
         self.name, self.stones, self.count = name, stones, count
         blocks = -(-count // per_block)
         at = HEADER.size
         if len(data) < at + 8 * blocks + 4 * (blocks + 1):
-            raise UnitileError(f"{where} is truncated (header says {count} records)")
+            raise NakedDiagonalError(f"{where} is truncated (header says {count} records)")
         firsts = _u64(data[at : at + 8 * blocks])
         at += 8 * blocks
         offsets = struct.unpack_from(f"<{blocks + 1}I", data, at)
         base = at + 4 * (blocks + 1)
         if offsets[0] != 0 or base + offsets[-1] != len(data):
-            raise UnitileError(f"{where} is truncated or has extra bytes")
+            raise NakedDiagonalError(f"{where} is truncated or has extra bytes")
         keys: array[int] = array("Q")
         values = bytearray()
         limit = 1 << (2 * points + 1)
@@ -130,9 +134,9 @@ class TierFile:
             try:
                 raw = zlib.decompress(data[base + offsets[b] : base + offsets[b + 1]])
             except (zlib.error, ValueError):
-                raise UnitileError(f"{where} block {b} is corrupt") from None
+                raise NakedDiagonalError(f"{where} block {b} is corrupt") from None
             if len(raw) != m * (width + 1):
-                raise UnitileError(f"{where} block {b} has the wrong size")
+                raise NakedDiagonalError(f"{where} block {b} has the wrong size")
             interleaved = bytearray(m * width)
             for k in range(width):
                 interleaved[k::width] = raw[k * m : (k + 1) * m]
@@ -140,22 +144,28 @@ class TierFile:
             if sys.byteorder == "big":
                 deltas.byteswap()
             if deltas[0] != 0 or (m > 1 and min(deltas[1:]) == 0):
-                raise UnitileError(f"{where} block {b}: keys are not strictly increasing")
+                raise NakedDiagonalError(f"{where} block {b}: keys are not strictly increasing")
             block_keys = list(itertools.accumulate(deltas, initial=firsts[b]))[1:]
             if keys and block_keys[0] <= keys[-1]:
-                raise UnitileError(f"{where} block {b}: keys are not strictly increasing")
+                raise NakedDiagonalError(f"{where} block {b}: keys are not strictly increasing")
             if block_keys[-1] >= limit:
-                raise UnitileError(f"{where} block {b}: a key has bits beyond the board")
+                raise NakedDiagonalError(f"{where} block {b}: a key has bits beyond the board")
             for key in block_keys:
                 red, blue = key & full, key >> points & full
                 if red & blue or (red | blue).bit_count() != stones:
-                    raise UnitileError(f"{where} block {b}: key {key} is not a position with {stones} stones")
+                    raise NakedDiagonalError(
+                        f"{where} block {b}: key {key} is not a position with {stones} "
+                        f"stones"
+                    )
             keys.extend(block_keys)
             block_values = raw[m * width :]
             for v in set(block_values):
                 d = v >> 1
                 if d > points - stones or (v & 1 and d == 0):
-                    raise UnitileError(f"{where} block {b}: value byte {v} is no outcome at {stones} stones")
+                    raise NakedDiagonalError(
+                        f"{where} block {b}: value byte {v} is no outcome at {stones} "
+                        f"stones"
+                    )
             values += block_values
         self.keys = keys
         self.values = bytes(values)
@@ -178,45 +188,31 @@ class TierFile:
 def parse_manifest(n: int, raw: bytes) -> dict[str, Any]:
     """The manifest with every field the reader uses checked for presence and type."""
     where = f"tables naked-diagonal {n}x{n}: manifest.json"
-    try:
-        manifest = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise UnitileError(f"{where} is not valid JSON (truncated or altered?)") from None
-    if not isinstance(manifest, dict):
-        raise UnitileError(f"{where} is not a JSON object")
+    manifest = read_manifest(where, raw, FILE_NAME, "tNN.bin", NakedDiagonalError)
     if manifest.get("game") != "naked-diagonal" or manifest.get("format") != FORMAT:
-        raise UnitileError(f"{where} is not format {FORMAT} of Naked Diagonal tables")
+        raise NakedDiagonalError(f"{where} is not format {FORMAT} of Naked Diagonal tables")
     if manifest.get("board") != f"{n}x{n}":
-        raise UnitileError(f"{where} is for board {str(manifest.get('board'))[:20]}")
-    files = _field(where, manifest, "files", dict, "an object of file names")
-    for name, info in files.items():
-        if not FILE_NAME.fullmatch(name):
-            raise UnitileError(f"{where}: file name {name[:40]!r} is not tNN.bin")
-        at = f"{where}: files[{name!r}]"
-        if not isinstance(info, dict):
-            raise UnitileError(f"{at} must be an object")
-        size = _field(at, info, "bytes", int, "a whole number")
-        digest = _field(at, info, "sha256", str, "a sha256 in hex")
-        if size < 0 or not _SHA256.fullmatch(digest):
-            raise UnitileError(f"{at} has a bad size or sha256")
-    tiers = _field(where, manifest, "tiers", list, "a list of tiers")
+        raise NakedDiagonalError(f"{where} is for board {str(manifest.get('board'))[:20]}")
+    files = manifest["files"]
+    tiers = field(where, manifest, "tiers", list, "a list of tiers", NakedDiagonalError)
     seen = set()
     for i, entry in enumerate(tiers):
         at = f"{where}: tiers[{i}]"
         if not isinstance(entry, dict):
-            raise UnitileError(f"{at} must be an object")
-        name = _field(at, entry, "file", str, "a file name")
+            raise NakedDiagonalError(f"{at} must be an object")
+        name = field(at, entry, "file", str, "a file name", NakedDiagonalError)
         if name not in files:
-            raise UnitileError(f"{at}: file {name[:40]!r} is not listed in files")
-        stones = _field(at, entry, "stones", int, "a whole number")
+            raise NakedDiagonalError(f"{at}: file {name[:40]!r} is not listed in files")
+        stones = field(at, entry, "stones", int, "a whole number", NakedDiagonalError)
         if not 0 <= stones <= n * n or stones in seen:
-            raise UnitileError(f"{at}: stones {stones} is off the board or listed twice")
+            raise NakedDiagonalError(f"{at}: stones {stones} is off the board or listed twice")
         seen.add(stones)
-        _field(at, entry, "records", int, "a whole number")
-        if not _SHA256.fullmatch(_field(at, entry, "records_sha256", str, "a sha256 in hex")):
-            raise UnitileError(f"{at}: field 'records_sha256' must be a sha256 in hex")
+        field(at, entry, "records", int, "a whole number", NakedDiagonalError)
+        if not SHA256.fullmatch(field(at, entry, "records_sha256", str, "a sha256 in hex",
+        NakedDiagonalError)):
+            raise NakedDiagonalError(f"{at}: field 'records_sha256' must be a sha256 in hex")
     if 0 not in seen:
-        raise UnitileError(f"{where}: no tier holds the empty board")
+        raise NakedDiagonalError(f"{where}: no tier holds the empty board")
     return manifest
 
 
@@ -224,27 +220,18 @@ def read_tables(n: int, files: Mapping[str, bytes]) -> tuple[dict[str, Any], dic
     """The checked manifest and the tier file of each number of stones."""
     board = f"tables naked-diagonal {n}x{n}"
     if not 1 <= n <= MAX_N:
-        raise UnitileError(f"{board}: the format holds boards up to {MAX_N}x{MAX_N}")
+        raise NakedDiagonalError(f"{board}: the format holds boards up to {MAX_N}x{MAX_N}")
     if "manifest.json" not in files:
-        raise UnitileError(f"{board}: manifest.json is missing")
+        raise NakedDiagonalError(f"{board}: manifest.json is missing")
     manifest = parse_manifest(n, bytes(files["manifest.json"]))
-    data: dict[str, bytes] = {}
-    for name, info in manifest["files"].items():
-        if name not in files:
-            raise UnitileError(f"{board}: {name} is missing")
-        blob = bytes(files[name])
-        if len(blob) != info["bytes"]:
-            raise UnitileError(f"{board}: {name} has {len(blob)} bytes, manifest.json says {info['bytes']}")
-        if hashlib.sha256(blob).hexdigest() != info["sha256"]:
-            raise UnitileError(f"{board}: {name} is altered (its sha256 differs from manifest.json)")
-        data[name] = blob
+    data = check_files(board, files, manifest, NakedDiagonalError)
     tiers: dict[int, TierFile] = {}
     for entry in manifest["tiers"]:
         tf = TierFile(entry["file"], data[entry["file"]], n)
         if tf.stones != entry["stones"] or tf.count != entry["records"]:
-            raise UnitileError(f"{board}: {tf.name} does not match manifest.json (stones or records)")
+            raise NakedDiagonalError(f"{board}: {tf.name} does not match manifest.json (stones or records)")
         if tf.digest() != entry["records_sha256"]:
-            raise UnitileError(f"{board}: {tf.name} records differ from manifest.json (records_sha256)")
+            raise NakedDiagonalError(f"{board}: {tf.name} records differ from manifest.json (records_sha256)")
         tiers[tf.stones] = tf
     return manifest, tiers
 
@@ -266,7 +253,7 @@ class NDTables:
         folder = root if (root / "manifest.json").is_file() else root / f"{n}x{n}"
         where = f"tables naked-diagonal {n}x{n}"
         if not (folder / "manifest.json").is_file():
-            raise UnitileError(f"{where}: no tables in {folder} (solved sizes: {_sizes_text(root)})")
+            raise NakedDiagonalError(f"{where}: no tables in {folder} (solved sizes: {_sizes_text(root)})")
         files = {"manifest.json": _read(where, folder / "manifest.json")}
         for name in parse_manifest(n, files["manifest.json"])["files"]:
             files[name] = _read(where, folder / name)
@@ -282,14 +269,14 @@ class NDTables:
 
     def _check(self, position: Position) -> None:
         if position.grid.n != self.n:
-            raise UnitileError(f"tables naked-diagonal {self.n}x{self.n}: the position is on a "
+            raise NakedDiagonalError(f"tables naked-diagonal {self.n}x{self.n}: the position is on a "
                                f"{position.grid.n}x{position.grid.n} board")
 
     def outcome(self, position: Position) -> tuple[str, int]:
         """``("win" | "loss", placements to the end)`` for the side to move with perfect play.
 
         A finished game is a win or a loss in 0. A position that play from the empty board never
-        reaches is not in the tables: :class:`UnitileError`.
+        reaches is not in the tables: :class:`NakedDiagonalError`.
         """
         self._check(position)
         won = position.winner()
@@ -298,7 +285,7 @@ class NDTables:
         tier = self.tiers.get((position.red | position.blue).bit_count())
         v = None if tier is None else tier.value(canonical_key(position))
         if v is None:
-            raise UnitileError(f"position {quote(str(position))}: not reachable from the empty board")
+            raise NakedDiagonalError(f"position {quote(str(position))}: not reachable from the empty board")
         return ("win" if v & 1 else "loss", v >> 1)
 
     def after(self, position: Position, point: int) -> tuple[str, int]:
@@ -346,10 +333,7 @@ def _rank(result: tuple[str, int]) -> tuple[int, int]:
 
 
 def _read(where: str, path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise UnitileError(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
+    return read_bytes(where, path, NakedDiagonalError)
 
 
 def solved_sizes(directory: str | os.PathLike[str] | None = None) -> tuple[int, ...]:

@@ -1,6 +1,6 @@
 """The browser's view of Naked Diagonal: plain-data calls over the rules engine for the site's worker.
 
-As :mod:`unitile_py.webapi` does for Unitile (whose :func:`unitile_py.webapi.handle` routes the ``nd_``
+As :mod:`unitile_py.unitile.webapi` does for Unitile (:func:`unitile_py.webapi.handle` routes the ``nd_``
 requests here, so one worker serves both games): every call takes and returns plain data, the page
 owns the game (in the URL and in localStorage) and each call replays it through a
 :class:`~unitile_py.naked_diagonal.game.Game`, which checks every placement. A *game* is
@@ -28,65 +28,20 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from ..coords import quote
-from ..errors import UnitileError
+from ..colours import BLUE, COLOUR_NAMES, RED
+from ..errors import GameError, NakedDiagonalError
+from ..service import REQUESTS, common_prefix, humans_of, not_played, shown, were, whole
 from .game import Game, parse_record
 from .grid import Grid
 from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, Player, hint, levels_for, make_player
 from .position import Position
-from .rules import BLUE, COLOUR_NAMES, RED, chain
+from .rules import chain
 from .tables import solved_sizes
 
 #: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
 SIZES = tuple(range(3, 14))
-
-
-# ----- checking what the page sends (unitile_py.webapi uses these too) -------------------------------
-
-
-def whole(value: Any, what: str) -> int:
-    """A whole number from the page (not a bool, a float or a string)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise UnitileError(f"{what} must be a whole number")
-    if abs(value) >= 1 << 63:
-        raise UnitileError(f"{what} is too large")
-    return value
-
-
-def humans_of(value: Any) -> tuple[str, ...]:
-    """The colours played by people: a list of ``"r"`` and ``"b"``."""
-    if not isinstance(value, (list, tuple)) or not all(v in (RED, BLUE) for v in value):
-        raise UnitileError('humans must be a list of "r" and "b"')
-    return tuple(value)
-
-
-def shown(name: Any) -> str:
-    """A name from the page, as a player would write it: lower case, quoted if it is no cell name."""
-    text = str(name).strip()
-    lowered = text.lower()
-    if lowered and len(lowered) <= 4 and lowered.isascii() and lowered.isalnum():
-        return lowered
-    return quote(text)
-
-
-def were(count: int, noun: str) -> str:
-    """``"1 slide was"``, ``"3 slides were"``."""
-    return f"{count} {noun} was" if count == 1 else f"{count} {noun}s were"
-
-
-def common_prefix(a: Sequence[str], b: Sequence[str]) -> int:
-    """How many first items ``a`` and ``b`` share (a replay keeps that many moves of the last game)."""
-    keep = 0
-    while keep < min(len(a), len(b)) and a[keep] == b[keep]:
-        keep += 1
-    return keep
-
-
-def not_played(after: int) -> str:
-    """The end of a sentence on a link's bad move with ``after`` more behind it."""
-    return f"so it and the {after} after it were not played" if after else "so it was not played"
 
 
 def _size(value: Any) -> int:
@@ -95,7 +50,7 @@ def _size(value: Any) -> int:
     if n not in SIZES:
         low, high = SIZES[0], SIZES[-1]
         offered = f"the boards are {low}x{low} to {high}x{high}"
-        raise UnitileError(f"a {n}x{n} board is not offered here ({offered})")
+        raise NakedDiagonalError(f"a {n}x{n} board is not offered here ({offered})")
     return n
 
 
@@ -138,25 +93,27 @@ class Api:
         return {"size": _size(size), "start": None, "moves": []}
 
     def _start(self, game: Any) -> Position:
-        """The start a plain game names; :class:`UnitileError` for one that cannot be played."""
+        """The start a plain game names; :class:`NakedDiagonalError` for one that cannot be played."""
         if not isinstance(game, dict):
-            raise UnitileError("game: expected an object with size, start and moves")
+            raise NakedDiagonalError("game: expected an object with size, start and moves")
         text = game.get("start")
         if text is None:
             size = game.get("size", DEFAULT_SIZE)
             return Position.empty(_size(size))
         if not isinstance(text, str):
-            raise UnitileError("game: start must be a position text or null")
+            raise NakedDiagonalError("game: start must be a position text or null")
         start = Position.parse(text)
         _size(start.grid.n)
         stuck = nde_regions(start)
         if stuck and start.winner() is None:
             where = " ".join(start.grid.names(stuck[0]))
-            raise UnitileError(f"the start position leaves the NDE area {where}: no placement is legal in it")
+            raise NakedDiagonalError(
+                f"the start position leaves the NDE area {where}: no placement is legal in it"
+            )
         return start
 
     def replay(self, game: Any) -> Game:
-        """The game of a plain game, every turn checked; :class:`UnitileError` names the first bad one.
+        """The game of a plain game, every turn checked; :class:`NakedDiagonalError` names the first bad one.
 
         The last game replayed is kept and extended (or shortened) when the next shares its start and
         a prefix of its placements, so that a call per move does not replay the whole game.
@@ -164,7 +121,7 @@ class Api:
         start = self._start(game)
         names = game.get("moves") or []
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise UnitileError("game: moves must be a list of point names")
+            raise NakedDiagonalError("game: moves must be a list of point names")
         wanted = [n.strip().lower() for n in names]
         placements = [n for n in wanted if n != SKIP_WORD]
         g = self._last
@@ -190,7 +147,7 @@ class Api:
             return {"game": self.new_game(), "problem": "the link holds no game"}
         try:
             start = self._start(game)
-        except UnitileError as exc:
+        except GameError as exc:
             size = game.get("size")
             fallback = self.new_game(size if isinstance(size, int) and size in SIZES else DEFAULT_SIZE)
             moves = game.get("moves")
@@ -220,19 +177,19 @@ class Api:
     def play(self, game: Any, move: Any) -> dict[str, Any]:
         """The game with one more placement by the side to move; it must be legal."""
         if not isinstance(move, str):
-            raise UnitileError("move must be a point name such as e5")
+            raise NakedDiagonalError("move must be a point name such as e5")
         g = self.replay(game)
         g.push_name(move)
         return plain_game(g)
 
     def undo(self, game: Any, humans: Sequence[str]) -> dict[str, Any]:
         """Take back the last placement made by a human, with the computer's replies after it (and
-        any skip); with no human players, the last placement. :class:`UnitileError` when there is
+        any skip); with no human players, the last placement. :class:`NakedDiagonalError` when there is
         nothing to take back (see ``can_undo`` in :meth:`state`)."""
         g = self.replay(game)
         keep = self._undo_to(g, humans_of(humans))
         if keep is None:
-            raise UnitileError("nothing to take back")
+            raise NakedDiagonalError("nothing to take back")
         return plain_game(g, keep)
 
     @staticmethod
@@ -248,13 +205,13 @@ class Api:
     def load(self, text: Any) -> dict[str, Any]:
         """A game from record text; every turn is checked by the rules."""
         if not isinstance(text, str):
-            raise UnitileError("record must be text")
+            raise NakedDiagonalError("record must be text")
         record = parse_record(text)
         game = plain_game(Game.from_record(record))
         try:
             self._start(game)  # a board the page offers, a start that can be played from
-        except UnitileError as exc:
-            raise UnitileError(f"record: {exc}") from None
+        except GameError as exc:
+            raise NakedDiagonalError(f"record: {exc}") from None
         return game
 
     # ----- what the page draws ----------------------------------------------------------------------
@@ -275,12 +232,12 @@ class Api:
         """
         g = self.replay(game)
         if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
-            raise UnitileError("ply must be a whole number")
+            raise NakedDiagonalError("ply must be a whole number")
         end = g.ply if ply is None else ply
         if not 0 <= end <= g.ply:
-            raise UnitileError(f"ply {end} is outside 0..{g.ply}")
+            raise NakedDiagonalError(f"ply {end} is outside 0..{g.ply}")
         if headers is not None and not isinstance(headers, dict):
-            raise UnitileError("headers must be an object")
+            raise NakedDiagonalError("headers must be an object")
         grid = g.grid
         position = g.positions[end]
         winner = position.winner()
@@ -329,7 +286,7 @@ class Api:
         """
         g = self.replay(game)
         if not isinstance(point, str):
-            raise UnitileError("point must be a point name such as e5")
+            raise NakedDiagonalError("point must be a point name such as e5")
         grid = g.grid
         p = grid.point(point.strip(), "point")
         name = grid.name(p)
@@ -372,9 +329,9 @@ class Api:
     def _playable(self, game: Any) -> Game:
         g = self.replay(game)
         if g.is_over():
-            raise UnitileError("the game is over")
+            raise NakedDiagonalError("the game is over")
         if not g.legal_moves():
-            raise UnitileError("nobody can place in this position")
+            raise NakedDiagonalError("nobody can place in this position")
         return g
 
     def hint(self, game: Any) -> str:
@@ -389,16 +346,18 @@ class Api:
         """The placement computer ``level`` chooses; the same game, level and seed give the same one."""
         level, seed = whole(level, "level"), whole(seed, "seed")
         if level not in (*LEVELS, PERFECT):
-            raise UnitileError(f"level {level}: expected one of {', '.join(map(str, (*LEVELS, PERFECT)))}")
+            raise NakedDiagonalError(
+                f"level {level}: expected one of {', '.join(map(str, (*LEVELS, PERFECT)))}"
+            )
         g = self._playable(game)
         if level not in levels_for(g.grid.n):
             sizes = " and ".join(f"{n}x{n}" for n in solved_sizes() if n in SIZES) or "no board of this site"
             here = f"{g.grid.n}x{g.grid.n}"
-            raise UnitileError(f"level {level} (perfect play) plays on {sizes} only, not on {here}")
+            raise NakedDiagonalError(f"level {level} (perfect play) plays on {sizes} only, not on {here}")
         point = _player(level, seed).choose(g.position)
         why = g.why_illegal(point)
         if why is not None:
-            raise UnitileError(f"level {level} chose {g.grid.name(point)}: {why}")
+            raise NakedDiagonalError(f"level {level} chose {g.grid.name(point)}: {why}")
         return g.grid.name(point)
 
 
@@ -413,7 +372,9 @@ def _check_skips(g: Game, wanted: list[str]) -> None:
     for word in wanted:
         if word == SKIP_WORD:
             if i >= g.ply or g.moves[i] != SKIP:
-                raise UnitileError(f"ply {i + 1}: skip, but {COLOUR_NAMES[g.positions[i].turn]} can place")
+                raise NakedDiagonalError(
+                    f"ply {i + 1}: skip, but {COLOUR_NAMES[g.positions[i].turn]} can place"
+                )
         elif g.moves[i] == SKIP:
             i += 1  # a skip left out: the placement after it is the next turn
         i += 1
@@ -429,7 +390,7 @@ def _why_not(g: Game, name: Any, skipped: bool) -> str | None:
         return None if skipped else f"is a skip, but {COLOUR_NAMES[g.position.turn]} can place"
     try:
         point = g.grid.point(text)
-    except UnitileError:
+    except GameError:
         return f"is not a point of the {g.grid.n}x{g.grid.n} board"
     if g.is_over():
         return "comes after the end of the game"
@@ -466,24 +427,7 @@ def _nde_text(grid: Grid, ban: LeavesNDE) -> str:
 #: The service :func:`unitile_py.webapi.handle` routes the ``nd_`` requests to.
 API = Api()
 
-#: The requests each game's service answers (the worker's ``op``; ``nd_`` and the name for this one).
-REQUESTS = (
-    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move"),
-)
 #: Naked Diagonal's requests by name.
 OPS: dict[str, Callable[..., Any]] = {name: getattr(API, name) for name in REQUESTS}
 
-__all__ = [
-    "API",
-    "OPS",
-    "REQUESTS",
-    "SIZES",
-    "Api",
-    "common_prefix",
-    "humans_of",
-    "not_played",
-    "plain_game",
-    "shown",
-    "were",
-    "whole",
-]
+__all__ = ["API", "OPS", "SIZES", "Api", "plain_game"]

@@ -15,7 +15,8 @@ from typing import NamedTuple
 from .grid import Grid
 
 #: Colour codes of a timeline.
-NONE, RED, BLUE = 0, 1, 2
+#: A point's colour in a :class:`Timeline` (small ints, not the colour letters).
+NO_CODE, RED_CODE, BLUE_CODE = 0, 1, 2
 #: Time of a stone: before every placement.
 STONE = float("-inf")
 #: Fraction by which a repair moves a point in time (distinct for each change of one repair).
@@ -77,10 +78,10 @@ def replay(grid: Grid, red: int, blue: int, witness: Witness, jokers: int = 0) -
 
 @dataclass(slots=True)
 class Timeline:
-    """A filling unrolled per point: ``col[p]`` (``NONE``, ``RED``, ``BLUE``) and ``tm[p]``.
+    """A filling unrolled per point: ``col[p]`` (``NO_CODE``, ``RED_CODE``, ``BLUE_CODE``) and ``tm[p]``.
 
     Points of the region have distinct times, none below ``start``; stones have ``STONE``; other
-    points have colour ``NONE``.
+    points have colour ``NO_CODE``.
     """
 
     col: list[int]
@@ -90,15 +91,15 @@ class Timeline:
     @staticmethod
     def of(grid: Grid, red: int, blue: int, witness: Witness) -> Timeline:
         """The timeline of a witness with these stones around it."""
-        col = [NONE] * grid.size
+        col = [NO_CODE] * grid.size
         for p in grid.bits(red):
-            col[p] = RED
+            col[p] = RED_CODE
         for p in grid.bits(blue):
-            col[p] = BLUE
+            col[p] = BLUE_CODE
         tm = [STONE] * grid.size
         wred = witness.red
         for t, p in enumerate(witness.order):
-            col[p] = RED if wred >> p & 1 else BLUE
+            col[p] = RED_CODE if wred >> p & 1 else BLUE_CODE
             tm[p] = float(t)
         return Timeline(col, tm, 0.0)
 
@@ -119,7 +120,7 @@ class Timeline:
         order = tuple(sorted(grid.bits(area), key=lambda p: tm[p]))
         wred = 0
         for p in order:
-            if self.col[p] == RED:
+            if self.col[p] == RED_CODE:
                 wred |= 1 << p
         return Witness(order, wred)
 
@@ -175,7 +176,7 @@ def _change(strategy: int, y: int, quadrants: Quadrants, col: list[int], tm: lis
     """Apply one local change to point ``y``; the undo log (point, colour, time), ``None`` if it cannot."""
     undo = [(y, col[y], tm[y])]
     if strategy in (_RECOLOUR, _RECOLOUR_CLOTHE):
-        col[y] = RED + BLUE - col[y]
+        col[y] = RED_CODE + BLUE_CODE - col[y]
         if strategy == _RECOLOUR:
             return undo
     c = col[y]

@@ -12,7 +12,7 @@ import { unitileKeys } from "./shortcuts.js";
 
 const $ = (id) => document.getElementById(id);
 const DEFAULTS = { r: "human", b: "3", pace: "600", marking: true, confirm: false, analysis: false };
-const LEVELS = [1, 2, 3, 4, 5, 6]; // unitile_py.players.LEVELS; the worker's info confirms them
+const LEVELS = [1, 2, 3, 4, 5, 6]; // unitile_py.unitile.players.LEVELS; the worker's info confirms them
 
 startFrame();
 new BoardFrame($("board"), { rows: 5, cols: 5, names: cellNames(5, 5) }); // empty until Python is up

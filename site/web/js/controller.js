@@ -1,5 +1,5 @@
 // Unitile's game controller: the shared one (play.js) with Unitile's board, words and requests
-// (unitile_py.webapi): slides, the analysis, the arrows that slide the tile beside the empty cell.
+// (unitile_py.unitile.webapi): slides, the analysis, the arrows that slide the tile beside the empty cell.
 import { GameController } from "./play.js";
 import { drawStatus } from "./status.js";
 import { direction, endText } from "./unitile-words.js";

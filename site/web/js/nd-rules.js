@@ -1,6 +1,6 @@
 // Naked Diagonal's rules page: the shared frame, offline play, and the diagrams, drawn by the play
 // page's board (nd-board.js) from each diagram's position and its reason (data-why, checked against
-// the engine by tests/browser/test_nd.py).
+// the engine by tests/browser/naked_diagonal/test_play.py).
 import { registerServiceWorker, startFrame } from "./frame.js";
 import { NDBoard, stateOf } from "./nd-board.js";
 

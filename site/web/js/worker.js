@@ -24,7 +24,7 @@ async function fetchOk(path, kind) {
 // snapshot serve both games: webapi imports Naked Diagonal's service (unitile_py.naked_diagonal),
 // whose requests are the "nd_" ones, and its computer players are imported here too.
 const SNAPSHOT_PREFIX = "pyodide-snapshot-";
-const PRELOAD = "from unitile_py import webapi, tables, players, mcts\n    from unitile_py.naked_diagonal import players as nd_players, search as nd_search";
+const PRELOAD = "from unitile_py import webapi, mcts\n    from unitile_py.unitile import tables, players, webapi as unitile_webapi\n    from unitile_py.naked_diagonal import players as nd_players, search as nd_search";
 
 async function readSnapshot(name) {
   try {
@@ -145,6 +145,7 @@ try:
     ${PRELOAD}
 except ImportError:
     from unitile_py import webapi
+    from unitile_py.unitile import webapi as unitile_webapi
 `);
     steps.imported = performance.now() - started;
     pyodide.runPython(`
@@ -154,7 +155,7 @@ if _names:
     for _name in _names:
         with open(${JSON.stringify(tableDir)} + "/" + _name, "rb") as _f:
             _files[_name] = _f.read()
-    webapi.API.load_tables(files=_files)
+    unitile_webapi.API.load_tables(files=_files)
     del _files, _f, _name
 del _names
 `);
@@ -193,7 +194,7 @@ ready.then(
     // A Python error arrives as a whole traceback: the page shows its last line.
     const text = String(error && error.message ? error.message : error).trim();
     console.error(text);
-    post({ type: "failed", error: text.split("\n").pop().replace(/^[\w.]*UnitileError: /, "") });
+    post({ type: "failed", error: text.split("\n").pop().replace(/^[\w.]*(Game|Unitile|NakedDiagonal)Error: /, "") });
   },
 );
 

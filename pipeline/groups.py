@@ -1,0 +1,55 @@
+"""Groups of stateful objects spread over an executor's workers (:meth:`pipeline.executor.Executor.group`).
+
+A game's stage that iterates over parts it keeps in memory (Unitile's solve, :mod:`pipeline.unitile.cg`)
+calls a method on every part at once through a :class:`Group`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+
+class Group(Protocol):
+    """Objects that keep state between calls (the parts of a solve), wherever they live: in this
+    process (:class:`LocalGroup`) or in dask actors (:class:`pipeline.executor.ActorGroup`)."""
+
+    size: int
+    #: What a part calls to reach the others (:meth:`pipeline.unitile.partition.Partition.set_peers`).
+    handles: list[Any]
+    #: Whether the parts live in other processes (every call a round trip).
+    remote: bool
+
+    def call(
+        self,
+        method: str,
+        args: Sequence[tuple[Any, ...]] | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> list[Any]:
+        """``[part.method(*args[w]) for each part w]`` (no arguments when ``args`` is None); a group
+        whose calls return later calls ``on_wait()`` now and then until they have."""
+        ...
+
+
+class LocalGroup:
+    """Objects held in this process."""
+
+    def __init__(self, parts: list[Any]) -> None:
+        self.parts = parts
+        self.size = len(parts)
+        self.handles: list[Any] = list(parts)
+
+    remote = False
+
+    def call(
+        self,
+        method: str,
+        args: Sequence[tuple[Any, ...]] | None = None,
+        on_wait: Callable[[], None] | None = None,
+    ) -> list[Any]:
+        """Call each part in turn (each call has returned before the next: ``on_wait`` is never needed)."""
+        args = args or [()] * self.size
+        return [getattr(part, method)(*a) for part, a in zip(self.parts, args, strict=True)]
+
+
+__all__ = ["Group", "LocalGroup"]

@@ -1,0 +1,511 @@
+"""One part of the class graph and of the CG vectors on it: what a worker holds during the solve.
+
+The solve works in *solve positions* (:mod:`pipeline.unitile.solve_order`): the classes of each half, O (below
+``split``, see :mod:`pipeline.unitile.solver`) and E, ordered by locality key, then orbit, then rank. The
+positions are cut into chunks of :data:`BLOCK` (chunk ``k`` is ``[k * BLOCK, (k + 1) * BLOCK)``; the
+chunk that straddles ``split``, if any, holds positions of both halves). A :class:`PartPlan` gives a part
+a set of whole chunks; :func:`plan_parts` deals each half out in runs of consecutive chunks, so part
+``w`` holds the ``w``-th range of keys in both halves. A slide changes the key a little, so most
+neighbours of a part's rows are its own classes (on 5x5, 2 parts read 0.18 x the classes from each
+other per gather, against 0.95 x for runs of class ids). Because every part owns whole chunks:
+
+* the reductions of the solve (per-chunk partial sums, added in chunk order by the driver) are the
+  same for any number of parts, so the solve is bit for bit the same on 1 or 64 workers;
+* parts write their rows of the solution and of the checkpoints (arrays in solve positions, chunked by
+  :data:`BLOCK` when there are several parts) without ever sharing a chunk.
+
+A :class:`Partition` holds the graph rows of its own classes with the neighbour ids renumbered into
+*extended* vectors: its own values first (its chunks in order), then its *halo*, the values of
+other parts' classes that its rows read, grouped by owner. After computing a vector that others read,
+a part pushes those values straight into their halos (:meth:`Partition.push`: worker to worker on a
+cluster, through dask actor calls); the driver holds only per-chunk scalars, and its rounds of calls
+are the barriers that make every halo complete before it is read. Memory per part: its rows (17 B per class
+of graph, 8 B per class and vector) and its halo.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from ..arrays import Checked, open_array
+from .classes import ACTIVE_BIT
+from .solve_order import SolveOrder, SolveRows
+from .solver import (
+    BLOCK,
+    gather_mean,
+    odd_dot,
+    residual_rows,
+    square_sums,
+    tables,
+    update_p,
+    update_xs,
+)
+
+#: Vectors with a halo: on O, the search direction and the solution; on E, their images under P_EO.
+O_VECTORS = ("p", "x")
+E_VECTORS = ("t", "xe")
+
+Ranges = tuple[tuple[int, int], ...]
+#: Rows per block when a part renumbers its neighbour ids.
+ROWS = 1 << 16
+#: Seconds a part waits for another part to take its halo values before giving up (a lost worker the
+#: driver has not seen yet; once it has, it tells the parts to abort).
+PEER_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class PartPlan:
+    """The classes one part owns: the whole chunks ``chunks`` (increasing) of ``n`` classes, O below
+    ``split``."""
+
+    index: int
+    chunks: tuple[int, ...]
+    split: int
+    n: int
+
+    @cached_property
+    def o_chunks(self) -> tuple[int, ...]:
+        """Own chunks that hold O classes, in id order (the order of the partial sums)."""
+        return tuple(k for k in self.chunks if k * BLOCK < self.split)
+
+    @cached_property
+    def o_ranges(self) -> Ranges:
+        """Own O ids as maximal ``[lo, hi)`` runs."""
+        return _runs((k * BLOCK, min((k + 1) * BLOCK, self.split)) for k in self.o_chunks)
+
+    @cached_property
+    def e_ranges(self) -> Ranges:
+        """Own E ids as maximal ``[lo, hi)`` runs."""
+        pieces = ((max(k * BLOCK, self.split), min((k + 1) * BLOCK, self.n)) for k in self.chunks)
+        return _runs(p for p in pieces if p[0] < p[1])
+
+    @property
+    def own_o(self) -> int:
+        """The number of own O classes."""
+        return sum(hi - lo for lo, hi in self.o_ranges)
+
+    @property
+    def own_e(self) -> int:
+        """The number of own E classes."""
+        return sum(hi - lo for lo, hi in self.e_ranges)
+
+
+def _runs(pieces: Iterable[tuple[int, int]]) -> Ranges:
+    """Adjacent ``[lo, hi)`` pieces (in increasing order) merged."""
+    out: list[tuple[int, int]] = []
+    for lo, hi in pieces:
+        if out and out[-1][1] == lo:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return tuple(out)
+
+
+def chunk_starts(split: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first O class of every chunk holding O classes, and the first E class of every chunk
+    holding E classes but no O class (the straddling chunk goes with its O half)."""
+    o = np.arange(0, split, BLOCK, dtype=np.int64)
+    first_e = -(-split // BLOCK)
+    return o, np.arange(first_e * BLOCK, n, BLOCK, dtype=np.int64)
+
+
+def plan_parts(split: int, n: int, parts: int) -> list[PartPlan]:
+    """Deal the chunks of ``n`` solve positions (O below ``split``) to at most ``parts`` parts: each
+    half cut into ``parts`` runs of consecutive chunks of equal length, part ``w`` taking the ``w``-th
+    run of both (in the solve order, a range of locality keys). Fewer parts are planned when either half
+    has fewer chunks than parts."""
+    o_ids, e_ids = chunk_starts(split, n)
+    parts = max(1, min(parts, o_ids.shape[0], max(e_ids.shape[0], 1)))
+    dealt: list[list[int]] = [[] for _ in range(parts)]
+    for ids in (o_ids, e_ids):
+        m = ids.shape[0]
+        for w in range(parts):
+            dealt[w].extend(int(i) // BLOCK for i in ids[m * w // parts : m * (w + 1) // parts])
+    return [PartPlan(w, tuple(sorted(ch)), split, n) for w, ch in enumerate(dealt)]
+
+
+def owners(plans: Sequence[PartPlan]) -> np.ndarray:
+    """The owning part of every chunk."""
+    plan = plans[0]
+    out = np.full(-(-plan.n // BLOCK), -1, dtype=np.int64)
+    for p in plans:
+        out[list(p.chunks)] = p.index
+    return out
+
+
+class _Index:
+    """Global ids of one half to positions in a part's own vector of that half (its ranges in order)."""
+
+    def __init__(self, ranges: Ranges) -> None:
+        self.lo = np.array([lo for lo, _ in ranges], dtype=np.int64)
+        self.hi = np.array([hi for _, hi in ranges], dtype=np.int64)
+        self.base = np.concatenate([[0], np.cumsum(self.hi - self.lo)])[:-1].astype(np.int64)
+        self.size = int((self.hi - self.lo).sum())
+
+    def local(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(own, position)``: whether each id is own, and its position in the own vector if so."""
+        if not self.lo.shape[0]:
+            return np.zeros(ids.shape, dtype=bool), np.full(ids.shape, -1, dtype=np.int64)
+        if self.lo.shape[0] == 1:
+            # One run (a part that owns the whole half): no search (5x5: 0.1 s instead of 1.6 s).
+            lo, hi = int(self.lo[0]), int(self.hi[0])
+            own = (ids >= lo) & (ids < hi)
+            return own, np.where(own, ids.astype(np.int64) - lo, -1)
+        found = np.searchsorted(self.lo, ids, side="right") - 1
+        at = np.maximum(found, 0)
+        own = (found >= 0) & (ids < self.hi[at])
+        return own, np.where(own, self.base[at] + ids - self.lo[at], -1)
+
+
+def read_rows(arr: np.ndarray | Checked | SolveRows, ranges: Ranges) -> np.ndarray:
+    """The rows of ``arr`` in ``ranges``, in order (a new array)."""
+    out = np.empty((sum(hi - lo for lo, hi in ranges), *arr.shape[1:]), dtype=arr.dtype)
+    at = 0
+    for lo, hi in ranges:
+        out[at : at + hi - lo] = arr[lo:hi]
+        at += hi - lo
+    return out
+
+
+class _Side:
+    """Own rows of one half (O or E) and the halo of the other half that they read.
+
+    Takes over ``nbr`` (its global ids become local indices in place); works through it in blocks of
+    :data:`ROWS` rows, so the temporaries stay small beside the rows themselves.
+    """
+
+    def __init__(self, nbr: np.ndarray, info: np.ndarray, other: _Index, owner: np.ndarray) -> None:
+        self.info = info
+        # Neighbour ids are in the other half: own ids there map to 0.., the halo after them, grouped
+        # by owning part (``owner``: the part of every chunk), by id within a part.
+        blocks = [nbr[a : a + ROWS] for a in range(0, nbr.shape[0], ROWS)]
+        far_ids = [np.unique(blk[(blk >= 0) & ~other.local(blk)[0]]) for blk in blocks]
+        ids = np.unique(np.concatenate(far_ids)) if far_ids else np.zeros(0, dtype=np.int64)
+        by_owner = np.argsort(owner[ids // BLOCK], kind="stable")
+        self.halo = ids[by_owner].astype(np.int64)
+        self.halo_owner = owner[self.halo // BLOCK]
+        slot = np.empty(ids.shape[0], dtype=np.int64)
+        slot[by_owner] = np.arange(ids.shape[0])
+        for blk in blocks:
+            own, pos = other.local(blk)
+            far = (blk >= 0) & ~own
+            local = np.where(own, pos, -1)
+            local[far] = other.size + slot[np.searchsorted(ids, blk[far])]
+            blk[...] = local
+        self.nbr = nbr
+
+
+class Partition:
+    """The rows, vectors and halo bookkeeping of one part (a dask actor on a cluster)."""
+
+    def __init__(
+        self,
+        plan: PartPlan,
+        plans: Sequence[PartPlan],
+        nbr: np.ndarray | Checked | SolveRows,
+        info: np.ndarray | Checked | SolveRows,
+    ) -> None:
+        """``nbr`` and ``info`` are the whole graph in solve positions (in memory, in the store, or
+        either seen through a :class:`~pipeline.unitile.solve_order.SolveRows`); only own rows are read."""
+        self.plan = plan
+        o, e = plan.o_ranges, plan.e_ranges
+        nbr_o, info_o = read_rows(nbr, o), read_rows(info, o)
+        nbr_e, info_e = read_rows(nbr, e), read_rows(info, e)
+        self.inv, self.omega = tables()
+        split = plan.split
+        if np.any((nbr_o >= 0) & (nbr_o < split)) or np.any(nbr_e >= split):
+            raise ValueError("class graph is not bipartite at the split")
+        self.o_index, self.e_index = _Index(plan.o_ranges), _Index(plan.e_ranges)
+        owner = owners(plans)
+        #: O rows read E values (own E values of this part, then the E halo), and the other way round.
+        self.o = _Side(nbr_o, info_o, self.e_index, owner)
+        self.e = _Side(nbr_e, info_e, self.o_index, owner)
+        no, ne = self.o_index.size, self.e_index.size
+        # Extended vectors: own values, then the halo (values of other parts that own rows read).
+        self.ext = {
+            **{v: np.zeros(no + self.e.halo.shape[0]) for v in O_VECTORS},
+            **{v: np.zeros(ne + self.o.halo.shape[0]) for v in E_VECTORS},
+        }
+        self.s = np.zeros(no)
+        self.q = np.zeros(no)
+        self.res_o = np.zeros(no)
+        self.res_e = np.zeros(ne)
+        # Which halo slots come from which part (the halo is grouped by owner).
+        self.recv: dict[str, dict[int, slice]] = {}
+        for name, side, base in (("O", self.e, no), ("E", self.o, ne)):
+            self.recv[name] = {}
+            for q in np.unique(side.halo_owner):
+                at = np.flatnonzero(side.halo_owner == q)
+                self.recv[name][int(q)] = slice(base + int(at[0]), base + int(at[-1]) + 1)
+        self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
+        self.peers: list[Any] = []
+        self.aborted = False
+        #: ``(iteration, max |s|)`` of a solve driven in this part's process (:meth:`run`).
+        self.status: tuple[int, float] = (0, float("inf"))
+
+    # Halo exchange -------------------------------------------------------------------------------
+
+    def set_peers(self, peers: Sequence[Any]) -> None:
+        """All parts by index: :class:`Partition` objects in this process, or dask actor handles (a
+        part then calls the others' :meth:`deliver` directly, worker to worker)."""
+        self.peers = list(peers)
+
+    def needs(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        """For each other part, the (O ids, E ids) of its classes this part's rows read."""
+        out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        no, ne = self.o_index.size, self.e_index.size
+        for q in {*self.recv["O"], *self.recv["E"]}:
+            o = self.recv["O"].get(q)
+            e = self.recv["E"].get(q)
+            ids_o = self.e.halo[o.start - no : o.stop - no] if o else np.zeros(0, np.int64)
+            ids_e = self.o.halo[e.start - ne : e.stop - ne] if e else np.zeros(0, np.int64)
+            out[q] = (ids_o, ids_e)
+        return out
+
+    def ask(self) -> None:
+        """Tell every part this one reads from which of its values (their :meth:`serve`)."""
+        self._send_all([(q, "serve", (self.plan.index, *ids)) for q, ids in self.needs().items()])
+
+    def serve(self, reader: int, ids_o: np.ndarray, ids_e: np.ndarray) -> None:
+        """Remember which own values (global ids) part ``reader`` reads."""
+        for half, ids, index in (("O", ids_o, self.o_index), ("E", ids_e, self.e_index)):
+            if ids.shape[0]:
+                own, pos = index.local(ids)
+                if not own.all():
+                    raise ValueError(f"part {reader} asks part {self.plan.index} for classes it does not own")
+                self.send[half][reader] = pos
+
+    def push(self, name: str) -> None:
+        """Send the own values of a vector that other parts read into their halos; returns when they
+        have them."""
+        half = "O" if name in O_VECTORS else "E"
+        vec = self.ext[name]
+        me = self.plan.index
+        self._send_all([(w, "receive", (name, me, vec[idx])) for w, idx in self.send[half].items()])
+
+    def receive(self, name: str, owner: int, values: np.ndarray) -> None:
+        """Store part ``owner``'s values of a vector in the halo."""
+        half = "O" if name in O_VECTORS else "E"
+        self.ext[name][self.recv[half][owner]] = values
+
+    async def deliver(self, method: str, args: tuple[Any, ...]) -> None:
+        """:meth:`serve` or :meth:`receive`, called by another part. A coroutine, so that dask runs it
+        on the worker's event loop while this part's own method may be running in the actor thread
+        (they touch disjoint slots)."""
+        if method not in ("serve", "receive"):
+            raise ValueError(f"no such delivery: {method}")
+        getattr(self, method)(*args)
+
+    def _send_all(self, calls: list[tuple[int, str, tuple[Any, ...]]]) -> None:
+        """``peers[w].method(*args)`` for every call, concurrently to actors, and wait for all."""
+        pending = []
+        for w, method, args in calls:
+            peer = self.peers[w]
+            if isinstance(peer, Partition):
+                getattr(peer, method)(*args)
+                continue
+            fut = peer.deliver(method, args)
+            if inspect.iscoroutine(fut):
+                # dask hands an actor on the same worker over as the object itself: its coroutine
+                # never awaits, so it runs to completion here.
+                try:
+                    fut.send(None)
+                except StopIteration:
+                    continue
+                raise RuntimeError("Partition.deliver awaited")
+            pending.append(fut)
+        # A peer on a lost worker may never answer: give up when the driver says so (abort) or after
+        # PEER_TIMEOUT, so that the round fails and the solve can restart the parts.
+        deadline = time.monotonic() + PEER_TIMEOUT
+        for fut in pending:
+            while True:
+                try:
+                    fut.result(timeout=0.5)
+                    break
+                except TimeoutError:
+                    if self.aborted or time.monotonic() > deadline:
+                        raise RuntimeError(
+                            f"part {self.plan.index}: a peer did not take its halo values"
+                        ) from None
+
+    async def abort(self) -> None:
+        """Stop waiting for peers (the driver lost one); runs on the event loop, like :meth:`deliver`."""
+        self.aborted = True
+
+    # The CG steps (see pipeline.unitile.solver.run_cg) -----------------------------------------------------
+
+    @property
+    def own_o(self) -> int:
+        """The number of own O classes."""
+        return self.o_index.size
+
+    def o_chunks(self) -> tuple[int, ...]:
+        """The chunks of this part's per-chunk partial sums, in their order."""
+        return self.plan.o_chunks
+
+    def start(self, x: np.ndarray | None, s: np.ndarray | None, p: np.ndarray | None) -> None:
+        """Set x, s, p on own O rows: given (a checkpoint), or the start x = 0, s = p = 1 - (I - P) 0."""
+        no = self.own_o
+        if x is None or s is None or p is None:
+            active = (self.o.info & ACTIVE_BIT) != 0
+            s0 = np.where(active, 1.0 + self.inv[self.o.info] * (self.o.nbr >= 0).sum(axis=1), 0.0)
+            x, s, p = np.zeros(no), s0, s0.copy()
+        self.ext["x"][:no] = x
+        self.s[:] = s
+        self.ext["p"][:no] = p
+
+    def square(self) -> tuple[np.ndarray, float]:
+        """Per-chunk partial sums of ``<s, s>_omega`` and ``max |s|``."""
+        return square_sums(self.o.info, self.omega, self.s)
+
+    def even_step(self) -> None:
+        """``t = P_EO p`` on own E rows (p's halo is in); push t to the parts that read it."""
+        gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["p"], self.ext["t"])
+        self.push("t")
+
+    def odd_step(self) -> np.ndarray:
+        """``q = p - P_OE t`` on own O rows (t's halo is in); return per-chunk sums of ``<p, q>``."""
+        return odd_dot(self.o.nbr, self.o.info, self.inv, self.omega, self.ext["p"], self.ext["t"], self.q)
+
+    def update(self, alpha: float) -> tuple[np.ndarray, float]:
+        """``x += alpha p``, ``s -= alpha q``; per-chunk sums of ``<s, s>`` and ``max |s|``."""
+        no = self.own_o
+        x, p = self.ext["x"][:no], self.ext["p"][:no]
+        return update_xs(alpha, self.o.info, self.omega, x, self.s, p, self.q)
+
+    def direction(self, beta: float) -> None:
+        """``p = s + beta p``; push p to the parts that read it."""
+        update_p(beta, self.s, self.ext["p"][: self.own_o])
+        self.push("p")
+
+    def x_even(self) -> None:
+        """``x_E = 1 + P_EO x_O`` on own active E rows, 0 elsewhere (x's halo is in); push it."""
+        ne = self.e_index.size
+        xe = self.ext["xe"]
+        gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["x"], xe)
+        xe[:ne] = np.where(self.e.info & ACTIVE_BIT, 1.0 + xe[:ne], 0.0)
+        self.push("xe")
+
+    def residual(self) -> tuple[float, float, float]:
+        """The true residual ``1 - (I - P) x`` of own rows (x_E's halo is in): ``(max |s|, sigma, max
+        x)``."""
+        no, ne = self.own_o, self.e_index.size
+        x, xe = self.ext["x"][:no], self.ext["xe"][:ne]
+        m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.res_o)
+        m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, self.ext["x"], self.res_e)
+        return max(m1, m2), max(b1, b2), float(max(x.max(initial=0.0), xe.max(initial=0.0)))
+
+    def restart(self) -> None:
+        """s = p = the true residual of the last :meth:`residual`."""
+        self.s[:] = self.res_o
+        self.ext["p"][: self.own_o] = self.res_o
+
+    # A solve driven beside its only part ---------------------------------------------------------
+
+    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(self, *args)`` in this part's process. A solve of one part runs its whole CG loop here
+        (:func:`pipeline.unitile.solve_stage.drive_alone`): four round trips per iteration to a driver in
+        another process cost more than a third of the iteration's time."""
+        return fn(self, *args)
+
+    async def progress(self) -> tuple[int, float]:
+        """:attr:`status`. A coroutine, so that dask answers it on the worker's event loop while
+        :meth:`run` is running in the actor thread."""
+        return self.status
+
+    # Store -----------------------------------------------------------------------------------------
+
+    def vectors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Copies of own x, s, p."""
+        no = self.own_o
+        return self.ext["x"][:no].copy(), self.s.copy(), self.ext["p"][:no].copy()
+
+    def solution(self) -> tuple[np.ndarray, np.ndarray]:
+        """Own r on O and on E (x and x_E of the last :meth:`x_even`)."""
+        return self.ext["x"][: self.own_o].copy(), self.ext["xe"][: self.e_index.size].copy()
+
+    def save(self, path: str, slot: str) -> None:
+        """Write own x, s, p into the checkpoint arrays ``solve/<slot>_x|s|p``."""
+        for v, vec in zip("xsp", self.vectors(), strict=True):
+            arr = open_array(path, f"solve/{slot}_{v}", mode="r+")
+            write_rows(arr, self.plan.o_ranges, vec)
+
+    def load(self, path: str, slot: str) -> None:
+        """Start from the checkpoint arrays ``solve/<slot>_x|s|p``."""
+        x, s, q = (
+            read_rows(open_array(path, f"solve/{slot}_{v}"), self.plan.o_ranges)
+            for v in "xsp"
+        )
+        self.start(x, s, q)
+
+    def write_r(self, path: str) -> float:
+        """Write own rows of the solution into ``solve/r`` (in solve positions; the stage turns it into
+        ``values/r``); return their maximum."""
+        r_o, r_e = self.solution()
+        arr = open_array(path, "solve/r", mode="r+")
+        write_rows(arr, self.plan.o_ranges, r_o)
+        write_rows(arr, self.plan.e_ranges, r_e)
+        return float(max(r_o.max(initial=0.0), r_e.max(initial=0.0)))
+
+    def write_values(self, path: str, order: SolveOrder) -> tuple[float, float, float]:
+        """The only part of a solve (it holds every class): write ``values/r`` and ``values/T_class``
+        by class id (:func:`write_class_values`); return ``(max r, min T, max T)``."""
+        plan = self.plan
+        if plan.own_o != plan.split or plan.own_e != plan.n - plan.split:
+            raise ValueError(f"part {plan.index} does not hold every class")
+        r = np.concatenate([self.ext["x"][: plan.own_o], self.ext["xe"][: plan.own_e]])
+        out = [write_class_values(path, order, lo, min(lo + VALUE_ROWS, plan.n), r.__getitem__)
+               for lo in range(0, plan.n, VALUE_ROWS)]  # fmt: skip
+        return max(o[0] for o in out), min(o[1] for o in out), max(o[2] for o in out)
+
+    def peak_memory(self) -> float:
+        """Peak resident memory of this process so far, GiB."""
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+
+class StoredPartition(Partition):
+    """A part that reads only its own rows of ``graph/nbr`` and ``graph/info`` from the store, in the
+    solve order."""
+
+    def __init__(self, path: str, plan: PartPlan, plans: Sequence[PartPlan], threads: int,
+                 order: SolveOrder) -> None:  # fmt: skip
+        import numba
+
+        numba.set_num_threads(threads)
+        nbr = SolveRows(open_array(path, "graph/nbr"), order, ids=True)
+        info = SolveRows(open_array(path, "graph/info"), order)
+        super().__init__(plan, plans, nbr, info)
+
+
+#: Class ids per block when r and T are written by class id (whole chunks of the arrays; zarr writes a
+#: block's chunks concurrently, and the temporaries stay near 40 bytes a class of the block).
+VALUE_ROWS = 1 << 21
+
+
+def write_class_values(
+    path: str, order: SolveOrder, lo: int, hi: int, r_at: Callable[[np.ndarray], np.ndarray]
+) -> tuple[float, float, float]:
+    """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` (T = r + r[colour swap]) by class id,
+    ``r_at(positions)`` giving the solution at solve positions; return ``(max r, min T, max T)``."""
+    r = r_at(order.to_solve(np.arange(lo, hi)))
+    t = r + r_at(order.to_solve(open_array(path, "graph/swap")[lo:hi]))
+    open_array(path, "values/r", mode="r+")[lo:hi] = r
+    open_array(path, "values/T_class", mode="r+")[lo:hi] = t
+    return float(r.max(initial=0.0)), float(t.min(initial=np.inf)), float(t.max(initial=-np.inf))
+
+
+def write_rows(arr: np.ndarray | Checked, ranges: Ranges, values: np.ndarray) -> None:
+    """Write ``values`` (the rows of ``ranges`` in order) into ``arr``."""
+    at = 0
+    for lo, hi in ranges:
+        arr[lo:hi] = values[at : at + hi - lo]
+        at += hi - lo

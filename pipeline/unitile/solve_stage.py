@@ -1,0 +1,384 @@
+"""The ``solve`` stage: parts of the class graph on the workers, CG driven from here, r and T stored.
+
+Each worker holds one part (:class:`pipeline.unitile.partition.StoredPartition`: its rows of the graph in the
+solve order of :mod:`pipeline.unitile.solve_order`, its slices of the vectors and its halo); this process
+holds only scalars (:func:`pipeline.unitile.cg.run_cg`). The parts write their rows of the solution in solve
+positions (``solve/r``); then one task per chunk of class ids writes ``values/r`` and ``values/T_class``.
+
+Checkpoints alternate between two slots (``solve/a_*`` and ``solve/b_*``), written by the parts; the
+group's attributes name the valid slot only after its arrays are written, so a kill during a
+checkpoint leaves the previous one usable. A checkpoint belongs to one graph (its stage stamp) and is
+ignored for any other. A lost worker (or a killed client) costs a restart from the last checkpoint;
+since the parts own whole reduction chunks, the continuation is the same bit for bit whatever the
+number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+import zarr
+
+from unitile_py.unitile.board import Board
+
+from ..arrays import open_array, take
+from ..executor import progress
+from ..groups import Group, LocalGroup
+from .bounds import Cost
+from .cg import connect, run_cg
+from .class_stages import solve_order
+from .context import Context
+from .partition import Partition, StoredPartition, plan_parts, write_class_values
+from .solve_order import SolveOrder
+from .solver import BLOCK, UNIT, SolveResult, SolverState
+from .store import Store, as_record
+
+#: Classes per task when T is formed from r (whole chunks of values/T_class).
+T_CHUNK = 64 * BLOCK
+#: Fresh starts of the solve after a lost worker before the stage fails.
+RETRIES = 3
+
+
+def row_chunk(parts: int, length: int) -> int:
+    """The chunk length of the solution in solve positions (``solve/r``) and of the checkpoints
+    (``length`` entries) when ``parts`` parts write them.
+
+    Several parts own scattered chunks of :data:`BLOCK` positions and must never share one; a single part
+    writes wide chunks, since every chunk costs about as much as a megabyte of data (8.5 million
+    classes of 5x5 in chunks of BLOCK: 1.65 s to write and 1.81 s to read; in chunks of T_CHUNK: 0.07
+    s each way).
+    """
+    return max(1, min(length, BLOCK if parts > 1 else T_CHUNK))
+
+
+@contextmanager
+def timed(phases: dict[str, float], name: str) -> Iterator[None]:
+    """Add the wall seconds of the block to ``phases[name]``."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
+
+
+#: What the checkpoints' vectors are indexed by: checkpoints of another indexing (those written before
+#: the solve order, by class id) are ignored.
+CHECKPOINT_SPACE = "solve order"
+
+
+def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | None:
+    """The valid checkpoint of this graph, if any."""
+    try:
+        group = zarr.open_group(store.path, path="solve", mode="r")
+    except (FileNotFoundError, zarr.errors.GroupNotFoundError):
+        return None
+    meta = as_record(group.attrs.get("checkpoint"))
+    if not meta or meta.get("graph") != graph or meta.get("classes") != split:
+        return None
+    if meta.get("space") != CHECKPOINT_SPACE:
+        return None
+    return meta
+
+
+def save_checkpoint(store: Store, group: Group, state: SolverState, graph: str, split: int) -> None:
+    """The parts write their x, s, p into the slot not in use; then the attributes point at it."""
+    solve_group = zarr.open_group(store.path, path="solve", mode="a")
+    meta = as_record(solve_group.attrs.get("checkpoint"))
+    slot = "b" if meta.get("slot") == "a" else "a"
+    chunk = row_chunk(group.size, split)
+    for v in "xsp":
+        store.create(f"solve/{slot}_{v}", (split,), None, np.float64, chunks=(chunk,), compress=False)
+    group.call("save", [(store.path, slot)] * group.size)
+    last = state.history[-1] if state.history else math.inf
+    scalars = {k: getattr(state, k) for k in STATE_SCALARS}
+    solve_group.attrs["checkpoint"] = {"slot": slot, "graph": graph, "classes": split, **scalars,
+                                       "last": last, "space": CHECKPOINT_SPACE}  # fmt: skip
+
+
+#: The scalars of a :class:`SolverState` that a checkpoint keeps (its vectors are in the slot's arrays).
+STATE_SCALARS = ("rz", "iteration", "restarts", "checked", "best", "stalls")
+
+
+def checkpoint_state(meta: dict[str, Any]) -> SolverState:
+    """The state of a checkpoint without its vectors (those are loaded into the parts); the last
+    residual stands for the history. A checkpoint written before ``checked``, ``best`` and ``stalls``
+    were kept continues without them."""
+    kept = {k: meta[k] for k in STATE_SCALARS if k in meta}
+    return replace(SolverState.start(0), **kept, history=[float(meta["last"])])
+
+
+@dataclass(frozen=True)
+class TTask:
+    """r and T = r + r[colour swap] for the classes ``[lo, hi)``."""
+
+    path: str
+    lo: int
+    hi: int
+    order: SolveOrder
+
+
+def t_task(task: TTask) -> tuple[float, float]:
+    """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` from the parts' solution in solve
+    positions (:func:`pipeline.unitile.partition.write_class_values`); return T's ``(min, max)``. Reads only
+    the
+    chunks of ``solve/r`` that hold the classes and their colour-swap partners."""
+    solution = open_array(task.path, "solve/r")
+    _, low, high = write_class_values(task.path, task.order, task.lo, task.hi, lambda at: take(solution, at))
+    return low, high
+
+
+def solve_on_parts(
+    ctx: Context, order: SolveOrder, graph: str, tol: float, checkpoint_seconds: float,
+    phases: dict[str, float],
+) -> tuple[SolveResult, float, tuple[float, float] | None, list[float], int, bool]:
+    """One attempt: start the parts (from the checkpoint if any), run CG, write r (and T, when one part
+    holds every class). Returns the numbers (with T's minimum and maximum, if written) and adds the
+    seconds of each phase to ``phases``."""
+    store = ctx.store
+    split, n = order.split, order.n
+    with timed(phases, "starting_parts"):
+        # On one machine (a LocalCluster) a single part using every core beats moving halos between
+        # processes; on a cluster of several machines, one part per worker bounds each one's memory.
+        local = getattr(ctx.executor, "cluster", None) is not None
+        parts = 1 if local else ctx.executor.workers
+        plans = plan_parts(split, n, parts)
+        threads = ctx.task_threads if len(plans) > 1 else pool_threads()
+        group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads, order) for p in plans])
+        connect(group)
+        meta = checkpoint_meta(store, graph, split)
+        if meta is not None:
+            ctx.log(f"solve: resuming at iteration {meta['iteration']}")
+            group.call("load", [(store.path, meta["slot"])] * group.size)
+            state = checkpoint_state(meta)
+        else:
+            state = SolverState.start(0)
+    digits = -math.log10(tol)
+    bar_steps = round(digits * 10)
+    with timed(phases, "cg"), progress(bar_steps, "solve", ctx.show_progress, unit="0.1 digit") as bar:
+
+        def show(iteration: int, smax: float) -> None:
+            done = min(digits, max(0.0, -math.log10(smax))) if smax > 0 else digits
+            step = round(done * 10) - bar.n
+            if step > 0:
+                bar.set_postfix_str(f"iteration {iteration}, residual {smax:.1e}", refresh=False)
+                bar.update(step)
+
+        if group.remote and group.size == 1:
+            # Nothing to exchange with other parts: the whole loop runs beside the part, not four
+            # round trips per iteration from here (5x5: 58-62 ms per iteration against 65-74 ms).
+            drive = Drive(store.path, str(ctx.board), graph, split, tol, checkpoint_seconds, state)
+            [(result, written)] = group.call("run", [(drive_alone, drive)], on_wait=_poller(group, show))
+            if written:
+                phases["checkpoints"] = phases.get("checkpoints", 0.0) + written
+        else:
+
+            def checkpoint(st: SolverState) -> None:
+                with timed(phases, "checkpoints"):
+                    save_checkpoint(store, group, st, graph, split)
+
+            result = run_cg(
+                group,
+                state,
+                tol=tol,
+                on_iteration=lambda st, smax: show(st.iteration, smax),
+                checkpoint=checkpoint,
+                checkpoint_seconds=checkpoint_seconds,
+            )
+    t_range: tuple[float, float] | None = None
+    if group.size == 1:
+        # One part holds every class: it writes r and T by class id itself.
+        with timed(phases, "writing_r_and_T"):
+            for name in ("values/r", "values/T_class"):
+                store.create(name, (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
+            [(r_max, t_min, t_max)] = group.call("write_values", [(store.path, order)])
+            t_range = (t_min, t_max)
+    else:
+        # Several parts write r in solve positions; the tasks that form T by class id run after the
+        # parts are gone (:func:`run_solve`), so that the workers have their memory back.
+        with timed(phases, "writing_r"):
+            chunk = row_chunk(group.size, n)
+            store.create("solve/r", (n,), None, np.float64, chunks=(chunk,), compress=False)
+            r_max = max(group.call("write_r", [(store.path,)] * group.size))
+    peaks = group.call("peak_memory")
+    return result, r_max, t_range, peaks, group.size, meta is not None
+
+
+def form_t(ctx: Context, order: SolveOrder) -> tuple[float, float]:
+    """``values/r`` and ``values/T_class`` by class id from the parts' ``solve/r``, one task per chunk
+    (:func:`t_task`); returns T's ``(min, max)``."""
+    store, n = ctx.store, order.n
+    for name in ("values/r", "values/T_class"):
+        store.create(name, (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
+    tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n), order) for lo in range(0, n, T_CHUNK)]
+    extremes = ctx.executor.map(t_task, tasks, "T")
+    return min(lo for lo, _ in extremes), max(hi for _, hi in extremes)
+
+
+@dataclass(frozen=True)
+class Drive:
+    """What the only part of a solve needs to run the whole CG loop in its own process."""
+
+    path: str
+    board: str
+    graph: str
+    split: int
+    tol: float
+    checkpoint_seconds: float
+    #: The state to continue from, without its vectors (the part holds them; ``rz < 0``: from x = 0).
+    state: SolverState
+
+
+def drive_alone(part: Partition, drive: Drive) -> tuple[SolveResult, float]:
+    """:func:`pipeline.unitile.cg.run_cg` on ``part`` alone, in the part's process (through
+    :meth:`Partition.run`), writing the checkpoints from there and reporting each iteration in
+    :attr:`Partition.status`. Returns the result and the seconds spent writing checkpoints."""
+    store = Store(drive.path, Board.parse(drive.board))
+    group = LocalGroup([part])
+    state = drive.state
+    spent: dict[str, float] = {}
+
+    def on_iteration(st: SolverState, smax: float) -> None:
+        part.status = (st.iteration, smax)
+
+    def checkpoint(st: SolverState) -> None:
+        with timed(spent, "checkpoints"):
+            save_checkpoint(store, group, st, drive.graph, drive.split)
+
+    result = run_cg(group, state, tol=drive.tol, on_iteration=on_iteration, checkpoint=checkpoint,
+                    checkpoint_seconds=drive.checkpoint_seconds)  # fmt: skip
+    return result, spent.get("checkpoints", 0.0)
+
+
+#: Seconds between two looks at the progress of a solve that runs beside its part.
+PROGRESS_SECONDS = 0.5
+
+
+def _poller(group: Group, show: Callable[[int, float], None]) -> Callable[[], None]:
+    """An ``on_wait`` for the call that runs :func:`drive_alone`: every :data:`PROGRESS_SECONDS`, asks
+    the part for its :meth:`Partition.progress` and shows it."""
+    last = [time.perf_counter()]
+
+    def poll() -> None:
+        if time.perf_counter() - last[0] < PROGRESS_SECONDS:
+            return
+        last[0] = time.perf_counter()
+        try:
+            iteration, smax = group.handles[0].progress().result(timeout=PROGRESS_SECONDS)
+        except Exception:  # a busy or lost worker: no news now (the run call reports a loss)
+            return
+        show(int(iteration), float(smax))
+
+    return poll
+
+
+def pool_threads() -> int:
+    """The size of numba's thread pool (``NUMBA_NUM_THREADS``, by default the number of cores)."""
+    # numba.config sets its attributes from the environment at run time, out of a type checker's sight.
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+
+
+def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, Any]:
+    """Solve for r on classes and store ``values/r`` and ``values/T_class``; return the record.
+
+    The parts live on the workers (one per worker; in this process with the in-process executor). A
+    worker lost during the solve costs a fresh start of the parts from the last checkpoint.
+    """
+    store = ctx.store
+    graph = str(store.require("graph")["finished"])
+    phases: dict[str, float] = {}
+    with timed(phases, "starting_parts"):
+        order = solve_order(store)
+    for attempt in range(RETRIES + 1):
+        try:
+            outcome = solve_on_parts(ctx, order, graph, tol, checkpoint_seconds, phases)
+            break
+        except Exception as exc:
+            if attempt == RETRIES or not ctx.executor.lost_workers():
+                raise
+            ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
+    result, r_max, t_range, peaks, parts, resumed = outcome
+    if t_range is None:
+        with timed(phases, "forming_T"):
+            t_range = form_t(ctx, order)
+    t_min, t_max = t_range
+    # The checkpoints (and the parts' solve/r) are of no use once r and T are stored.
+    solve_group = zarr.open_group(store.path, path="solve", mode="a")
+    for key in list(solve_group.array_keys()):
+        del solve_group[key]
+    solve_group.attrs["checkpoint"] = {}
+    rel_t = result.rel_bound * (1.0 + UNIT) + UNIT
+    bound = rel_t * t_max * (1.0 + 4.0 * UNIT)
+    return {
+        "iterations": result.iterations,
+        "restarts": result.restarts,
+        "residual": result.residual,
+        "sigma": result.sigma,
+        "relative_bound_r": result.rel_bound,
+        "relative_bound_T": rel_t,
+        "bound_T": bound,
+        "r_max": r_max,
+        "T_max": t_max,
+        "T_min": t_min,
+        "solve_seconds": result.seconds,
+        "solve_cpu_seconds": result.cpu_seconds,
+        "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+        "part_peak_rss_gib": peaks,
+        "parts": parts,
+        "load_average": os.getloadavg()[0],
+        "seconds_per_iteration": result.seconds_per_iteration,
+        "resumed": resumed,
+        # Wall seconds of each phase (the CG loop's include its checkpoints and restarts).
+        "phase_seconds": {k: round(v, 3) for k, v in phases.items()},
+        "solved_classes": order.split,
+        "threads": numba.get_num_threads(),
+        "cores": os.cpu_count(),
+    }
+
+
+@dataclass(frozen=True)
+class SolveStage:
+    """r on every class by preconditioned CG, with checkpoints (:func:`run_solve`).
+
+    The graph and the vectors live in parts on the workers (one part using every core on a
+    LocalCluster or in process; one part per worker on a cluster); this process drives the iteration.
+    """
+
+    name: ClassVar[str] = "solve"
+    #: Target for the rigorous max-norm residual bound. The floor in float64 is about
+    #: 4 * unit roundoff * max r (~3e-13 on 5x5, where r reaches 1317).
+    tol: float = 1e-12
+    checkpoint_seconds: float = 15.0
+
+    def run(self, ctx: Context) -> dict[str, Any]:
+        """Solve (resuming from a checkpoint of the same graph), then store r and T per class."""
+        return run_solve(ctx, self.tol, self.checkpoint_seconds)
+
+    def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:
+        """The bytes every CG iteration must move (:func:`iteration_bytes`) times the iterations, and the
+        graph read, r and T written once."""
+        n = int(record["solved_classes"])
+        total = int(ctx.store.require("classes")["classes"])
+        per = sum(iteration_bytes(n, total - n).values())
+        return Cost(bytes=record["iterations"] * per + total * (16 + 1 + 4 + 8 + 8),
+                    what=f"{record['iterations']} iterations of {per / 1e6:.0f} MB")  # fmt: skip
+
+
+def iteration_bytes(n_o: int, n_e: int) -> dict[str, int]:
+    """Bytes each kernel of one CG iteration must move: every array it touches read or written once, the
+    gathered neighbour values counted once (as if served from cache); ``n_o`` solved classes, ``n_e``
+    eliminated."""
+    return {
+        "to_even": n_e * (16 + 1 + 8) + n_o * 8,
+        "to_odd_dot": n_o * (16 + 1 + 8 + 8) + n_e * 8,
+        "update_xs": n_o * (1 + 16 + 16 + 8 + 8),
+        "update_p": n_o * (8 + 16),
+    }

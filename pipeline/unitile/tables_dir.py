@@ -1,0 +1,148 @@
+"""Writing one board's table files into a folder without losing anything, all at once.
+
+The folder may hold other things (another board's tables in a shared ``--tables DIR``, a user's notes):
+only the files that this board's previous ``manifest.json`` there lists are the pipeline's, so only those
+are replaced or removed, and a file of the new set that exists without being listed is a one-line
+error rather than overwritten (:func:`check_folder`, also run before the build starts).
+
+:func:`write_tables` writes the new files into a temporary folder next to the target, adds the other
+entries of the target to it as hard links (no data copied), and then exchanges the two folders in one
+``renameat2(RENAME_EXCHANGE)`` call: a write killed at any moment leaves either the old folder or the
+new one, never a mixture. (Where the call is missing, the old folder is renamed aside and the new one
+renamed in: a kill between the two leaves the old tables in ``.<name>.old-*``.) Leftovers of killed
+writes (``.<name>.partial-*`` next to the folder) are removed by the next write.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from unitile_py.errors import UnitileError
+from unitile_py.unitile.board import Board
+
+MANIFEST = "manifest.json"
+#: renameat2's flag that exchanges two paths atomically (Linux 3.15+), and "the current directory".
+RENAME_EXCHANGE = 2
+AT_FDCWD = -100
+
+
+def owned_files(folder: Path, board: Board) -> set[str]:
+    """The files of ``folder`` that belong to the board's tables: those its manifest lists, and the
+    manifest itself (none without a manifest). A manifest of another board, or not one of the pipeline's,
+    is a one-line error: the folder holds someone else's tables."""
+    path = folder / MANIFEST
+    if not path.exists():
+        return set()
+    try:
+        manifest = json.loads(path.read_bytes())
+        files = manifest["files"]
+        listed = {str(name) for name in files}
+        other = str(manifest["board"])
+    except (OSError, ValueError, KeyError, TypeError):
+        raise UnitileError(
+            f"tables {folder}: {MANIFEST} is not a manifest of the pipeline; not overwriting it"
+        ) from None
+    if other != str(board):
+        raise UnitileError(
+            f"tables {folder}: holds the tables of board {other}, not {board}; give another --tables DIR"
+        )
+    if any(Path(name).name != name for name in listed):
+        raise UnitileError(f"tables {folder}: {MANIFEST} lists a file outside the folder; not touching it")
+    return listed | {MANIFEST}
+
+
+def check_folder(folder: Path, board: Board, names: Iterable[str]) -> None:
+    """Whether the tables ``names`` of ``board`` may be written into ``folder``: its nearest existing
+    ancestor is a writable directory, and no entry named like a new file is someone else's."""
+    if folder.exists() and not folder.is_dir():
+        raise UnitileError(f"tables {folder}: is a file, not a folder")
+    ancestor = next(p for p in (folder, *folder.parents) if p.exists())
+    if not ancestor.is_dir():
+        raise UnitileError(f"tables {folder}: {ancestor} is a file, not a folder")
+    # The new folder is made next to the old one, and a read-only folder is not to be replaced either.
+    for target in (folder, folder.parent) if folder.exists() else (ancestor,):
+        try:
+            os.rmdir(tempfile.mkdtemp(prefix=f".{folder.name}.probe-", dir=target))
+        except OSError as exc:
+            raise UnitileError(f"tables {folder}: cannot write in {target} ({exc.strerror or exc})") from None
+    if folder.exists():
+        owned = owned_files(folder, board)
+        taken = sorted(n for n in names if (folder / n).exists() and n not in owned)
+        if taken:
+            raise UnitileError(
+                f"tables {folder}: {', '.join(taken)} exist(s) and no manifest of board {board} there lists "
+                "them; not overwriting: give another --tables DIR"
+            )
+
+
+def write_tables(
+    folder: Path, board: Board, files: dict[str, bytes], before_swap: Callable[[], None] | None = None
+) -> None:
+    """Put ``files`` (names to bytes, the manifest among them) into ``folder`` in place of the board's
+    previous tables, keeping everything else there (see the module docstring). ``before_swap`` runs
+    just before the folders are exchanged (for tests)."""
+    folder = folder.resolve()
+    check_folder(folder, board, files)
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        for leftover in folder.parent.glob(f".{folder.name}.partial-*"):
+            shutil.rmtree(leftover, ignore_errors=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.partial-", dir=folder.parent))
+        for name, data in sorted(files.items()):
+            (tmp / name).write_bytes(data)
+        if folder.exists():
+            owned = owned_files(folder, board)
+            for entry in sorted(folder.iterdir()):
+                if entry.name not in owned and entry.name not in files:
+                    _link(entry, tmp / entry.name)
+        if before_swap is not None:
+            before_swap()
+        if folder.exists():
+            _exchange(tmp, folder)
+            shutil.rmtree(tmp)  # now the old folder
+        else:
+            os.rename(tmp, folder)
+    except OSError as exc:
+        raise UnitileError(f"tables {folder}: cannot write ({exc.strerror or exc})") from None
+
+
+def _link(src: Path, dst: Path) -> None:
+    """``dst`` as another name of ``src`` (hard links, a tree of them for a folder; copies where the file
+    system has no hard links)."""
+    if src.is_symlink():
+        os.symlink(os.readlink(src), dst)
+    elif src.is_dir():
+        shutil.copytree(src, dst, symlinks=True, copy_function=_link_file)
+    else:
+        _link_file(str(src), str(dst))
+
+
+def _link_file(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _exchange(a: Path, b: Path) -> None:
+    """Exchange two paths atomically (renameat2); without it, rename ``b`` aside and ``a`` onto it."""
+    libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    fn = getattr(libc, "renameat2", None)
+    if fn is not None:
+        if fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
+            return
+        errno = ctypes.get_errno()
+        if errno not in (22, 38, 95):  # EINVAL, ENOSYS, EOPNOTSUPP: no exchange on this file system
+            raise OSError(errno, os.strerror(errno), str(b))
+    aside = Path(tempfile.mkdtemp(prefix=f".{b.name}.old-", dir=b.parent))
+    os.rmdir(aside)
+    os.rename(b, aside)
+    os.rename(a, b)
+    os.rename(aside, a)

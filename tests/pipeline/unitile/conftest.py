@@ -1,0 +1,30 @@
+"""Fixtures shared by the pipeline tests: a finished 3x5 value build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.executor import InProcessExecutor
+from pipeline.unitile.build import run_build, value_stages
+from pipeline.unitile.context import Context
+from pipeline.unitile.store import Store
+from unitile_py.unitile import Board
+
+B35 = Board.get(3, 5)
+
+
+def quiet_build(path: Path, board: Board, executor: object | None = None) -> dict:
+    """Run the value stages in process (or on ``executor``) without output."""
+    store = Store(str(path), board, create=True)
+    ctx = Context(board, store, executor or InProcessExecutor(), log=lambda msg: None)
+    return run_build(ctx, stages=value_stages())
+
+
+@pytest.fixture(scope="session")
+def clean35(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 3x5 store with the value stages done (read it; do not change it)."""
+    path = tmp_path_factory.mktemp("b") / "3x5.zarr"
+    quiet_build(path, B35)
+    return path

@@ -1,0 +1,72 @@
+"""How every command line of the project ends: one line and a status for each kind of failure.
+
+Both games' commands (``python -m unitile_py``) and the pipeline's (``python -m pipeline``) run through
+:func:`run_command`: bad input (a :class:`~unitile_py.errors.GameError`) prints one line to standard
+error and exits with :data:`EXIT_USAGE`; output cut short by a closed pipe (``| head -1``) ends
+quietly; a full disk or another write error is one line too. There is never a traceback for these.
+
+>>> run_command(lambda: 0)
+0
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+
+from .errors import GameError
+
+#: Exit status for bad input (a malformed position, record or move, a missing file, a bad option).
+EXIT_USAGE = 2
+#: Exit status for a check that failed (the pipeline's verification, a damaged store).
+EXIT_FAILED = 1
+#: Exit status after Ctrl-C.
+EXIT_INTERRUPTED = 130
+
+
+def run_command(
+    command: Callable[[], int],
+    failed: tuple[type[Exception], ...] = (),
+    resumable: bool = False,
+) -> int:
+    """Run ``command`` and return its exit status, or the status of the failure that ended it.
+
+    ``failed`` are the exceptions that mean a check failed (one line, :data:`EXIT_FAILED`);
+    ``resumable`` commands say on Ctrl-C that the same command resumes them (:data:`EXIT_INTERRUPTED`).
+    """
+    try:
+        status = int(command())
+        sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
+        return status
+    except GameError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except failed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        if not resumable:
+            raise
+        print("interrupted: rerun the same command to resume", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly.
+        _drop_stdout()
+        return 0
+    except OSError as exc:
+        _drop_stdout()
+        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _drop_stdout() -> None:
+    """Send what is left in stdout's buffer nowhere, so that Python's final flush cannot fail too."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (a test's captured stream)
+        pass
+
+
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "run_command"]

@@ -1,0 +1,96 @@
+"""What both games' table readers share: where ``tables/`` is, and the checks of a manifest and of
+the files it lists, each failure one line in the reading game's error class.
+
+Each game's folder holds a ``manifest.json`` whose ``files`` object gives every file's size and
+sha256 (docs/tables.md, docs/naked-diagonal-tables.md); the game's own reader checks the rest.
+
+>>> check_files("t", {"a.bin": b"x"}, {"files": {"a.bin": {"bytes": 2, "sha256": "0" * 64}}}, GameError)
+Traceback (most recent call last):
+...
+unitile_py.errors.GameError: t: a.bin has 1 bytes, manifest.json says 2 (truncated?)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import GameError
+
+#: The environment variable that points the readers at another tables directory.
+ENV = "UNITILE_TABLES"
+SHA256 = re.compile(r"[0-9a-f]{64}", re.ASCII)
+
+
+def tables_root() -> Path:
+    """The tables directory: ``$UNITILE_TABLES`` if set, else ``tables/`` next to this package."""
+    env = os.environ.get(ENV)
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "tables"
+
+
+def field(where: str, obj: Mapping[str, Any], key: str, kind: type, what: str, error: type[GameError]) -> Any:
+    """``obj[key]``, which must be of ``kind``; else a one-line ``error`` naming the field."""
+    value = obj.get(key)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise error(f"{where}: field {key!r} must be {what}")
+    return value
+
+
+def parse_manifest(
+    where: str, raw: bytes, name: re.Pattern[str], named: str, error: type[GameError]
+) -> dict[str, Any]:
+    """The JSON object of a ``manifest.json`` whose ``files`` entries are checked: each name matches
+    ``name`` (``named`` says how it should look), with a whole ``bytes`` and a hex ``sha256``."""
+    try:
+        manifest = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise error(f"{where} is not valid JSON (truncated or altered?)") from None
+    if not isinstance(manifest, dict):
+        raise error(f"{where} is not a JSON object")
+    files = field(where, manifest, "files", dict, "an object of file names", error)
+    for file, info in files.items():
+        if not name.fullmatch(file):
+            raise error(f"{where}: file name {file[:40]!r} is not {named}")
+        at = f"{where}: files[{file!r}]"
+        if not isinstance(info, dict):
+            raise error(f"{at} must be an object")
+        size = field(at, info, "bytes", int, "a whole number", error)
+        digest = field(at, info, "sha256", str, "a sha256 in hex", error)
+        if size < 0 or not SHA256.fullmatch(digest):
+            raise error(f"{at} has a bad size or sha256")
+    return manifest
+
+
+def check_files(
+    where: str, files: Mapping[str, bytes], manifest: Mapping[str, Any], error: type[GameError]
+) -> dict[str, bytes]:
+    """Every file the manifest lists, present in ``files`` with its size and sha256."""
+    data: dict[str, bytes] = {}
+    for name, info in manifest["files"].items():
+        if name not in files:
+            raise error(f"{where}: {name} is missing")
+        blob = bytes(files[name])
+        if len(blob) != info["bytes"]:
+            raise error(
+                f"{where}: {name} has {len(blob)} bytes, manifest.json says {info['bytes']} (truncated?)"
+            )
+        if hashlib.sha256(blob).hexdigest() != info["sha256"]:
+            raise error(f"{where}: {name} is altered (its sha256 differs from manifest.json)")
+        data[name] = blob
+    return data
+
+
+def read_bytes(where: str, path: Path, error: type[GameError]) -> bytes:
+    """The bytes of a table file; an unreadable one is one line naming it."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise error(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
+
+
+__all__ = ["ENV", "SHA256", "check_files", "field", "parse_manifest", "read_bytes", "tables_root"]

@@ -1,0 +1,99 @@
+"""Unitile's commands of ``python -m unitile_py`` (:mod:`unitile_py.cli`): show, slides, record, and
+the match, play and analyze commands of :mod:`.match`, :mod:`.terminal_play` and :mod:`.analyze`.
+
+User errors (a malformed position, record or move, a move the rules forbid, a missing file) print one
+line to standard error and exit with status 2; there is no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ..errors import GameError, UnitileError
+from ..inputs import read_text
+from . import analyze, match, terminal_play
+from .board import Board
+from .drawing import draw
+from .game import Game
+from .lookups import ADJACENT_ONLY, Lookups
+from .notation import parse_position, parse_record
+from .tables import tables_for
+
+
+def rules_for(board: Board, args: argparse.Namespace) -> Lookups:
+    """The rules a command checks moves with: the board's tables, or adjacency only when asked."""
+    if getattr(args, "adjacent_only", False):
+        return ADJACENT_ONLY
+    directory = getattr(args, "tables", None)
+    try:
+        return tables_for(board, directory)
+    except GameError as exc:
+        if not hasattr(args, "adjacent_only"):
+            raise
+        hint = "--adjacent-only checks only that each tile is next to the bubble"
+        raise UnitileError(f"{exc}; {hint}") from None
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    """Draw a position, after the given moves if any (each checked by the rules)."""
+    start = parse_position(args.position)
+    game = Game(start, rules_for(start.board, args) if args.moves else ADJACENT_ONLY)
+    for name in args.moves:
+        game.push_name(name)
+    print(draw(game.position))
+    return 0
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Check a game record (every move by the rules) and print it normalised, then the final position."""
+    text = read_text(args.file)
+    try:
+        record = parse_record(text)
+        game = Game.from_record(record, rules_for(record.start.board, args))
+    except GameError as exc:
+        raise UnitileError(f"{args.file}: {exc}") from None
+    sys.stdout.write(game.record_text())
+    print(draw(game.position))
+    return 0
+
+
+def cmd_slides(args: argparse.Namespace) -> int:
+    """List the tiles that can legally slide (value rule from the tables), by name in alphabetical order."""
+    position = parse_position(args.position)
+    rules = rules_for(position.board, args)
+    print(" ".join(sorted(position.board.name(c) for c in Game(position, rules).legal_moves())))
+    return 0
+
+
+def register(sub: Any) -> None:
+    """Add Unitile's commands to the command line's subparsers (:mod:`unitile_py.cli`)."""
+    tables_help = "directory of the tables (default: the committed ones)"
+    show = sub.add_parser("show", help="draw a position with the group counts, after moves if given")
+    show.add_argument("position", help='position text, such as "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r"')
+    show.add_argument("moves", nargs="*", help="moves to play first, such as c4 d4 (checked by the rules)")
+    show.add_argument("--tables", metavar="DIR", help=tables_help)
+    show.add_argument(
+        "--adjacent-only", action="store_true", help="check only that each tile is next to the bubble"
+    )
+    show.set_defaults(func=cmd_show)
+    slides = sub.add_parser("slides", help="list the tiles that can legally slide (from the tables)")
+    slides.add_argument("position", help="position text")
+    slides.add_argument("--tables", metavar="DIR", help=tables_help)
+    slides.set_defaults(func=cmd_slides)
+    record = sub.add_parser("record", help="check a game record, print it normalised and draw the end")
+    record.add_argument("file", help="record file, or - for standard input")
+    record.add_argument("--tables", metavar="DIR", help=tables_help)
+    record.add_argument(
+        "--adjacent-only",
+        action="store_true",
+        help="check only that each tile is next to the bubble (for boards without tables)",
+    )
+    record.set_defaults(func=cmd_record)
+    match.register(sub)
+    terminal_play.register(sub)
+    analyze.register(sub)
+
+
+__all__ = ["register", "rules_for"]

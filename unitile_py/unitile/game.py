@@ -1,0 +1,145 @@
+"""A game of Unitile: the start, the moves, the rules that judge them, undo and the result.
+
+:class:`Game` owns legality, as python-chess's ``Board`` does: every move goes through :meth:`Game.push`,
+which refuses a slide that is not next to the bubble, one made after the game has ended, and one the
+value rule forbids (a slide must unite a colour or lower T = r + b; the lookup tables know which). The
+rules come from a :class:`unitile_py.unitile.lookups.Lookups`: by default the board's tables; a board without
+tables is an error that says so, unless the caller asks for :data:`unitile_py.unitile.lookups.ADJACENT_ONLY`.
+
+>>> from unitile_py.unitile import Board
+>>> g = Game(Position.start(Board.get(5, 5)))
+>>> [g.board.name(c) for c in g.legal_moves()]
+['c4', 'b3', 'd3', 'c2']
+>>> g.push_name("c4")
+>>> g.push_name("c3")
+Traceback (most recent call last):
+    ...
+unitile_py.errors.UnitileError: ply 2, c3: neither unites a colour nor lowers r + b
+>>> g.push_name("d4"); g.record_text()
+'1. c4 d4 *\\n'
+>>> g.pop() == g.board.cell("d4"), g.ply
+(True, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..errors import GameError, UnitileError
+from ..history import History
+from .board import Board
+from .lookups import Lookups
+from .notation import Record, format_record, start_headers
+from .position import Position
+from .tables import tables_for
+
+#: Why the value rule refuses a slide.
+NOT_LOWER = "neither unites a colour nor lowers r + b"
+#: Why a slide is no slide at all.
+NOT_ADJACENT = "not next to the bubble"
+
+
+def default_rules(board: Board) -> Lookups:
+    """The lookup tables of a board; :class:`UnitileError` in one line when it has none."""
+    try:
+        return tables_for(board)
+    except GameError as exc:
+        raise UnitileError(f"{exc}: the value rule cannot be checked on {board} without them") from None
+
+
+class Game(History[Position]):
+    """The moves of one game from a start position, each checked by ``rules``; undo with :meth:`pop`."""
+
+    def __init__(
+        self,
+        start: Position,
+        rules: Lookups | None = None,
+        moves: Iterable[int] = (),
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(start, headers)
+        self.rules: Lookups = rules if rules is not None else default_rules(start.board)
+        for cell in moves:
+            self.push(cell)
+
+    @staticmethod
+    def from_record(record: Record, rules: Lookups | None = None) -> Game:
+        """The game of a parsed record, every move checked (the error names the ply)."""
+        return Game(record.start, rules, record.moves, record.headers)
+
+    @property
+    def board(self) -> Board:
+        """The board."""
+        return self.start.board
+
+    # ----- moves ------------------------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[int, ...]:
+        """The cells of the legal slides (the rules' order): none once the game is over."""
+        if self.is_over():
+            return ()
+        return tuple(self.rules.legal(self.position))
+
+    def why_illegal(self, cell: int) -> str | None:
+        """None for a legal slide, else the reason in a few words."""
+        position = self.position
+        if not 0 <= cell < self.board.cells:
+            return f"not a cell of the {self.board} board"
+        winner = position.winner()
+        if winner is not None:
+            return f"the game is over: {'red' if winner == 'r' else 'blue'} is united"
+        if cell not in position.slides():
+            return NOT_ADJACENT
+        if cell not in self.rules.legal(position):
+            return NOT_LOWER
+        return None
+
+    def is_legal(self, cell: int) -> bool:
+        """True when the slide from ``cell`` is legal now."""
+        return self.why_illegal(cell) is None
+
+    def push(self, cell: int) -> None:
+        """Slide the tile on ``cell``; :class:`UnitileError` naming the ply and why if it is not legal."""
+        why = self.why_illegal(cell)
+        if why is not None:
+            name = self.board.name(cell) if 0 <= cell < self.board.cells else f"cell {cell}"
+            raise UnitileError(f"ply {self.ply + 1}, {name}: {why}")
+        self._positions.append(self.position.play(cell))
+        self._moves.append(cell)
+
+    def push_name(self, name: str) -> None:
+        """Slide a tile named in the notation, such as ``c4``."""
+        try:
+            cell = self.board.cell(name)
+        except GameError as exc:
+            raise UnitileError(f"ply {self.ply + 1}: {exc}") from None
+        self.push(cell)
+
+    def name_of(self, move: int) -> str:
+        """A move (a cell) as the notation writes it."""
+        return self.board.name(move)
+
+    def move_of(self, text: str) -> int:
+        """The cell of a move's name; :class:`UnitileError` for none."""
+        return self.board.cell(text)
+
+    def pop(self) -> int:
+        """Take back the last move and return its cell."""
+        if not self._moves:
+            raise UnitileError("there is no move to take back")
+        self._positions.pop()
+        return self._moves.pop()
+
+    # ----- records ----------------------------------------------------------------------------------
+
+    def record(self) -> Record:
+        """The game as a record, with the ``Board`` or ``Position`` header its start needs."""
+        headers = {**start_headers(self.start), **self.headers}
+        return Record(self.start, list(self._moves), headers, self.result())
+
+    def record_text(self) -> str:
+        """The game in the record notation."""
+        return format_record(self.record())
+
+
+__all__ = ["NOT_ADJACENT", "NOT_LOWER", "Game", "default_rules"]

@@ -1,0 +1,154 @@
+"""Text formats: positions, move names and game records (see docs/notation.md).
+
+>>> p = parse_position("BRB/R.B/RBR r")
+>>> p.board.rows, p.board.cols, p.board.name(p.bubble)
+(3, 3, 'b2')
+>>> format_position(p)
+'BRB/R.B/RBR r'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..coords import quote
+from ..errors import GameError, UnitileError
+from ..records import MoveReader, check_result, format_headers, format_moves, split_record
+from .board import Board
+from .position import Position
+
+
+def parse_position(text: str) -> Position:
+    """A position from ``ROWS/ROWS/... SIDE``, such as ``BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r``."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise UnitileError(f"position {quote(text.strip())}: expected the rows, a space and the side to move")
+    rows_text, side = parts
+    if side not in ("r", "b"):
+        raise UnitileError(f"position {quote(text.strip())}: side to move {quote(side)} must be 'r' or 'b'")
+    rows = rows_text.split("/")
+    cols = len(rows[0])
+    for i, row in enumerate(rows):
+        if len(row) != cols:
+            raise UnitileError(
+                f"position {quote(rows_text)}: row {i + 1} has {len(row)} cells, row 1 has {cols}"
+            )
+        bad = set(row) - set("RB.")
+        if bad:
+            raise UnitileError(
+                f"position {quote(rows_text)}: row {i + 1} has {sorted(bad)[0]!r}; cells are R, B or ."
+            )
+    board = Board.get(len(rows), cols)
+    cells = "".join(rows)
+    bubbles = cells.count(".")
+    if bubbles != 1:
+        raise UnitileError(f"position {quote(rows_text)}: expected one bubble '.', found {bubbles}")
+    reds, blues = cells.count("R"), cells.count("B")
+    if reds != blues:
+        raise UnitileError(
+            f"position {quote(rows_text)}: {reds} red and {blues} blue tiles; "
+            f"each colour needs {board.red_count}"
+        )
+    red = sum(1 << i for i, ch in enumerate(cells) if ch == "R")
+    return Position(board, red, cells.index("."), side)
+
+
+def format_position(position: Position) -> str:
+    """The text of a position (inverse of :func:`parse_position`)."""
+    return str(position)
+
+
+def parse_move(position: Position, name: str) -> int:
+    """The cell of a named slide, checked to be next to the bubble (the value rule is the game's)."""
+    cell = position.board.cell(name)
+    if cell not in position.slides():
+        raise UnitileError(f"move {quote(name)}: {position.board.name(cell)} is not next to the bubble")
+    return cell
+
+
+@dataclass
+class Record:
+    """A game record: headers, the start position, the moves (cells) and the result token."""
+
+    start: Position
+    moves: list[int] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    result: str = "*"
+
+    def positions(self) -> list[Position]:
+        """The start and the position after each move."""
+        out = [self.start]
+        for cell in self.moves:
+            out.append(out[-1].play(cell))
+        return out
+
+
+def _start(headers: dict[str, str]) -> Position:
+    if "Position" in headers:
+        start = parse_position(headers["Position"])
+    else:
+        start = Position.start(Board.parse(headers.get("Board", DEFAULT_BOARD)))
+    if "Board" in headers and Board.parse(headers["Board"]) is not start.board:
+        raise UnitileError(f"record: [Board {quote(headers['Board'])}] does not match the position")
+    return start
+
+
+#: The board a record is on when it names none.
+DEFAULT_BOARD = "5x5"
+
+
+def start_headers(start: Position) -> dict[str, str]:
+    """The headers a record needs to name its start: ``Board`` off 5x5, ``Position`` off the usual start.
+
+    >>> start_headers(Position.start(Board.get(3, 3))), start_headers(Position.start(Board.get(5, 5)))
+    ({'Board': '3x3'}, {})
+    """
+    if start != Position.start(start.board):
+        return {"Position": str(start)}
+    if str(start.board) != DEFAULT_BOARD:
+        return {"Board": str(start.board)}
+    return {}
+
+
+def parse_record(text: str) -> Record:
+    """A record from text: optional ``[Key "value"]`` lines, numbered moves, then the result.
+
+    The moves start from ``[Position "..."]`` if given, else from the start of ``[Board "RxC"]``
+    (default 5x5). Move numbers are optional; where given, ``N.`` stands before Red's move number N
+    and ``N...`` before Blue's (the number goes up after each move of Blue). Every move is checked to
+    be a slide (next to the bubble), and no move may follow the end of the game. The value rule is
+    checked by :class:`unitile_py.unitile.game.Game` (``Game.from_record``).
+
+    >>> r = parse_record('[Position "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR b"]\\n1... c4 2. c3 *')
+    >>> [r.start.board.name(c) for c in r.moves], format_record(r).splitlines()[-1]
+    (['c4', 'c3'], '1... c4 2. c3 *')
+    """
+    parts = split_record(text)
+    start = _start(parts.headers)
+    record = Record(start, [], parts.headers)
+    position = start
+    reader = MoveReader(parts.tokens)
+    while (token := reader.next(position.turn)) is not None:
+        ply = len(record.moves) + 1
+        if position.winner() is not None:
+            raise UnitileError(f"record: ply {ply}, {quote(token)}: comes after the game has ended")
+        try:
+            cell = position.board.cell(token)
+        except GameError as exc:
+            raise UnitileError(f"record: ply {ply}: {exc}") from None
+        if cell not in position.slides():
+            raise UnitileError(f"record: ply {ply}, {position.board.name(cell)}: not next to the bubble")
+        record.moves.append(cell)
+        position = position.play(cell)
+    record.result = check_result(reader.result, position.winner())
+    return record
+
+
+def format_record(record: Record) -> str:
+    """The text of a record (inverse of :func:`parse_record`)."""
+    turns = []
+    position = record.start
+    for cell in record.moves:
+        turns.append((position.turn, position.board.name(cell)))
+        position = position.play(cell)
+    return "\n".join([*format_headers(record.headers), format_moves(turns, record.result)]) + "\n"

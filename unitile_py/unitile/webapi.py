@@ -1,0 +1,365 @@
+"""The browser's view of Unitile: plain-data calls over unitile_py for the site's Web Worker.
+
+Every call takes and returns plain data (dicts, lists, strings, numbers, booleans, None), so the
+worker can pass it across as JSON. The worker reaches it through :func:`unitile_py.webapi.handle`. A *game* is
+``{"start": position text or None, "moves": [names]}``;
+``start`` None means the usual start of the 5x5 board. The page owns the game (it also lives in the
+URL); each call replays it here through a :class:`unitile_py.unitile.game.Game`, which checks every move
+against the rules, so a stale or hand-made game can never put the worker into a state the page does
+not know about.
+
+The lookup tables and the computer players are loaded only when asked for, so the game logic loads
+quickly and this module also works where they are absent (then every slide counts as legal and
+there are no computer players; :meth:`Api.info` says so).
+
+>>> api = Api()
+>>> game = api.new_game()
+>>> game = api.play(game, "c4")
+>>> state = api.state(game)
+>>> state["turn"], state["bubble"], state["last"]
+('b', 'c4', {'from': 'c4', 'to': 'c3'})
+>>> api.state(api.undo(game, humans=["r", "b"]))["record"]
+'*\\n'
+
+A link may hold anything; :meth:`Api.salvage` keeps what can be played and says, to a player, why
+the rest could not:
+
+>>> fixed = api.salvage({"start": None, "moves": ["C4", "a1", "d4"]})
+>>> fixed["game"]
+{'start': None, 'moves': ['c4']}
+>>> fixed["problem"]
+'slide 2 of the link, a1, is not next to the empty cell, so it and the 1 after it were not played'
+>>> api.explain(api.new_game(), "a1")
+'a1 is not next to the empty cell'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..colours import BLUE, RED
+from ..errors import GameError, UnitileError
+from ..seeds import position_rng
+from ..service import REQUESTS, common_prefix, humans_of, not_played, shown, were, whole
+from . import players
+from .board import Board
+from .game import NOT_ADJACENT, NOT_LOWER, Game
+from .lookups import ADJACENT_ONLY, Lookups
+from .notation import Record, format_record, parse_position, parse_record, start_headers
+from .position import Position
+from .tables import Tables
+
+#: The board the site plays (the tables cover exactly this board).
+BOARD = Board.get(5, 5)
+#: Computer levels, weakest first; 6 plays perfectly.
+LEVELS = players.LEVELS
+
+
+def _plain_game(game: Game, upto: int | None = None) -> dict[str, Any]:
+    """The plain-data form of a game (of its first ``upto`` moves)."""
+    start = game.start
+    standard = start == Position.start(start.board)
+    moves = game.moves if upto is None else game.moves[:upto]
+    return {
+        "start": None if standard else str(start),
+        "moves": [start.board.name(c) for c in moves],
+    }
+
+
+class Api:
+    """One board's game service for the page; the tables and players are optional and loaded on request."""
+
+    def __init__(self, board: Board = BOARD, tables: Lookups | None = None) -> None:
+        self.board = board
+        self.tables: Lookups | None = tables
+        self._players: dict[tuple[int, int], players.Player] = {}
+        self._last: Game | None = None
+
+    @property
+    def rules(self) -> Lookups:
+        """What judges the moves: the tables once loaded, else every slide counts as legal."""
+        return self.tables if self.tables is not None else ADJACENT_ONLY
+
+    # ----- set-up -------------------------------------------------------------------------------
+
+    def load_tables(self, files: dict[str, bytes] | None = None, directory: str | None = None) -> None:
+        """Load the lookup tables, from bytes already in memory (the browser) or from a directory."""
+        if files is not None:
+            self.tables = Tables.from_files(str(self.board), files)
+        else:
+            self.tables = Tables.load(str(self.board), directory)
+        self._players.clear()
+        self._last = None
+
+    def info(self) -> dict[str, Any]:
+        """What this service can do: board size, whether tables and computer players are present."""
+        return {
+            "board": {"rows": self.board.rows, "cols": self.board.cols},
+            "names": [self.board.name(c) for c in range(self.board.cells)],
+            "tables": self.tables is not None,
+            "players": self.tables is not None,
+            "levels": list(LEVELS),
+        }
+
+    # ----- games --------------------------------------------------------------------------------
+
+    def new_game(self) -> dict[str, Any]:
+        """The plain form of a game at the start."""
+        return {"start": None, "moves": []}
+
+    def replay(self, game: dict[str, Any]) -> Game:
+        """The game of a plain game, every move checked; :class:`UnitileError` names the first bad one.
+
+        The last game replayed is kept and extended (or shortened) when the next one shares its start
+        and a prefix of its moves, so that a call per move does not replay the whole game.
+        """
+        if not isinstance(game, dict):
+            raise UnitileError("game: expected an object with start and moves")
+        start_text = game.get("start")
+        if start_text is not None and not isinstance(start_text, str):
+            raise UnitileError("game: start must be a position text or null")
+        start = Position.start(self.board) if start_text is None else parse_position(start_text)
+        if start.board is not self.board:
+            raise UnitileError(f"game: this page plays on a {self.board} board, not {start.board}")
+        names = game.get("moves") or []
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise UnitileError("game: moves must be a list of cell names")
+        g = self._last
+        if g is None or g.start != start or g.rules is not self.rules:
+            g = Game(start, self.rules)
+        played = [self.board.name(c) for c in g.moves]
+        keep = common_prefix(played, [n.strip().lower() for n in names])
+        while g.ply > keep:
+            g.pop()
+        self._last = None  # in case a move below is refused half way
+        for name in names[keep:]:
+            g.push_name(name)
+        self._last = g
+        return g
+
+    def salvage(self, game: Any) -> dict[str, Any]:
+        """The longest playable beginning of a game that may be damaged (a link typed, cut or edited by
+        hand), with the names in their usual spelling, and ``problem``: None, or one line for the
+        player on what was left out and why. Never raises for bad content.
+        """
+        if not isinstance(game, dict):
+            return {"game": self.new_game(), "problem": "the link holds no game"}
+        start_text = game.get("start")
+        start = Position.start(self.board)
+        if start_text is not None:
+            try:
+                if not isinstance(start_text, str):
+                    raise UnitileError("not a position text")
+                start = parse_position(start_text)
+                if start.board is not self.board:
+                    raise UnitileError(f"it is for a {start.board} board")
+            except GameError as exc:
+                moves = game.get("moves")
+                bad = f"the start position of the link is not valid ({exc}), so the usual start is shown"
+                if isinstance(moves, list) and moves:
+                    bad += f" and its {were(len(moves), 'slide')} not played"
+                return {"game": self.new_game(), "problem": bad}
+        names = game.get("moves") or []
+        if not isinstance(names, list):
+            names = []
+        g = Game(start, self.rules)
+        problem = None
+        for i, name in enumerate(names):
+            why = self._why(g, name)
+            if why is not None:
+                problem = f"slide {i + 1} of the link, {shown(name)}, {why}, {not_played(len(names) - i - 1)}"
+                break
+            g.push_name(name)
+        self._last = g  # the page asks for this game's state next
+        return {"game": _plain_game(g), "problem": problem}
+
+    def explain(self, game: dict[str, Any], move: str) -> str | None:
+        """Why the tile on ``move`` may not slide now, in a player's words ("c3 would not lower
+        r + b"), or None when it may."""
+        g = self.replay(game)
+        why = self._why(g, move)
+        return None if why is None else f"{shown(move)} {why}"
+
+    def _why(self, g: Game, name: Any) -> str | None:
+        """What :meth:`Game.why_illegal` says about a slide from ``name``, as the end of a player's
+        sentence that starts with the cell's name; None for a legal slide."""
+        if not isinstance(name, str):
+            return "is not a cell name"
+        try:
+            cell = self.board.cell(name)
+        except GameError:
+            return "is not a cell of the board"
+        if cell == g.position.bubble and not g.is_over():
+            return "is the empty cell"
+        why = g.why_illegal(cell)
+        if why is None:
+            return None
+        return {
+            NOT_ADJACENT: "is not next to the empty cell",
+            NOT_LOWER: "would not lower r + b",
+        }.get(why, "comes after the end of the game" if g.is_over() else why)
+
+    def play(self, game: dict[str, Any], move: str) -> dict[str, Any]:
+        """The game with one more move; the move must be legal."""
+        if not isinstance(move, str):
+            raise UnitileError("move must be a cell name such as c4")
+        g = self.replay(game)
+        g.push_name(move)
+        return _plain_game(g)
+
+    def undo(self, game: dict[str, Any], humans: Sequence[str]) -> dict[str, Any]:
+        """Take back the last move made by a human, with the computer's replies after it.
+
+        With no human players (computer against computer) it takes back one move. Raises
+        :class:`UnitileError` when there is nothing to take back (see ``can_undo`` in :meth:`state`).
+        """
+        g = self.replay(game)
+        keep = self._undo_to(g, humans_of(humans))
+        if keep is None:
+            raise UnitileError("nothing to take back")
+        return _plain_game(g, keep)
+
+    @staticmethod
+    def _undo_to(g: Game, humans: Sequence[str]) -> int | None:
+        """The number of moves that undo keeps, or None when there is nothing to take back."""
+        if not g.moves:
+            return None
+        if not humans:
+            return g.ply - 1
+        for ply in range(g.ply - 1, -1, -1):
+            if g.mover(ply) in humans:
+                return ply
+        return None
+
+    def load(self, text: str) -> dict[str, Any]:
+        """A game from record text; every move is checked against the rules."""
+        if not isinstance(text, str):
+            raise UnitileError("record must be text")
+        record = parse_record(text)
+        if record.start.board is not self.board:
+            raise UnitileError(f"record: this page plays on a {self.board} board, not {record.start.board}")
+        return _plain_game(Game.from_record(record, self.rules))
+
+    # ----- what the page draws ------------------------------------------------------------------
+
+    def state(
+        self,
+        game: dict[str, Any],
+        humans: Sequence[str] = (RED, BLUE),
+        ply: int | None = None,
+        analysis: bool = False,
+        headers: dict[str, str] | None = None,
+    ) -> dict[str, Any]:
+        """Everything the page draws for the position after ``ply`` moves (default: all of them).
+
+        ``cells`` holds ``"r"``, ``"b"`` or ``"."`` per cell in reading order; ``legal`` and
+        ``bubble`` use cell names; ``last`` is the latest slide (``from`` the cell the tile left, ``to``
+        the cell it slid into); ``uniting`` lists the winner's cells; ``analysis`` (when asked for and
+        the tables are loaded) maps each legal slide to the mover's result with perfect play after it.
+        """
+        g = self.replay(game)
+        if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
+            raise UnitileError("ply must be a whole number")
+        end = g.ply if ply is None else ply
+        if not 0 <= end <= g.ply:
+            raise UnitileError(f"ply {end} is outside 0..{g.ply}")
+        position = g.positions[end]
+        name = self.board.name
+        winner = position.winner()
+        legal = () if winner is not None else self.rules.legal(position)
+        red_groups, blue_groups = position.group_counts()
+        last = None
+        if end > 0:
+            last = {"from": name(g.moves[end - 1]), "to": name(g.positions[end - 1].bubble)}
+        if headers is not None and not isinstance(headers, dict):
+            raise UnitileError("headers must be an object")
+        record_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        record = Record(g.start, list(g.moves), {**record_headers, **start_headers(g.start)}, g.result())
+        keep = self._undo_to(g, humans_of(humans))
+        out: dict[str, Any] = {
+            "ply": end,
+            "plies": g.ply,
+            "moves": [name(c) for c in g.moves],
+            "cells": [position.colour_at(c) or "." for c in range(self.board.cells)],
+            "bubble": name(position.bubble),
+            "turn": position.turn,
+            "legal": [name(c) for c in legal],
+            "groups": {RED: red_groups, BLUE: blue_groups},
+            "last": last,
+            "winner": winner,
+            "uniting": [
+                name(c) for c in range(self.board.cells) if winner and position.colour_at(c) == winner
+            ],
+            "over": g.is_over(),
+            "result": g.result(),
+            "record": format_record(record),
+            "position": str(position),
+            "can_undo": keep is not None,
+            "tables": self.tables is not None,
+        }
+        if analysis:
+            out["analysis"] = self.analysis_of(position)
+        return out
+
+    def analysis_of(self, position: Position) -> dict[str, dict[str, Any]] | None:
+        """For each legal slide, ``{"result": "win"|"loss", "plies": n}`` for the mover with perfect play.
+
+        ``plies`` counts from before the slide, so a slide that ends the game has ``plies`` 1.
+        None without tables.
+        """
+        if self.tables is None or position.winner() is not None:
+            return None if self.tables is None else {}
+        return {
+            self.board.name(cell): {"result": result, "plies": plies}
+            for cell, (result, plies) in self.tables.moves(position).items()
+        }
+
+    # ----- computer -----------------------------------------------------------------------------
+
+    def _tables(self) -> Lookups:
+        if self.tables is None:
+            raise UnitileError("the computer players need the lookup tables, which are not loaded")
+        return self.tables
+
+    def hint(self, game: dict[str, Any], seed: int | None = None) -> str:
+        """The slide that level 6 would choose: with ``seed``, exactly the slide that
+        :meth:`computer_move` at level 6 with that seed plays (it breaks ties between equally good
+        slides by the seed); without, the first of the equally good slides."""
+        tables = self._tables()
+        if seed is None:
+            return self.board.name(players.hint(self._playable(game).position, tables))
+        return self.computer_move(game, players.PERFECT, seed)
+
+    def computer_move(self, game: dict[str, Any], level: int, seed: int) -> str:
+        """The slide that computer ``level`` chooses; the same game, level and seed give the same slide."""
+        tables = self._tables()
+        level, seed = whole(level, "level"), whole(seed, "seed")
+        if level not in LEVELS:
+            raise UnitileError(f"level {level}: expected one of {', '.join(map(str, LEVELS))}")
+        g = self._playable(game)
+        key = (level, seed)
+        player = self._players.get(key)
+        if player is None:
+            if len(self._players) > 16:
+                self._players.clear()
+            player = self._players[key] = players.make_player(level, seed, tables)
+        cell = player.choose(g.position, position_rng(seed, g.position))
+        why = g.why_illegal(cell)
+        if why is not None:
+            raise UnitileError(f"level {level} chose {self.board.name(cell)}: {why}")
+        return self.board.name(cell)
+
+    def _playable(self, game: dict[str, Any]) -> Game:
+        g = self.replay(game)
+        if g.is_over():
+            raise UnitileError("the game is over")
+        return g
+
+
+#: The service :func:`unitile_py.webapi.handle` routes Unitile's requests to.
+API = Api()
+#: Unitile's requests by name.
+OPS: dict[str, Callable[..., Any]] = {name: getattr(API, name) for name in REQUESTS}
+
+__all__ = ["API", "BOARD", "LEVELS", "OPS", "Api"]
