@@ -358,7 +358,7 @@ bench["main"](json.loads(${JSON.stringify(args)}))
 
 
 def run_pyodide(args: list[str]) -> int:
-    """Run this benchmark (games mode) under Pyodide in node, as tests/game/test_pyodide.py boots it."""
+    """Run this benchmark (games mode) under Pyodide in node, as tests/browser/test_pyodide.py boots it."""
     pyodide = ROOT / "node_modules" / "pyodide"
     node = shutil.which("node")
     if node is None or not (pyodide / "pyodide.mjs").exists():

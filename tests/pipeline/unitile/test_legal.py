@@ -1,5 +1,5 @@
 """Legal slides from the pipeline (pipeline.unitile.legal) against the brute-force reference of
-tests/reference.py."""
+tests/game/unitile/reference.py."""
 
 from __future__ import annotations
 
