@@ -1,5 +1,6 @@
-"""unitile_py.unitile.webapi, the site worker's service: games as plain data, the value rule, undo, records,
-analysis and the computer players, checked on 3x3 against the exact oracle of tests/game/unitile/reference.py."""
+"""unitile_py.unitile.webapi, Unitile's service for the site worker: games as plain data, the value rule,
+undo, records, analysis and the computer players, checked on 3x3 against the exact oracle of
+tests/game/unitile/reference.py."""
 
 from __future__ import annotations
 
