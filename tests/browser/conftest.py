@@ -53,7 +53,7 @@ serve_module = load_site_module("serve")
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if Path(str(item.fspath)).parent == Path(__file__).parent:
+        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
             item.add_marker(pytest.mark.browser)
 
 

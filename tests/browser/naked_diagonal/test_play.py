@@ -21,7 +21,7 @@ import pytest
 
 from unitile_py.naked_diagonal.webapi import Api
 
-from .conftest import TIMEOUT, Site, make_context, serve_module, wait_until
+from ..conftest import TIMEOUT, Site, make_context, serve_module, wait_until
 
 #: Red to move on 5x5: d1 would leave c2 d2 e2, an NDE area that is not BAD (as on the rules page).
 NDE_START = "RR..R/...../.BBBR/.B.../..R.B r"

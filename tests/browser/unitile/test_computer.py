@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT, Site, make_context, serve_module, wait_until
+from ..conftest import ROOT, Site, make_context, serve_module, wait_until
 
 pytestmark = pytest.mark.skipif(
     not (ROOT / "tables" / "5x5" / "manifest.json").exists(), reason="tables/5x5 is not in the repository yet"
