@@ -646,7 +646,7 @@ def test_after_either_game_once_both_play_offline(
 
 # ----- layouts ----------------------------------------------------------------------------------
 
-#: The screens of test_layout.py but the landscape tablet.
+#: The screens of conftest.VIEWPORTS but the landscape tablet.
 ND_VIEWPORTS = [name for name in VIEWPORTS if name != "tablet-1024x768"]
 
 
