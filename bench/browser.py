@@ -83,6 +83,18 @@ def load_times(browser: Any, server: Any, runs: int, path: str = "") -> dict[str
     }
 
 
+def computer_ms(page: Any, games: list[dict[str, Any]], level: int, op: str) -> list[float]:
+    """The worker's time (ms) for each of ``games`` of the request ``op``, a computer move at ``level``."""
+    page.evaluate("window.unitile.calls.length = 0")
+    page.evaluate(
+        """async ([games, level, op]) => {
+          for (const [i, game] of games.entries()) await window.unitile.call(op, { game, level, seed: i });
+        }""",
+        [games, level, op],
+    )
+    return [c["ms"] for c in page.evaluate("window.unitile.calls") if c["op"] == op]
+
+
 def move_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
     context = browser.new_context(service_workers="block")
     page = context.new_page()
@@ -109,16 +121,7 @@ def move_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
     )
     out: dict[str, Any] = {"positions": len(games)}
     for level in range(1, 7):
-        page.evaluate("window.unitile.calls.length = 0")
-        page.evaluate(
-            """async ([games, level]) => {
-              for (const [i, game] of games.entries()) {
-                await window.unitile.call('computer_move', { game, level, seed: i });
-              }
-            }""",
-            [games, level],
-        )
-        ms = [c["ms"] for c in page.evaluate("window.unitile.calls") if c["op"] == "computer_move"]
+        ms = computer_ms(page, games, level, "computer_move")
         out[f"level{level}"] = {"mean_ms": statistics.mean(ms), "max_ms": max(ms)}
     page.evaluate("window.unitile.calls.length = 0")
     page.evaluate(
@@ -185,16 +188,7 @@ def nd_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
     plies = [len(g["moves"]) for g in games]
     out: dict[str, Any] = {"positions": len(games), "plies": plies, "levels": levels}
     for level in levels:
-        page.evaluate("window.unitile.calls.length = 0")
-        page.evaluate(
-            """async ([games, level]) => {
-              for (const [i, game] of games.entries()) {
-                await window.unitile.call('nd_computer_move', { game, level, seed: i });
-              }
-            }""",
-            [games, level],
-        )
-        ms = [c["ms"] for c in page.evaluate("window.unitile.calls") if c["op"] == "nd_computer_move"]
+        ms = computer_ms(page, games, level, "nd_computer_move")
         out[f"level{level}"] = {"mean_ms": statistics.mean(ms), "max_ms": max(ms), "empty_board_ms": ms[0]}
     # Bans: every refused empty point of the positions (in the page, as a player taps them).
     taps: list[dict[str, Any]] = []

@@ -8,10 +8,12 @@ offer the update.
 
 The pages share one frame, written once in ``site/web/frame/``: ``<!-- frame:head -->``,
 ``<!-- frame:header -->`` and ``<!-- frame:footer -->`` in a page are replaced by those fragments (the
-head carries the Content-Security-Policy of ``site/serve.py``; the header marks the page's own link
-with ``aria-current``, and its game in the game switch; the header's links and the footer's credit
-are those of the page's game, see ``GAMES``). A page also gets a ``modulepreload`` for each of its
-modules.
+head carries the Content-Security-Policy of ``site/serve.py`` and the page's game's stylesheet; the
+header marks the page's own link with ``aria-current``, and its game in the game switch; the header's
+links, the footer's credit and the play page's words are those of the page's game, see ``GAMES``). A
+fragment may have slots (``{{slot:keys}}``) that the page fills: the mark is then followed by
+``<!-- slot:keys -->`` and its lines, and so on, up to ``<!-- /frame -->``. A page also gets a
+``modulepreload`` for each of its modules.
 
     python site/build.py [--out build/site] [--salt TEXT]
 
@@ -53,12 +55,34 @@ CACHE = ROOT / "build" / "cache"
 COMPILE = ROOT / "site" / "compile_python.mjs"
 #: The fragments every page shares (not copied into the build themselves).
 FRAME = WEB / "frame"
-FRAME_MARK = re.compile(r"<!-- frame:([a-z]+) -->")
-#: The games: each page of one says ``<html data-game="...">`` and gets its links and credit in the
-#: frame; a page of none (about.html) gets both games' credit and the last game's links from js/frame.js.
+FRAME_MARK = re.compile(r"<!-- frame:([a-z]+) -->(?:\n(<!-- slot:.*?)<!-- /frame -->)?", re.S)
+SLOT = re.compile(r"<!-- slot:([a-z]+) -->\n")
+#: The games: each page of one says ``<html data-game="...">`` and gets its links, credit, stylesheet
+#: and the play page's words in the frame; a page of none (about.html) gets both games' credit and the
+#: last game's links from js/frame.js.
 GAMES = {
-    "unitile": {"name": "Unitile", "play": "./", "rules": "rules.html", "example": "1. c4 d4 2. …"},
-    "nd": {"name": "Naked Diagonal", "play": "nd.html", "rules": "nd-rules.html", "example": "1. e5 d4 2. …"},
+    "unitile": {
+        "name": "Unitile",
+        "play": "./",
+        "rules": "rules.html",
+        "example": "1. c4 d4 2. …",
+        "css": "",
+        "swatch": "",
+        "unit": "groups",
+        "board": "board",
+        "board_label": "Board, 5 by 5",
+    },
+    "nd": {
+        "name": "Naked Diagonal",
+        "play": "nd.html",
+        "rules": "nd-rules.html",
+        "example": "1. e5 d4 2. …",
+        "css": "css/nd.css",
+        "swatch": " swatch-stone",
+        "unit": "stones",
+        "board": "board nd-board",
+        "board_label": "Board",
+    },
 }
 PAGE_GAME = re.compile(r'<html[^>]*\sdata-game="([a-z]+)"')
 #: A page's module script, and a module's static imports of its neighbours.
@@ -191,6 +215,20 @@ def game_of(page: str, text: str) -> str | None:
     return found.group(1)
 
 
+def fill_slots(page: str, name: str, fragment: str, given: str) -> str:
+    """``fragment`` with each ``{{slot:...}}`` line replaced by the lines the page ``given`` for it."""
+    parts = SLOT.split(given)
+    slots = dict(zip(parts[1::2], parts[2::2], strict=True))
+    for slot, lines in slots.items():
+        mark = "{{slot:" + slot + "}}\n"
+        if mark not in fragment:
+            raise BuildError(f"{page}: the frame fragment {name!r} has no slot {slot!r}")
+        fragment = fragment.replace(mark, lines)
+    if "{{slot:" in fragment:
+        raise BuildError(f"{page}: the frame fragment {name!r} has slots the page does not fill")
+    return fragment
+
+
 def frame_page(page: Path, fragments: dict[str, str]) -> str:
     """A page of site/web with the shared frame filled in (see the module's docstring)."""
     text = page.read_text()
@@ -205,7 +243,7 @@ def frame_page(page: Path, fragments: dict[str, str]) -> str:
         name = match.group(1)
         if name not in fragments:
             raise BuildError(f"{page.name}: no frame fragment {name!r} in {FRAME}")
-        fragment = fragments[name].rstrip("\n")
+        fragment = fill_slots(page.name, name, fragments[name], match.group(2) or "").rstrip("\n")
         for key, value in words.items():
             fragment = fragment.replace("{{" + key + "}}", value)
         if name == "header":
@@ -213,6 +251,8 @@ def frame_page(page: Path, fragments: dict[str, str]) -> str:
             mark = f'data-game="{game}">'
             fragment = fragment.replace(mark, mark[:-1] + ' aria-current="true">')
         if name == "head":
+            if game and words["css"]:
+                fragment += f'\n  <link rel="stylesheet" href="{words["css"]}">'
             entries = ENTRY.findall(text)
             modules = sorted({m for e in entries for m in module_graph(page.parent / "js", e)})
             fragment += "".join(f'\n  <link rel="modulepreload" href="js/{m}">' for m in modules)

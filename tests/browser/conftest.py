@@ -12,9 +12,12 @@ import importlib.util
 import os
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -35,6 +38,15 @@ ARGS = [
 ARTIFACTS = ROOT / "test-artifacts"
 #: Upper bound for any one condition; a cold Pyodide boot takes about 2 s here.
 TIMEOUT = 30.0
+#: The screens the pages are checked on: width and height of the viewport.
+VIEWPORTS = {
+    "desktop-1920x1080": (1920, 1080),
+    "laptop-1366x768": (1366, 768),
+    "tablet-768x1024": (768, 1024),
+    "tablet-1024x768": (1024, 768),
+    "phone-390x844": (390, 844),
+    "phone-844x390": (844, 390),
+}
 
 
 def load_site_module(name: str) -> ModuleType:
@@ -53,7 +65,7 @@ serve_module = load_site_module("serve")
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if Path(str(item.fspath)).parent == Path(__file__).parent:
+        if Path(str(item.fspath)).is_relative_to(Path(__file__).parent):
             item.add_marker(pytest.mark.browser)
 
 
@@ -268,3 +280,78 @@ def site(shared: Site) -> Iterator[Site]:
         assert s.errors == [], f"errors in the page: {s.errors}"
     finally:
         page.close()
+
+
+def in_view(site: Site, selector: str, width: int, height: int) -> dict[str, Any]:
+    """The box of ``selector``, asserted to be wholly inside the ``width`` x ``height`` viewport."""
+    box = site.page.locator(selector).bounding_box()
+    assert box is not None, selector
+    inside = box["x"] >= 0 and box["y"] >= 0
+    inside = inside and box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5
+    assert inside, f"{selector} at {box} is not inside {width}x{height}"
+    return dict(box)
+
+
+def screen(site: Site, name: str, scheme: str) -> tuple[int, int]:
+    """Show the page on the screen ``name`` of VIEWPORTS in the colour ``scheme``, without motion."""
+    width, height = VIEWPORTS[name]
+    site.page.set_viewport_size({"width": width, "height": height})
+    site.page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+    return width, height
+
+
+def assert_play_page_fits(site: Site, name: str, selectors: list[str]) -> None:
+    """The play page on the screen ``name``: the whole board, at least 300 px wide where the screen
+    allows, and ``selectors`` in view, nothing overflowing sideways; on a phone held sideways the
+    buttons right of the board."""
+    width, height = VIEWPORTS[name]
+    board = in_view(site, "#board", width, height)
+    assert board["width"] >= min(300, width - 40, height - 90), board
+    for selector in ["#scoreline", "#btn-new", "#btn-undo", "#btn-hint", "#btn-record", *selectors]:
+        in_view(site, selector, width, height)
+    assert site.js("document.documentElement.scrollWidth") <= width
+    if name == "phone-844x390":
+        assert site.page.locator("#btn-new").bounding_box()["x"] > board["x"] + board["width"]
+
+
+@contextmanager
+def held_site(browser: Any, site_dir: Path) -> Iterator[tuple[Site, threading.Event]]:
+    """A server of its own whose answer to build.json (the worker's first request) waits until the
+    test sets the event, and a context on it: meanwhile the page is up but Python is not."""
+    gate = threading.Event()
+
+    class Held(serve_module.SiteHandler):  # type: ignore[misc, name-defined]
+        def do_GET(self) -> None:
+            if self.path.startswith("/build.json"):
+                gate.wait(TIMEOUT)
+            super().do_GET()
+
+    server = serve_module.SiteServer(site_dir)
+    server.httpd.RequestHandlerClass = partial(Held, directory=str(site_dir))
+    server.start()
+    s = make_context(browser, server.url)
+    try:
+        yield s, gate
+    finally:
+        gate.set()
+        s.context.close()
+        server.stop()
+
+
+def pause_and_finish(site: Site, dots: str) -> tuple[int, dict[str, Any]]:
+    """Two computers are playing: Pause stops them after their first moves (no ``dots``, the marking,
+    while a computer is to move), Resume lets them play to the end. The ply paused at, the last state."""
+    pause = site.page.locator("#btn-pause")
+    assert pause.is_visible()
+    wait_until(lambda: site.ply() >= 2, "the first computer moves")
+    pause.click()
+    site.wait_idle()
+    paused_at = site.ply()
+    assert pause.inner_text() == "Resume" and site.page.locator("#turn").inner_text() == "Paused"
+    assert site.state()["ply"] == paused_at and not site.state()["over"]
+    assert site.page.locator(dots).count() == 0
+    pause.click()
+    wait_until(lambda: site.state()["over"], "the end of the game", timeout=120)
+    st = site.state()
+    assert st["plies"] > paused_at and pause.is_hidden()
+    return paused_at, st

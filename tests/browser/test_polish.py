@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .conftest import ROOT, TIMEOUT, Site, make_context, serve_module, wait_until
+from .conftest import ROOT, Site, held_site, wait_until
 
 #: Red to move; c2 (a blue tile) slides up and unites Blue: Red's own slide loses at once.
 BLUE_UNITED_BY_RED = "BBRBB/BBBBB/BR.RB/RRBRR/RRRRR r"
@@ -171,22 +169,10 @@ def test_an_18k_character_link_plays_its_legal_beginning(site: Site) -> None:
 
 def test_controls_before_python_is_ready(browser: Any, site_dir: Path) -> None:
     """The worker's first request waits until the test lets it go: meanwhile the page is up."""
-    gate = threading.Event()
-
-    class Held(serve_module.SiteHandler):  # type: ignore[misc, name-defined]
-        def do_GET(self) -> None:
-            if self.path.startswith("/build.json"):
-                gate.wait(TIMEOUT)
-            super().do_GET()
-
-    server = serve_module.SiteServer(site_dir)
-    server.httpd.RequestHandlerClass = partial(Held, directory=str(site_dir))
-    server.start()
-    s = make_context(browser, server.url)
-    try:
-        s.page.goto(server.url + "about.html")
+    with held_site(browser, site_dir) as (s, gate):
+        s.page.goto(s.base + "about.html")
         settings(s, b="human", pace="1500", marking=False)
-        s.page.goto(server.url, wait_until="domcontentloaded")
+        s.page.goto(s.base, wait_until="domcontentloaded")
         # The saved settings show at once; the buttons that need Python wait; nothing throws.
         wait_until(lambda: s.page.locator("#player-b").input_value() == "human", "the saved settings")
         assert s.page.locator("#pace").input_value() == "1500"
@@ -206,10 +192,6 @@ def test_controls_before_python_is_ready(browser: Any, site_dir: Path) -> None:
         assert s.page.locator("#opt-marking").is_checked() and s.page.locator("#opt-confirm").is_checked()
         assert s.page.locator("#board .tile.marked").count() == len(s.legal())
         assert s.errors == [] and s.foreign == []
-    finally:
-        gate.set()
-        s.context.close()
-        server.stop()
 
 
 # ----- 5. keys and accessibility ------------------------------------------------------------------

@@ -12,6 +12,15 @@ export function cellNames(rows, cols) {
   return names;
 }
 
+/** A short shake of ``el`` (a piece that may not move there; the message says why). */
+export function shake(el) {
+  if (!el) return;
+  el.classList.remove("refused");
+  void el.offsetWidth; // restart the animation
+  el.classList.add("refused");
+  el.addEventListener("animationend", () => el.classList.remove("refused"), { once: true });
+}
+
 export class BoardFrame {
   /**
    * @param {HTMLElement} root the element with role="grid"

@@ -1,54 +1,34 @@
-// Naked Diagonal's play page: puts the pieces together, as app.js does for Unitile. The settings
-// and an empty board of the chosen size show at once; the rest works once the worker has started
-// Python (js/worker.js, the same worker as Unitile's) and the game is drawn.
-import { startFrame } from "./frame.js";
-import { client } from "./start-worker.js";
-import { Store } from "./storage.js";
-import { Settings } from "./settings.js";
+// Naked Diagonal's play page: its settings, levels, board sizes, controller and board, put together
+// by the play pages' skeleton (play-page.js), as for Unitile. The settings and an empty board of the
+// chosen size show at once; the rest works once the worker has started Python (js/worker.js, the
+// same worker as Unitile's) and the game is drawn.
 import { NDBoard } from "./nd-board.js";
 import { NDController } from "./nd-controller.js";
-import { levelOptions, seedFromAddress, startPlayPage } from "./play-page.js";
-import { ndKeys } from "./nd-shortcuts.js";
+import { openPlayPage } from "./play-page.js";
 
 const $ = (id) => document.getElementById(id);
-const DEFAULTS = { r: "human", b: "3", size: "9", pace: "600", marking: true, confirm: false };
-// unitile_py.naked_diagonal.players: levels 1-5 on every board, 6 (perfect play) where the board's
-// size has tables (3x3, 4x4); the worker's info confirms them.
-const LEVELS = [1, 2, 3, 4, 5, 6];
 const label = (level, sizes = "small boards") => {
   if (level === 6) return `Level 6 · Perfect (${sizes})`;
   return level === 5 ? "Level 5 · Strongest search" : `Computer level ${level}`;
 };
 const SIZES = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
-
-startFrame();
-for (const colour of ["r", "b"]) {
-  levelOptions($(`player-${colour}`), LEVELS, (level) => label(level));
-}
-for (const n of SIZES) $("size").append(new Option(`${n} × ${n}`, String(n)));
-const store = new Store("nd");
-const settings = new Settings(store, "settings.v1", DEFAULTS);
-settings.bind({
-  r: $("player-r"),
-  b: $("player-b"),
-  size: $("size"),
-  pace: $("pace"),
-  marking: $("opt-marking"),
-  confirm: $("opt-confirm"),
-});
 const makeBoard = (n) => new NDBoard($("board"), n);
-makeBoard(Number(settings.get("size"))); // empty until Python is up
-const game = new NDController({ client, settings, store, seed: seedFromAddress(), makeBoard });
-settings.onChange((name) => game.changed(name));
 
-startPlayPage({
-  game,
-  client,
+for (const n of SIZES) $("size").append(new Option(`${n} × ${n}`, String(n)));
+const game = openPlayPage({
+  store: "nd",
   name: "Naked Diagonal",
-  keys: ndKeys,
-  legalSelector: ".spot.legal",
+  defaults: { r: "human", b: "3", size: "9", pace: "600", marking: true, confirm: false },
+  // unitile_py.naked_diagonal.players: levels 1-5 on every board, 6 (perfect play) where the board's
+  // size has tables (3x3, 4x4); the worker's info confirms them.
+  levels: [1, 2, 3, 4, 5, 6],
+  label: (level) => label(level),
+  makeGame: (parts) => {
+    makeBoard(Number(parts.settings.get("size"))); // empty until Python is up
+    return new NDController({ ...parts, makeBoard });
+  },
   boot: async () => {
-    const info = await client.call("nd_info");
+    const info = await game.call("info");
     const sizes = info.perfect_sizes.map((n) => `${n}×${n}`).join(", ");
     for (const option of document.querySelectorAll("#player-r option, #player-b option")) {
       const level = Number(option.value);
@@ -57,7 +37,7 @@ startPlayPage({
       option.disabled = option.value !== "human" && !offered;
     }
     const kept = game.saved();
-    const size = kept && Number.isInteger(kept.size) ? kept.size : Number(settings.get("size"));
+    const size = kept && Number.isInteger(kept.size) ? kept.size : Number(game.settings.get("size"));
     return { info, board: makeBoard(size) };
   },
 });

@@ -4,7 +4,7 @@
 // the winning chain, and a ban drawn on the board: the naked diagonal a stone would form (its two
 // stones and the two shared points), or the NDE area it would leave, outlined, BAD or not, with its
 // culprit. The rules page draws its diagrams with it too.
-import { BoardFrame, cellNames } from "./grid.js";
+import { BoardFrame, cellNames, shake } from "./grid.js";
 import { COLOUR } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -141,7 +141,7 @@ export class NDBoard {
     this.ban = ban;
     const at = this.point(ban.point);
     if (ban.kind === "occupied" || ban.kind === "over") {
-      this.shake(at);
+      shake(at); // a short shake of the stone (or point)
       return;
     }
     this.root.dataset.ban = ban.kind === "nde" && ban.bad ? "bad" : ban.kind;
@@ -206,14 +206,6 @@ export class NDBoard {
     this.tag.hidden = false;
   }
 
-  /** A short shake of the stone (or point) on ``point``. */
-  shake(point) {
-    if (!point) return;
-    point.classList.remove("refused");
-    void point.offsetWidth; // restart the animation
-    point.classList.add("refused");
-    point.addEventListener("animationend", () => point.classList.remove("refused"), { once: true });
-  }
 }
 
 function label(name, colour, { may, look, st, chain }) {

@@ -3,7 +3,6 @@
 // board size, placements, a ban drawn on the board when a tap is refused, skipped turns, the winning
 // chain, and the keys that move the focus ring over the points.
 import { GameController } from "./play.js";
-import { drawChips, drawPanel } from "./panel.js";
 import { COLOUR, other, outcome, playerName } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -44,26 +43,17 @@ export class NDController extends GameController {
     }
     this.fitLevels(st.size);
     if (String(st.size) !== this.settings.get("size")) this.settings.set("size", String(st.size));
-    this.board.draw(st, {
-      canAct: this.canAct(),
-      marking: this.settings.get("marking"),
-      selected: this.selected,
-      hint: this.hinted,
-      live: this.live(),
-    });
-    drawChips(st.stones, "stone", "stones");
-    drawPanel(st, {
-      ready: this.ready,
-      live: this.live(),
-      thinking: this.thinking,
-      paused: this.paused,
-      busy: this.busy,
-      selected: this.selected,
-      players: this.players,
-      confirm: this.settings.get("confirm"),
-      computers: this.computersAvailable(),
-      firstTurn: this.game.start ? this.game.start.split(" ")[1] : "r",
-    });
+    super.draw();
+  }
+
+  /** The score line counts each colour's stones. */
+  chips(st) {
+    return [st.stones, "stone", "stones"];
+  }
+
+  /** An arrow key moves the focus ring. */
+  arrow(step) {
+    this.board.moveCursor(step);
   }
 
   /** Level 6 plays where the board's size has tables: offered there; elsewhere a player set to it
@@ -138,17 +128,10 @@ export class NDController extends GameController {
 
   /** Escape: cancel a choice, else hide an explanation, else return from looking back. */
   escape() {
-    if (this.cancelChoice()) return true;
-    if (this.board && this.board.ban) {
-      this.board.clearBan();
-      this.say("");
-      return true;
-    }
-    if (!this.live()) {
-      this.viewPly(this.state.plies);
-      return true;
-    }
-    return false;
+    if (this.selected || !this.board || !this.board.ban) return super.escape();
+    this.board.clearBan();
+    this.say("");
+    return true;
   }
 
   async hint() {

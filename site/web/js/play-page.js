@@ -1,23 +1,51 @@
-// What both play pages do the same way once their pieces are made: the buttons, the review bar, the
-// move list, a tap elsewhere that cancels a choice, the back button, the keys, the record dialog,
-// the hooks for the tests and the benchmark (window.unitile), and the start: the board once Python
-// is up, the game of the address or the kept one, other tabs followed, then offline play.
-import { registerServiceWorker } from "./frame.js";
+// The play pages' skeleton: each game's page (unitile-app.js, nd-app.js) names its settings, levels,
+// controller and board, and this does the rest the same way for both: the frame, the settings shown
+// at once (before Python), the buttons, the review bar, the move list, a tap elsewhere that cancels
+// a choice, the back button, the keys, the record dialog, the hooks for the tests and the benchmark
+// (window.unitile), and the start: the board once Python is up, the game of the address or the kept
+// one, other tabs followed, then offline play.
+import { registerServiceWorker, startFrame } from "./frame.js";
+import { client } from "./start-worker.js";
+import { Store } from "./storage.js";
+import { Settings } from "./settings.js";
 import { RecordDialog } from "./dialogs.js";
 import { bindKeys, releaseAfterPointer } from "./keys.js";
+import { playKeys } from "./shortcuts.js";
 import { followOtherTabs, openLink } from "./keeping.js";
 import { GAME_KEY } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
+/** The control of each setting: these by id, the others are the Options' checkboxes (``opt-name``). */
+const CONTROLS = { r: "player-r", b: "player-b", pace: "pace", size: "size" };
+/** What a tap may choose (a tap anywhere else cancels a choice). */
+const LEGAL = ".spot.legal";
 
 /**
- * @param {{game: import("./play.js").GameController, client: import("./rpc.js").WorkerClient,
- *   keys: (game: object, openRecord: () => void) => (key: string, target: Element) => boolean,
- *   boot: (ready: object) => Promise<{info: object, board: object}>, legalSelector: string,
- *   name: string}} page ``boot`` makes the game's board from the worker's ready message;
- *   ``legalSelector`` matches what a tap may choose (a tap anywhere else cancels a choice)
+ * Open a game's play page.
+ * @param {{store: string, name: string, defaults: object, levels: number[],
+ *   label: (level: number) => string,
+ *   makeGame: (parts: object) => import("./play.js").GameController,
+ *   boot: (ready: object) => Promise<{info: object, board: object}>}} page ``store`` is the
+ *   localStorage prefix of the game ("unitile", "nd"), ``defaults`` its settings (each shown in its
+ *   control), ``label`` a computer level's name in the player menus, ``makeGame(parts)`` its
+ *   controller, ``boot`` makes its board from the worker's ready message
+ * @returns {import("./play.js").GameController} the game's controller
  */
-export function startPlayPage({ game, client, keys, boot, legalSelector, name }) {
+export function openPlayPage({ store: prefix, name, defaults, levels, label, makeGame, boot }) {
+  startFrame();
+  for (const colour of ["r", "b"]) {
+    for (const level of levels) $(`player-${colour}`).append(new Option(label(level), String(level)));
+  }
+  const store = new Store(prefix);
+  const settings = new Settings(store, "settings.v1", defaults);
+  settings.bind(Object.fromEntries(Object.keys(defaults).map((key) => [key, $(CONTROLS[key] ?? `opt-${key}`)])));
+  const game = makeGame({ client, settings, store, seed: seedFromAddress() });
+  settings.onChange((setting) => game.changed(setting));
+  startPlayPage(game, boot, name);
+  return game;
+}
+
+function startPlayPage(game, boot, name) {
   const timings = { script: performance.now() };
   const record = new RecordDialog($("dlg-record"), (text) => game.loadRecord(text));
 
@@ -27,7 +55,7 @@ export function startPlayPage({ game, client, keys, boot, legalSelector, name })
     record.open(game.state ? game.state.record : "");
   }
 
-  bindKeys(keys(game, openRecord));
+  bindKeys(playKeys(game, openRecord));
   releaseAfterPointer($("main"));
 
   $("btn-new").addEventListener("click", () => game.newGame());
@@ -50,7 +78,7 @@ export function startPlayPage({ game, client, keys, boot, legalSelector, name })
     (event) => {
       // A tap anywhere but what may be chosen or Confirm cancels a choice (Undo only cancels).
       if (!game.selected) return;
-      if (event.target.closest(`${legalSelector}, #btn-confirm, #btn-undo`)) return;
+      if (event.target.closest(`${LEGAL}, #btn-confirm, #btn-undo`)) return;
       game.cancelChoice();
     },
     true,
@@ -97,16 +125,10 @@ export function startPlayPage({ game, client, keys, boot, legalSelector, name })
       document.body.dataset.ready = "failed";
     },
   );
-  return timings;
 }
 
 /** The computer's seed fixed by the address (the tests' ?seed=), or null. */
-export function seedFromAddress() {
+function seedFromAddress() {
   const seed = new URLSearchParams(location.search).get("seed");
   return seed !== null && /^\d+$/.test(seed) ? Number(seed) : null;
-}
-
-/** Fill a player select with the computer levels (``label(level)`` is each option's text). */
-export function levelOptions(select, levels, label) {
-  for (const level of levels) select.append(new Option(label(level), String(level)));
 }

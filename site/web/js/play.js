@@ -2,11 +2,13 @@
 // computer's turns, Confirm moves, undo, hint, new game, records, looking back, the game kept in the
 // URL and in localStorage. Every rule runs in Python behind the worker client: this keeps the game as
 // plain data and asks the game's service (its requests, prefixed for Naked Diagonal) what to draw.
-// Each game's controller (controller.js, nd-controller.js) extends it with its board and its words.
+// Each game's controller (unitile-controller.js, nd-controller.js) extends it with its board and its
+// words.
 import { UserError } from "./rpc.js";
 import { ComputerTurns } from "./computer.js";
 import { ask } from "./dialogs.js";
 import { writeLink } from "./link.js";
+import { drawChips, drawPanel } from "./panel.js";
 import { COLOUR, humansOf, playerName, plies } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -60,8 +62,41 @@ export class GameController {
     return {};
   }
 
+  /** What the game's board draws besides the shared flags (Unitile's analysis). */
+  look() {
+    return {};
+  }
+
+  /** The score line's chips: the count of each colour (``st.groups``, ``st.stones``) and its unit. */
+  chips() {
+    return [{ r: "–", b: "–" }, "", ""];
+  }
+
+  /** An arrow key (``step`` [dr, dc]; ``delta`` -1 for left and up, 1 for right and down). */
+  arrow() {}
+
   /** Draw the board and the status around it from ``this.state``. */
-  draw() {}
+  draw() {
+    const st = this.state;
+    if (!st) return;
+    const live = this.live();
+    const selected = this.selected;
+    const marking = this.settings.get("marking");
+    this.board.draw(st, { canAct: this.canAct(), marking, selected, hint: this.hinted, live, ...this.look(st) });
+    drawChips(...this.chips(st));
+    drawPanel(st, {
+      ready: this.ready,
+      live,
+      thinking: this.thinking,
+      paused: this.paused,
+      busy: this.busy,
+      selected,
+      players: this.players,
+      confirm: this.settings.get("confirm"),
+      computers: this.computersAvailable(),
+      firstTurn: this.game.start ? this.game.start.split(" ")[1] : "r",
+    });
+  }
 
   /** The end of a finished game in words. */
   endText() {
@@ -291,6 +326,14 @@ export class GameController {
 
   confirmChoice() {
     if (this.selected) this.choose(this.selected);
+  }
+
+  /** Escape: cancel a choice, else return from looking back; false when there was nothing to do. */
+  escape() {
+    if (this.cancelChoice()) return true;
+    if (this.live()) return false;
+    this.viewPly(this.state.plies);
+    return true;
   }
 
   // ----- the computer --------------------------------------------------------------------------

@@ -1,17 +1,18 @@
-// Unitile's keys (listed on the page under "Keyboard"), for keys.js: they work whatever control
-// has focus. While a game is under way the arrows slide the tile on that side of the empty cell;
-// while looking back (or once the game is over) they step through the plies.
+// The play pages' keys (listed on each page under "Keyboard"), for keys.js: they work whatever
+// control has focus. The arrows are the game's (``game.arrow``: Unitile slides the tile on that side
+// of the empty cell, Naked Diagonal moves the focus ring over the points); Enter or Space on a cell
+// plays it (or says why not), Enter confirms, Escape cancels (``game.escape``); Page Up / Page Down,
+// Home / End look back; u undo, h hint, n new game, r record.
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
-/** The key handler of ``game`` (a Controller); ``openRecord`` shows the record dialog. */
-export function unitileKeys(game, openRecord) {
+/** The key handler of ``game`` (a GameController of play.js); ``openRecord`` shows the record dialog. */
+export function playKeys(game, openRecord) {
   return (key, target) => {
     const st = game.state;
     if (!game.ready || !st) return false;
     if (key in ARROWS) {
-      if (!game.live() || st.over) game.step(key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1);
-      else game.slideToward(ARROWS[key]);
+      game.arrow(ARROWS[key], key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1);
       return true;
     }
     const actions = {
@@ -37,13 +38,7 @@ export function unitileKeys(game, openRecord) {
       game.confirmChoice();
       return true;
     }
-    if (key === "Escape") {
-      if (game.cancelChoice()) return true;
-      if (!game.live()) {
-        game.viewPly(st.plies);
-        return true;
-      }
-    }
+    if (key === "Escape") return game.escape();
     return false;
   };
 }

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .conftest import ROOT, Site, wait_until
+from ..conftest import ROOT, Site, wait_until
 
 
 def test_the_areas_page_draws_the_atlas_without_errors(site: Site) -> None:

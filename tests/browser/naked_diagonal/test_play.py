@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import threading
 import urllib.request
-from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -21,7 +19,19 @@ import pytest
 
 from unitile_py.naked_diagonal.webapi import Api
 
-from .conftest import TIMEOUT, Site, make_context, serve_module, wait_until
+from ..conftest import (
+    TIMEOUT,
+    VIEWPORTS,
+    Site,
+    assert_play_page_fits,
+    held_site,
+    in_view,
+    make_context,
+    pause_and_finish,
+    screen,
+    serve_module,
+    wait_until,
+)
 
 #: Red to move on 5x5: d1 would leave c2 d2 e2, an NDE area that is not BAD (as on the rules page).
 NDE_START = "RR..R/...../.BBBR/.B.../..R.B r"
@@ -156,22 +166,10 @@ def test_marking_off_hides_the_dots_but_not_the_bans(site: Site) -> None:
 
 def test_the_settings_and_the_empty_board_show_before_python_is_ready(browser: Any, site_dir: Path) -> None:
     """The worker's first request waits until the test lets it go: meanwhile the page is up."""
-    gate = threading.Event()
-
-    class Held(serve_module.SiteHandler):  # type: ignore[misc, name-defined]
-        def do_GET(self) -> None:
-            if self.path.startswith("/build.json"):
-                gate.wait(TIMEOUT)
-            super().do_GET()
-
-    server = serve_module.SiteServer(site_dir)
-    server.httpd.RequestHandlerClass = partial(Held, directory=str(site_dir))
-    server.start()
-    s = make_context(browser, server.url)
-    try:
-        s.page.goto(server.url + "about.html")
+    with held_site(browser, site_dir) as (s, gate):
+        s.page.goto(s.base + "about.html")
         nd_settings(s, size="7", b="2")
-        s.page.goto(server.url + "nd.html", wait_until="domcontentloaded")
+        s.page.goto(s.base + "nd.html", wait_until="domcontentloaded")
         wait_until(lambda: s.page.locator("#size").input_value() == "7", "the saved size")
         assert s.page.locator("#player-b").input_value() == "2"
         assert count(s, "#board .pt") == 49 and count(s, "#board .pt.marked") == 0
@@ -186,10 +184,6 @@ def test_the_settings_and_the_empty_board_show_before_python_is_ready(browser: A
         assert s.state()["size"] == 7 and s.state()["moves"] == []
         assert count(s, "#board .pt.marked") == 49
         assert s.errors == [] and s.foreign == []
-    finally:
-        gate.set()
-        s.context.close()
-        server.stop()
 
 
 # ----- whole games ------------------------------------------------------------------------------
@@ -523,19 +517,8 @@ def test_keyboard_play(site: Site) -> None:
 
 def test_computer_against_computer_with_pace_and_pause(site: Site) -> None:
     nd(site, query="?seed=2", r="1", b="2", pace="600", idle=False)
-    pause = site.page.locator("#btn-pause")
-    assert pause.is_visible()
-    wait_until(lambda: site.ply() >= 2, "the first computer moves")
-    pause.click()
-    site.wait_idle()
-    paused_at = site.ply()
-    assert pause.inner_text() == "Resume" and site.page.locator("#turn").inner_text() == "Paused"
-    assert count(site, "#board .pt.marked") == 0  # no dots while a computer is to move
-    assert site.state()["ply"] == paused_at
-    pause.click()
-    wait_until(lambda: site.state()["over"], "the end of the game", timeout=120)
-    st = site.state()
-    assert st["plies"] > paused_at and st["chain"] and pause.is_hidden()
+    _, st = pause_and_finish(site, "#board .pt.marked")
+    assert st["chain"]
     winner = "Red" if st["winner"] == "r" else "Blue"
     assert site.message().startswith(f"{winner} wins in {st['plies']} plies")
 
@@ -663,39 +646,17 @@ def test_after_either_game_once_both_play_offline(
 
 # ----- layouts ----------------------------------------------------------------------------------
 
-VIEWPORTS = {
-    "desktop-1920x1080": (1920, 1080),
-    "laptop-1366x768": (1366, 768),
-    "tablet-768x1024": (768, 1024),
-    "phone-390x844": (390, 844),
-    "phone-844x390": (844, 390),
-}
-
-
-def in_view(site: Site, selector: str, width: int, height: int) -> dict[str, Any]:
-    box = site.page.locator(selector).bounding_box()
-    assert box is not None, selector
-    inside = box["x"] >= 0 and box["y"] >= 0
-    inside = inside and box["x"] + box["width"] <= width + 0.5 and box["y"] + box["height"] <= height + 0.5
-    assert inside, f"{selector} at {box} is not inside {width}x{height}"
-    return dict(box)
+#: The screens of conftest.VIEWPORTS but the landscape tablet.
+ND_VIEWPORTS = [name for name in VIEWPORTS if name != "tablet-1024x768"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("name", list(VIEWPORTS))
+@pytest.mark.parametrize("name", ND_VIEWPORTS)
 def test_the_page_fits_with_a_ban_and_at_the_end(site: Site, name: str, scheme: str) -> None:
-    width, height = VIEWPORTS[name]
-    site.page.set_viewport_size({"width": width, "height": height})
-    site.page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+    width, height = screen(site, name, scheme)
     nd(site, f"#n=5&p={BAD_START.replace(' ', '%20')}")
     tap_banned(site, "c5")
-    box = in_view(site, "#board", width, height)
-    assert box["width"] >= min(300, width - 40, height - 90), box
-    for selector in ["#scoreline", "#btn-new", "#btn-undo", "#btn-hint", "#btn-record", "#message"]:
-        in_view(site, selector, width, height)
-    assert site.js("document.documentElement.scrollWidth") <= width
-    if name == "phone-844x390":  # side by side: the buttons right of the board
-        assert site.page.locator("#btn-new").bounding_box()["x"] > box["x"] + box["width"]
+    assert_play_page_fits(site, name, ["#message"])
     site.shot(f"nd-layout-{name}-{scheme}-bad")
     if name in ("desktop-1920x1080", "phone-390x844"):
         nd(site, "#n=9&m=" + ".".join(_NINE), size="9")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT, Site, make_context, serve_module, wait_until
+from ..conftest import ROOT, Site, make_context, pause_and_finish, serve_module, wait_until
 
 pytestmark = pytest.mark.skipif(
     not (ROOT / "tables" / "5x5" / "manifest.json").exists(), reason="tables/5x5 is not in the repository yet"
@@ -92,20 +92,8 @@ def test_hint_is_level_6s_move(site: Site) -> None:
 
 def test_computer_against_computer_with_pause(site: Site) -> None:
     setup(site, red="2", blue="6", pace="150")
-    pause = site.page.locator("#btn-pause")
-    assert pause.is_visible()
-    wait_until(lambda: site.ply() >= 2, "the first computer moves")
-    pause.click()
-    site.wait_idle()
-    paused_at = site.ply()
-    assert pause.inner_text() == "Resume" and site.page.locator("#turn").inner_text() == "Paused"
-    assert site.state()["ply"] == paused_at and not site.state()["over"]
-    assert site.page.locator("#board .tile.marked").count() == 0  # no dots while a computer is to move
-    pause.click()
-    wait_until(lambda: site.state()["over"], "the end of the game", timeout=120)
-    st = site.state()
-    assert st["winner"] == "b" and st["plies"] > paused_at  # level 6 holds the winning side
-    assert pause.is_hidden()
+    _, st = pause_and_finish(site, "#board .tile.marked")
+    assert st["winner"] == "b"  # level 6 holds the winning side
     site.shot("12-computer-vs-computer")
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT, Site, build_module, make_context, serve_module, wait_until
+from ..conftest import ROOT, Site, build_module, make_context, serve_module, wait_until
 
 #: Red to move; c2 slides up into the bubble and joins the last red tile to the rest: red wins at once.
 RED_WINS_IN_ONE = "RRBRR/RRRRR/RB.BR/BBRBB/BBBBB r"

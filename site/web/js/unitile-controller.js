@@ -1,13 +1,10 @@
 // Unitile's game controller: the shared one (play.js) with Unitile's board, words and requests
 // (unitile_py.unitile.webapi): slides, the analysis, the arrows that slide the tile beside the empty cell.
 import { GameController } from "./play.js";
-import { drawStatus } from "./status.js";
 import { direction, endText } from "./unitile-words.js";
 import { playerName } from "./words.js";
 
-export { GAME_KEY } from "./play.js";
-
-export class Controller extends GameController {
+export class UnitileController extends GameController {
   computersAvailable() {
     return Boolean(this.info && this.info.players);
   }
@@ -20,29 +17,13 @@ export class Controller extends GameController {
     return this.info.tables ? null : "The lookup tables are missing from this build: every slide is allowed.";
   }
 
-  draw() {
-    const st = this.state;
-    if (!st) return;
-    this.board.draw(st, {
-      canAct: this.canAct(),
-      marking: this.settings.get("marking"),
-      selected: this.selected,
-      hint: this.hinted,
-      analysis: this.settings.get("analysis") && st.analysis ? st.analysis : null,
-      live: this.live(),
-    });
-    drawStatus(st, {
-      ready: this.ready,
-      live: this.live(),
-      thinking: this.thinking,
-      paused: this.paused,
-      busy: this.busy,
-      selected: this.selected,
-      players: this.players,
-      confirm: this.settings.get("confirm"),
-      computers: this.computersAvailable(),
-      firstTurn: this.game.start ? this.game.start.split(" ")[1] : "r",
-    });
+  look(st) {
+    return { analysis: this.settings.get("analysis") && st.analysis ? st.analysis : null };
+  }
+
+  /** The score line counts each colour's groups. */
+  chips(st) {
+    return [st.groups, "group", "groups"];
   }
 
   endText(st) {
@@ -74,8 +55,13 @@ export class Controller extends GameController {
     this.announce(text);
   }
 
-  /** An arrow key: the tile on that side of the empty cell. */
-  slideToward(step) {
+  /** An arrow key: the tile on that side of the empty cell slides; while looking back, or once the
+   * game is over, a step through the plies. */
+  arrow(step, delta) {
+    if (!this.live() || this.state.over) {
+      this.step(delta);
+      return;
+    }
     const name = this.board.frame.neighbour(this.state.bubble, step);
     if (name) this.tap(name);
   }

@@ -1,6 +1,6 @@
 // Unitile's board: sliding tiles drawn on the shared board frame (grid.js). It draws what it is
 // given (a webapi state and how to show it) and keeps the tile elements, so a slide glides.
-import { BoardFrame } from "./grid.js";
+import { BoardFrame, shake } from "./grid.js";
 import { COLOUR } from "./words.js";
 
 export class UnitileBoard {
@@ -114,12 +114,7 @@ export class UnitileBoard {
 
   /** A short shake of the tile on ``name`` (or the empty cell): it may not slide. */
   refuse(name) {
-    const target = this.tile(name) || this.frame.squares.childNodes[this.frame.index(name)];
-    if (!target) return;
-    target.classList.remove("refused");
-    void target.offsetWidth; // restart the animation
-    target.classList.add("refused");
-    target.addEventListener("animationend", () => target.classList.remove("refused"), { once: true });
+    shake(this.tile(name) || this.frame.squares.childNodes[this.frame.index(name)]);
   }
 }
 

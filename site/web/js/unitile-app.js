@@ -1,0 +1,27 @@
+// Unitile's play page: its settings, levels, controller and board, put together by the play pages'
+// skeleton (play-page.js). The settings show at once; the board, the buttons and the keys work once
+// the worker has started Python (js/worker.js) and the game is drawn.
+import { UnitileBoard } from "./unitile-board.js";
+import { BoardFrame, cellNames } from "./grid.js";
+import { UnitileController } from "./unitile-controller.js";
+import { openPlayPage } from "./play-page.js";
+
+const $ = (id) => document.getElementById(id);
+
+new BoardFrame($("board"), { rows: 5, cols: 5, names: cellNames(5, 5) }); // empty until Python is up
+openPlayPage({
+  store: "unitile",
+  name: "Unitile",
+  defaults: { r: "human", b: "3", pace: "600", marking: true, confirm: false, analysis: false },
+  levels: [1, 2, 3, 4, 5, 6], // unitile_py.unitile.players.LEVELS; the worker's info confirms them
+  label: (level) => (level === 6 ? "Level 6 · Unbeatable" : `Computer level ${level}`),
+  makeGame: (parts) => new UnitileController(parts),
+  boot: async ({ info }) => {
+    const board = new UnitileBoard($("board"), info);
+    for (const option of document.querySelectorAll("#player-r option, #player-b option")) {
+      option.disabled = option.value !== "human" && !(info.players && info.levels.includes(Number(option.value)));
+    }
+    $("opt-analysis").disabled = !info.tables;
+    return { info, board };
+  },
+});
