@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .colours import BLUE, RED
 from .coords import quote
@@ -25,6 +25,9 @@ from .seeds import game_seed
 
 NAMES = {RED: "red", BLUE: "blue"}
 HUMAN = "human"
+
+#: The position type a player reads (each game's ``Position``).
+P_contra = TypeVar("P_contra", contravariant=True)
 
 
 class Playable(Protocol):
@@ -80,14 +83,20 @@ class Playable(Protocol):
         ...
 
 
-class Player(Protocol):
-    """A computer player of either game."""
+class Player(Protocol[P_contra]):
+    """A computer player of either game, made from a level and a seed: ``choose`` returns a legal move
+    for the side to move (Unitile: the cell of the tile to slide; Naked Diagonal: the point to place on).
+
+    Every random draw comes from ``rng``; without one, the player uses
+    :func:`unitile_py.seeds.position_rng` of its seed and the position, so its choice is a pure function
+    of its level, its seed and the position, and a seeded game is reproducible move for move.
+    """
 
     level: int
     seed: int
 
-    def choose(self, position: Any, rng: random.Random | None = None) -> int:
-        """A legal move for the side to move."""
+    def choose(self, position: P_contra, rng: random.Random | None = None) -> int:
+        """A legal move for the side to move of ``position``."""
         ...
 
 
@@ -110,7 +119,7 @@ class GameResult:
         return self.game.start
 
 
-def play_game(game: Playable, red: Player, blue: Player) -> GameResult:
+def play_game(game: Playable, red: Player[Any], blue: Player[Any]) -> GameResult:
     """Play ``game`` to the end; every move goes through ``game.push``, which checks it."""
     players = {RED: red, BLUE: blue}
     seconds: dict[str, list[float]] = {RED: [], BLUE: []}
@@ -191,7 +200,7 @@ def run_games(
     games: int,
     seed: int,
     new_game: Callable[[], Playable],
-    make_player: Callable[[int, int], Player],
+    make_player: Callable[[int, int], Player[Any]],
 ) -> tuple[MatchSummary, list[GameResult]]:
     """Play ``games`` games of fresh ``new_game()`` objects; side ``c`` of game ``g`` gets the seed
     ``game_seed(seed, g, c)``, named with the level in the game's ``Red``/``Blue`` headers."""
@@ -306,7 +315,7 @@ def ask_human(
 
 def play_in_terminal(
     game: Playable,
-    players: dict[str, Player | None],
+    players: dict[str, Player[Any] | None],
     draw: Callable[[Any], str],
     hint: Callable[[Any], int],
     read: Callable[[str], str] = input,

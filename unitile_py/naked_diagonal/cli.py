@@ -28,12 +28,20 @@ from typing import Any
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import GameError, NakedDiagonalError
 from ..inputs import read_text
-from ..playing import HUMAN, add_match_arguments, play_in_terminal, report_match, run_games, side_type
+from ..playing import (
+    HUMAN,
+    Player,
+    add_match_arguments,
+    play_in_terminal,
+    report_match,
+    run_games,
+    side_type,
+)
 from ..seeds import game_seed
 from .game import Game, parse_record
 from .legality import explain, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
-from .players import LEVELS, PERFECT, Player, hint, make_player
+from .players import LEVELS, PERFECT, hint, make_player
 from .position import Position
 from .tables import NDTables, tables_for
 
@@ -176,7 +184,7 @@ def _start(args: argparse.Namespace) -> Position:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A game in the terminal between people and computer levels."""
-    players: dict[str, Player | None] = {
+    players: dict[str, Player[Position] | None] = {
         colour: None if side == HUMAN else make_player(int(side), game_seed(args.seed, 0, colour))
         for colour, side in ((RED, args.red), (BLUE, args.blue))
     }

@@ -30,12 +30,13 @@ from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import GameError, NakedDiagonalError
+from ..playing import Player
 from ..service import REQUESTS, common_prefix, humans_of, not_played, shown, were, whole
 from .game import Game, parse_record
 from .grid import Grid
 from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
-from .players import BEST, LEVELS, PERFECT, Player, hint, levels_for, make_player
+from .players import BEST, LEVELS, PERFECT, hint, levels_for, make_player
 from .position import Position
 from .rules import chain
 from .tables import solved_sizes
@@ -363,7 +364,7 @@ class Api:
 
 #: The players of recent (level, seed) pairs: a search player keeps nothing between moves, but a
 #: game asks for the same one every other turn.
-_player: Callable[[int, int], Player] = lru_cache(maxsize=16)(make_player)
+_player: Callable[[int, int], Player[Position]] = lru_cache(maxsize=16)(make_player)
 
 
 def _check_skips(g: Game, wanted: list[str]) -> None:

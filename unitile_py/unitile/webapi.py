@@ -40,6 +40,7 @@ from typing import Any
 
 from ..colours import BLUE, RED
 from ..errors import GameError, UnitileError
+from ..playing import Player
 from ..seeds import position_rng
 from ..service import REQUESTS, common_prefix, humans_of, not_played, shown, were, whole
 from . import players
@@ -73,7 +74,7 @@ class Api:
     def __init__(self, board: Board = BOARD, tables: Lookups | None = None) -> None:
         self.board = board
         self.tables: Lookups | None = tables
-        self._players: dict[tuple[int, int], players.Player] = {}
+        self._players: dict[tuple[int, int], Player[Position]] = {}
         self._last: Game | None = None
 
     @property
