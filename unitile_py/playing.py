@@ -4,7 +4,8 @@ A game object (Unitile's :class:`unitile_py.unitile.game.Game`, Naked Diagonal's
 :class:`unitile_py.naked_diagonal.game.Game`) owns legality; a player returns a move for a position.
 Here they meet: :func:`play_game` plays two players to the end, :func:`run_games` plays a match with
 reproducible seeds (:func:`unitile_py.seeds.game_seed`), :func:`ask_human` and
-:func:`play_in_terminal` let a person play in the terminal.
+:func:`play_in_terminal` let a person play in the terminal, and :func:`show_after` and :func:`show_record`
+are the ``show`` and ``record`` commands of both.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from typing import Any, Protocol, TypeVar
 from .colours import BLUE, RED
 from .coords import quote
 from .errors import GameError
+from .inputs import read_text
 from .seeds import game_seed
 
 NAMES = {RED: "red", BLUE: "blue"}
@@ -68,6 +71,10 @@ class Playable(Protocol):
 
     def push(self, move: int) -> Any:
         """Play a legal move; :class:`GameError` otherwise."""
+        ...
+
+    def push_name(self, name: str) -> None:
+        """Play a legal move named in the notation; :class:`GameError` otherwise."""
         ...
 
     def name_of(self, move: int) -> str:
@@ -280,6 +287,31 @@ def report_match(args: argparse.Namespace, play: Callable[[], tuple[MatchSummary
     return 0
 
 
+def show_after(game: Playable, names: Sequence[str], draw: Callable[[Any], str]) -> int:
+    """What each game's ``show`` command does: play the moves ``names`` (each checked by the rules),
+    then print ``draw`` of the position reached."""
+    for name in names:
+        game.push_name(name)
+    print(draw(game.position))
+    return 0
+
+
+def show_record(
+    path: str, load: Callable[[str], Playable], draw: Callable[[Any], str], error: type[GameError]
+) -> int:
+    """What each game's ``record`` command does: the game ``load`` makes of the record in ``path``
+    (``-``: standard input), every move checked, printed normalised, then ``draw`` of its last
+    position; a bad record is one ``error`` line that names the file."""
+    text = read_text(path)
+    try:
+        game = load(text)
+    except GameError as exc:
+        raise error(f"{path}: {exc}") from None
+    sys.stdout.write(game.record_text())
+    print(draw(game.position))
+    return 0
+
+
 def ask_human(
     game: Playable, read: Callable[[str], str], write: Callable[[str], None], hint: Callable[[], int]
 ) -> int | None:
@@ -359,6 +391,8 @@ __all__ = [
     "play_in_terminal",
     "report_match",
     "run_games",
+    "show_after",
+    "show_record",
     "side_type",
     "summarise",
 ]

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +34,8 @@ from ..playing import (
     play_in_terminal,
     report_match,
     run_games,
+    show_after,
+    show_record,
     side_type,
 )
 from ..seeds import game_seed
@@ -67,11 +68,7 @@ def draw(position: Position) -> str:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Draw a position after the given placements."""
-    game = Game(Position.parse(args.position))
-    for name in args.moves:
-        game.push_name(name)
-    print(draw(game.position))
-    return 0
+    return show_after(Game(Position.parse(args.position)), args.moves, draw)
 
 
 def legal_of(text: str) -> dict[str, Any]:
@@ -165,14 +162,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     """Check a record and print it normalised, then the final position."""
-    text = read_text(args.file)
-    try:
-        game = Game.from_record(parse_record(text))
-    except GameError as exc:
-        raise NakedDiagonalError(f"{args.file}: {exc}") from None
-    sys.stdout.write(game.record_text())
-    print(draw(game.position))
-    return 0
+    return show_record(args.file, lambda text: Game.from_record(parse_record(text)), draw, NakedDiagonalError)
 
 
 def _start(args: argparse.Namespace) -> Position:
