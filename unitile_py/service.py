@@ -56,6 +56,11 @@ class ServedGame(Replayable, Judged, Protocol):
     """What :class:`Service` needs of a game (each game's ``Game``)."""
 
     @property
+    def skip(self) -> int | None:
+        """The move that stands for a skipped turn, if the game has one."""
+        ...
+
+    @property
     def moves(self) -> tuple[int, ...]:
         """The moves so far."""
         ...
@@ -221,8 +226,6 @@ class Service(Generic[G]):
     error: type[GameError] = GameError
     #: What the page should send as a move, for the error on anything else.
     move_text = "a move name"
-    #: The move that stands for a skipped turn, if the game has one (undo never takes it back alone).
-    skip: int | None = None
 
     def __init__(self) -> None:
         self._last: G | None = None
@@ -262,7 +265,7 @@ class Service(Generic[G]):
 
     def _undo_to(self, g: G, humans: Any) -> int | None:
         """The number of moves :meth:`undo` keeps (see :func:`undo_to`), or None."""
-        return undo_to(g.moves, g.mover, humans_of(humans), self.skip)
+        return undo_to(g.moves, g.mover, humans_of(humans), g.skip)
 
     def undo(self, game: Any, humans: Sequence[str]) -> dict[str, Any]:
         """Take back the last move made by a human, with the computer's replies after it (and a skipped

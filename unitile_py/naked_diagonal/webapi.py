@@ -73,7 +73,6 @@ class Api(service.Service[Game]):
 
     error = NakedDiagonalError
     move_text = "a point name such as e5"
-    skip = SKIP
 
     def info(self) -> dict[str, Any]:
         """The board sizes, the default one and the computer levels: ``levels`` on every size, with
