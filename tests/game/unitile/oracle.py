@@ -1,5 +1,5 @@
 """A lookup object with the three methods of ``unitile_py.unitile.tables.Tables``, built from
-tests/reference.py.
+tests/game/unitile/reference.py.
 
 It is an exact, independent implementation of the rules for small boards (3x3 exactly over the
 rationals, 3x5 in floating point from a sparse direct solve), so the players can be tested against

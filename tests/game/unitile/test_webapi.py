@@ -1,5 +1,5 @@
 """unitile_py.unitile.webapi, the site worker's service: games as plain data, the value rule, undo, records,
-analysis and the computer players, checked on 3x3 against the exact oracle of tests/reference.py."""
+analysis and the computer players, checked on 3x3 against the exact oracle of reference.py (this folder)."""
 
 from __future__ import annotations
 
