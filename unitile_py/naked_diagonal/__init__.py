@@ -17,6 +17,8 @@ and skips a player who cannot place); :mod:`.players` and :mod:`.search` (levels
 """
 
 from ..colours import BLUE, COLOURS, RED, other
+from ..errors import NakedDiagonalError
+from .game import Game, parse_record
 from .grid import Grid, Symmetry
 from .legality import (
     Ban,
@@ -31,6 +33,7 @@ from .legality import (
     legal_placements,
     nde_regions,
 )
+from .notation import NDRecord, format_record
 from .position import Position
 from .rules import chain, winner
 
@@ -48,20 +51,25 @@ __all__ = [
     "COLOURS",
     "RED",
     "Ban",
+    "Game",
     "Grid",
     "LeavesNDE",
+    "NDRecord",
     "NakedDiagonal",
+    "NakedDiagonalError",
     "Occupied",
     "Position",
     "Symmetry",
     "after",
     "explain",
+    "format_record",
     "has_legal_placement",
     "is_legal",
     "legal_masks",
     "legal_placements",
     "nde_regions",
     "other",
+    "parse_record",
     "winner",
     "winning_chain",
 ]
