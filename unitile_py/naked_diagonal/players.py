@@ -40,7 +40,7 @@ from ..colours import RED, other
 from ..errors import NakedDiagonalError
 from ..mcts import Edge, RaveSearch, choose_move
 from ..playing import Player
-from ..seeds import position_rng
+from ..seeds import player_rng
 from .grid import Grid
 from .legality import legal_masks
 from .position import Position, _unchecked
@@ -78,7 +78,7 @@ class RandomPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """A legal placement drawn uniformly at random."""
         points = legal_points(position)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         return points[rng.randrange(len(points))]
 
 
@@ -116,7 +116,7 @@ class SearchPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """The chosen point."""
         points = legal_points(position)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         edges = root_edges(position, points)
         domain = _domain(position.grid)
         return choose_move(
@@ -135,7 +135,7 @@ class PerfectPlayer:
         """The chosen point; :class:`NakedDiagonalError` on a board size without tables."""
         legal_points(position)
         best = tables_for(position.grid.n).best(position)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         return best[rng.randrange(len(best))]
 
 

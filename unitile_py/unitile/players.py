@@ -14,8 +14,8 @@
 Every player is made from a level, a seed and the lookups (:class:`unitile_py.unitile.lookups.Lookups`:
 the tables, or a reference in tests) and is a :class:`unitile_py.playing.Player`: ``choose(position,
 rng=None)`` returns the cell of the tile to slide, every random draw from ``rng`` (by default
-:func:`position_rng` of its seed and the position; the site's worker passes exactly that generator),
-so a game between two seeded players is reproducible move for move.
+:func:`unitile_py.seeds.position_rng` of its seed and the position; the site's worker passes exactly
+that generator), so a game between two seeded players is reproducible move for move.
 
 >>> from unitile_py.unitile.lookups import ADJACENT_ONLY
 
@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from ..errors import UnitileError
 from ..mcts import choose_move
 from ..playing import Player
-from ..seeds import position_rng
+from ..seeds import player_rng
 from .lookups import Lookups, playable_legal
 from .position import Position
 from .slide_search import SlideDomain, key
@@ -64,7 +64,7 @@ class RandomPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """A legal slide drawn uniformly at random."""
         legal = playable_legal(position, self.tables)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         return legal[rng.randrange(len(legal))]
 
 
@@ -82,7 +82,7 @@ class PerfectPlayer:
         best = optimal_slides(position, self.tables)
         if len(best) == 1:
             return best[0]
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         return best[rng.randrange(len(best))]
 
 
@@ -104,7 +104,7 @@ class MctsPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """The chosen slide's cell."""
         playable_legal(position, self.tables)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         domain = SlideDomain(position.board, self.tables)
         state = key(position.red, position.bubble)
         return choose_move(domain, state, position.turn, self.playouts, rng, self.proportional)
