@@ -31,6 +31,7 @@ HUMAN = "human"
 
 #: The position type a player reads (each game's ``Position``).
 P_contra = TypeVar("P_contra", contravariant=True)
+P = TypeVar("P")
 
 
 class Playable(Protocol):
@@ -345,6 +346,17 @@ def ask_human(
         write(f"{text}: {why}; the legal moves are {names}")
 
 
+def players_of(
+    sides: dict[str, str], seed: int, make_player: Callable[[int, int], Player[P]]
+) -> dict[str, Player[P] | None]:
+    """The players of a game in the terminal: ``sides`` maps each colour to ``human`` (None here) or a
+    level, whose player gets the seed that side has in game 0 of a match with ``seed``."""
+    return {
+        colour: None if side == HUMAN else make_player(int(side), game_seed(seed, 0, colour))
+        for colour, side in sides.items()
+    }
+
+
 def play_in_terminal(
     game: Playable,
     players: dict[str, Player[Any] | None],
@@ -389,6 +401,7 @@ __all__ = [
     "level_type",
     "play_game",
     "play_in_terminal",
+    "players_of",
     "report_match",
     "run_games",
     "show_after",

@@ -29,16 +29,15 @@ from ..errors import GameError, NakedDiagonalError
 from ..inputs import read_text
 from ..playing import (
     HUMAN,
-    Player,
     add_match_arguments,
     play_in_terminal,
+    players_of,
     report_match,
     run_games,
     show_after,
     show_record,
     side_type,
 )
-from ..seeds import game_seed
 from .game import Game, parse_record
 from .legality import explain, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
@@ -174,10 +173,7 @@ def _start(args: argparse.Namespace) -> Position:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A game in the terminal between people and computer levels."""
-    players: dict[str, Player[Position] | None] = {
-        colour: None if side == HUMAN else make_player(int(side), game_seed(args.seed, 0, colour))
-        for colour, side in ((RED, args.red), (BLUE, args.blue))
-    }
+    players = players_of({RED: args.red, BLUE: args.blue}, args.seed, make_player)
     play_in_terminal(Game(_start(args)), dict(players), draw, hint)
     return 0
 

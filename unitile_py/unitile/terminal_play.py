@@ -16,8 +16,7 @@ from typing import Any
 from .. import playing
 from ..colours import BLUE, RED
 from ..errors import UnitileError
-from ..playing import HUMAN, Player, side_type
-from ..seeds import game_seed
+from ..playing import HUMAN, side_type
 from .board import Board
 from .drawing import draw
 from .game import Game
@@ -37,10 +36,7 @@ def play_in_terminal(
     write: Callable[[str], None] = print,
 ) -> Record:
     """Play one game; ``sides`` maps each colour to ``"human"`` or a level. The record of the game."""
-    players: dict[str, Player[Position] | None] = {
-        colour: None if side == HUMAN else make_player(int(side), game_seed(seed, 0, colour), tables)
-        for colour, side in sides.items()
-    }
+    players = playing.players_of(sides, seed, lambda level, side_seed: make_player(level, side_seed, tables))
     game = Game(start, tables)
     playing.play_in_terminal(game, dict(players), draw, lambda p: hint(p, tables), read, write)
     return game.record()
