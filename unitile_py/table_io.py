@@ -113,6 +113,20 @@ def check_files(
     return data
 
 
+def checked(
+    where: str,
+    files: Mapping[str, bytes],
+    parse: Callable[[bytes], dict[str, Any]],
+    error: type[GameError],
+) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The manifest of a table folder's ``files`` (read by the game's ``parse``) and every file it
+    lists, checked by :func:`check_files`; a missing ``manifest.json`` is one ``error`` line too."""
+    if "manifest.json" not in files:
+        raise error(f"{where}: manifest.json is missing")
+    manifest = parse(bytes(files["manifest.json"]))
+    return manifest, check_files(where, files, manifest, error)
+
+
 def read_bytes(where: str, path: Path, error: type[GameError]) -> bytes:
     """The bytes of a table file; an unreadable one is one line naming it."""
     try:
@@ -126,6 +140,7 @@ __all__ = [
     "SHA256",
     "Directory",
     "check_files",
+    "checked",
     "field",
     "folder_of",
     "loaded_once",

@@ -44,7 +44,7 @@ from ..errors import NakedDiagonalError
 from ..table_io import (
     SHA256,
     Directory,
-    check_files,
+    checked,
     field,
     folder_of,
     loaded_once,
@@ -229,10 +229,7 @@ def read_tables(n: int, files: Mapping[str, bytes]) -> tuple[dict[str, Any], dic
     board = f"tables naked-diagonal {n}x{n}"
     if not 1 <= n <= MAX_N:
         raise NakedDiagonalError(f"{board}: the format holds boards up to {MAX_N}x{MAX_N}")
-    if "manifest.json" not in files:
-        raise NakedDiagonalError(f"{board}: manifest.json is missing")
-    manifest = parse_manifest(n, bytes(files["manifest.json"]))
-    data = check_files(board, files, manifest, NakedDiagonalError)
+    manifest, data = checked(board, files, lambda raw: parse_manifest(n, raw), NakedDiagonalError)
     tiers: dict[int, TierFile] = {}
     for entry in manifest["tiers"]:
         tf = TierFile(entry["file"], data[entry["file"]], n)
