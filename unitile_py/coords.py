@@ -1,4 +1,5 @@
-"""Names of board cells, shared by both games: a file letter from the left, a rank number from the bottom.
+"""Names of board cells, shared by both games: a file letter from the left, a rank number from the bottom;
+and the form both games' position texts share.
 
 Cells are numbered in reading order (left to right within a row, rows from the top); ``a1`` is the
 bottom-left cell. Files run ``a`` to ``z``, ranks are ASCII decimal numbers without leading zeros, so
@@ -13,6 +14,16 @@ an error, never a cell.
 Traceback (most recent call last):
     ...
 unitile_py.errors.GameError: move 'c²': expected a file letter and a rank number, such as c4
+
+A position text is the rows from the top joined by ``/``, each a letter per cell (``R`` red, ``B``
+blue, ``.`` empty), a space and the side to move (``r`` or ``b``):
+
+>>> split_position("RB/.R b", "position", "the rows", GameError)
+(['RB', '.R'], 'b')
+>>> check_row("position", 1, ".X", "cells", GameError)
+Traceback (most recent call last):
+    ...
+unitile_py.errors.GameError: position: row 2 has 'X'; cells are R, B or .
 """
 
 from __future__ import annotations
@@ -46,6 +57,26 @@ def is_ascii_number(text: str) -> bool:
     (True, False, False)
     """
     return bool(text) and all(ch in _DIGITS for ch in text)
+
+
+def split_position(text: str, where: str, rows: str, error: type[GameError]) -> tuple[list[str], str]:
+    """The rows and the side to move of a position text; ``error``, starting with ``where``, when the
+    text is not two words (``rows`` says what the first should be) or the side is no colour."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise error(f"{where}: expected {rows}, a space and the side to move")
+    rows_text, side = parts
+    if side not in ("r", "b"):
+        raise error(f"{where}: side to move {quote(side)} must be 'r' or 'b'")
+    return rows_text.split("/"), side
+
+
+def check_row(where: str, i: int, row: str, cells: str, error: type[GameError]) -> None:
+    """``error``, starting with ``where``, when row ``i`` (0-based) of a position text holds anything but
+    ``R``, ``B`` and ``.`` (``cells`` is what the game calls its cells)."""
+    bad = set(row) - set("RB.")
+    if bad:
+        raise error(f"{where}: row {i + 1} has {quote(min(bad))}; {cells} are R, B or .")
 
 
 def cell_name(cell: int, rows: int, cols: int) -> str:

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Hashable, Sequence
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar, cast
 
 #: UCB1 exploration constant (rewards are 0 or 1).
 EXPLORATION = 1.4
@@ -100,7 +100,10 @@ class Search(Generic[S]):
     def _node(self, turn: str, edges: Sequence[Edge[S]]) -> _Node[S]:
         return _Node(turn, edges)
 
-    def _iterate(self, root: _Node[S]) -> None:
+    def _descend(self, root: _Node[S]) -> tuple[list[tuple[_Node[S], int]], str, tuple[_Node[S], S] | None]:
+        """Walk down from ``root`` by :meth:`_select` until a move wins or reaches a state new to the
+        tree, which becomes a node. Returns the ``(node, edge)`` path, the winner of the last move
+        (``""`` if none) and the new node with its state (a playout starts there), or None."""
         domain = self.domain
         path: list[tuple[_Node[S], int]] = []
         node = root
@@ -109,15 +112,19 @@ class Search(Generic[S]):
             path.append((node, i))
             _, child_state, winner = node.edges[i]
             if winner:
-                break
+                return path, winner, None
             child = node.children[i]
             if child is None:
-                turn = domain.turn_after(node.turn, child_state)
-                child = _Node(turn, domain.edges(child_state))
+                child = self._node(domain.turn_after(node.turn, child_state), domain.edges(child_state))
                 node.children[i] = child
-                winner = domain.rollout(child_state, child.edges, turn, self.rng)
-                break
+                return path, "", (child, child_state)
             node = child
+
+    def _iterate(self, root: _Node[S]) -> None:
+        path, winner, new = self._descend(root)
+        if new is not None:
+            leaf, state = new
+            winner = self.domain.rollout(state, leaf.edges, leaf.turn, self.rng)
         for n, i in path:
             n.visits[i] += 1
             n.total += 1
@@ -171,27 +178,13 @@ class RaveSearch(Search[S]):
         return _RaveNode(turn, edges)
 
     def _iterate(self, root: _Node[S]) -> None:
-        assert isinstance(root, _RaveNode)
-        domain = self.amaf
-        path: list[tuple[_RaveNode[S], int]] = []
-        node: _RaveNode[S] = root
+        path, winner, new = self._descend(root)
         red = blue = 0
-        while True:
-            i = self._rave_select(node)
-            path.append((node, i))
-            _, child_state, winner = node.edges[i]
-            if winner:
-                break
-            child = node.children[i]
-            if child is None:
-                turn = domain.turn_after(node.turn, child_state)
-                fresh: _RaveNode[S] = _RaveNode(turn, domain.edges(child_state))
-                node.children[i] = fresh
-                winner, red, blue = domain.playout(child_state, turn, self.rng)
-                break
-            assert isinstance(child, _RaveNode)
-            node = child
-        for n, i in reversed(path):
+        if new is not None:
+            leaf, state = new
+            winner, red, blue = self.amaf.playout(state, leaf.turn, self.rng)
+        for node, i in reversed(path):
+            n = cast(_RaveNode[S], node)
             move = n.edges[i][0]
             if move >= 0:
                 if n.turn == "r":
@@ -210,6 +203,9 @@ class RaveSearch(Search[S]):
                     n.amaf_visits[k] += 1
                     if won:
                         n.amaf_wins[k] += 1
+
+    def _select(self, node: _Node[S]) -> int:
+        return self._rave_select(cast(_RaveNode[S], node))
 
     def _rave_select(self, node: _RaveNode[S]) -> int:
         k = self.equivalence

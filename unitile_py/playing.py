@@ -4,7 +4,8 @@ A game object (Unitile's :class:`unitile_py.unitile.game.Game`, Naked Diagonal's
 :class:`unitile_py.naked_diagonal.game.Game`) owns legality; a player returns a move for a position.
 Here they meet: :func:`play_game` plays two players to the end, :func:`run_games` plays a match with
 reproducible seeds (:func:`unitile_py.seeds.game_seed`), :func:`ask_human` and
-:func:`play_in_terminal` let a person play in the terminal.
+:func:`play_in_terminal` let a person play in the terminal, and :func:`show_after` and :func:`show_record`
+are the ``show`` and ``record`` commands of both.
 """
 
 from __future__ import annotations
@@ -12,19 +13,25 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from .colours import BLUE, RED
 from .coords import quote
 from .errors import GameError
+from .inputs import read_text
 from .seeds import game_seed
 
 NAMES = {RED: "red", BLUE: "blue"}
 HUMAN = "human"
+
+#: The position type a player reads (each game's ``Position``).
+P_contra = TypeVar("P_contra", contravariant=True)
+P = TypeVar("P")
 
 
 class Playable(Protocol):
@@ -67,6 +74,10 @@ class Playable(Protocol):
         """Play a legal move; :class:`GameError` otherwise."""
         ...
 
+    def push_name(self, name: str) -> None:
+        """Play a legal move named in the notation; :class:`GameError` otherwise."""
+        ...
+
     def name_of(self, move: int) -> str:
         """A move as the notation writes it."""
         ...
@@ -80,14 +91,20 @@ class Playable(Protocol):
         ...
 
 
-class Player(Protocol):
-    """A computer player of either game."""
+class Player(Protocol[P_contra]):
+    """A computer player of either game, made from a level and a seed: ``choose`` returns a legal move
+    for the side to move (Unitile: the cell of the tile to slide; Naked Diagonal: the point to place on).
+
+    Every random draw comes from ``rng``; without one, the player uses
+    :func:`unitile_py.seeds.position_rng` of its seed and the position, so its choice is a pure function
+    of its level, its seed and the position, and a seeded game is reproducible move for move.
+    """
 
     level: int
     seed: int
 
-    def choose(self, position: Any, rng: random.Random | None = None) -> int:
-        """A legal move for the side to move."""
+    def choose(self, position: P_contra, rng: random.Random | None = None) -> int:
+        """A legal move for the side to move of ``position``."""
         ...
 
 
@@ -110,7 +127,7 @@ class GameResult:
         return self.game.start
 
 
-def play_game(game: Playable, red: Player, blue: Player) -> GameResult:
+def play_game(game: Playable, red: Player[Any], blue: Player[Any]) -> GameResult:
     """Play ``game`` to the end; every move goes through ``game.push``, which checks it."""
     players = {RED: red, BLUE: blue}
     seconds: dict[str, list[float]] = {RED: [], BLUE: []}
@@ -191,7 +208,7 @@ def run_games(
     games: int,
     seed: int,
     new_game: Callable[[], Playable],
-    make_player: Callable[[int, int], Player],
+    make_player: Callable[[int, int], Player[Any]],
 ) -> tuple[MatchSummary, list[GameResult]]:
     """Play ``games`` games of fresh ``new_game()`` objects; side ``c`` of game ``g`` gets the seed
     ``game_seed(seed, g, c)``, named with the level in the game's ``Red``/``Blue`` headers."""
@@ -271,6 +288,31 @@ def report_match(args: argparse.Namespace, play: Callable[[], tuple[MatchSummary
     return 0
 
 
+def show_after(game: Playable, names: Sequence[str], draw: Callable[[Any], str]) -> int:
+    """What each game's ``show`` command does: play the moves ``names`` (each checked by the rules),
+    then print ``draw`` of the position reached."""
+    for name in names:
+        game.push_name(name)
+    print(draw(game.position))
+    return 0
+
+
+def show_record(
+    path: str, load: Callable[[str], Playable], draw: Callable[[Any], str], error: type[GameError]
+) -> int:
+    """What each game's ``record`` command does: the game ``load`` makes of the record in ``path``
+    (``-``: standard input), every move checked, printed normalised, then ``draw`` of its last
+    position; a bad record is one ``error`` line that names the file."""
+    text = read_text(path)
+    try:
+        game = load(text)
+    except GameError as exc:
+        raise error(f"{path}: {exc}") from None
+    sys.stdout.write(game.record_text())
+    print(draw(game.position))
+    return 0
+
+
 def ask_human(
     game: Playable, read: Callable[[str], str], write: Callable[[str], None], hint: Callable[[], int]
 ) -> int | None:
@@ -304,9 +346,20 @@ def ask_human(
         write(f"{text}: {why}; the legal moves are {names}")
 
 
+def players_of(
+    sides: dict[str, str], seed: int, make_player: Callable[[int, int], Player[P]]
+) -> dict[str, Player[P] | None]:
+    """The players of a game in the terminal: ``sides`` maps each colour to ``human`` (None here) or a
+    level, whose player gets the seed that side has in game 0 of a match with ``seed``."""
+    return {
+        colour: None if side == HUMAN else make_player(int(side), game_seed(seed, 0, colour))
+        for colour, side in sides.items()
+    }
+
+
 def play_in_terminal(
     game: Playable,
-    players: dict[str, Player | None],
+    players: dict[str, Player[Any] | None],
     draw: Callable[[Any], str],
     hint: Callable[[Any], int],
     read: Callable[[str], str] = input,
@@ -348,8 +401,11 @@ __all__ = [
     "level_type",
     "play_game",
     "play_in_terminal",
+    "players_of",
     "report_match",
     "run_games",
+    "show_after",
+    "show_record",
     "side_type",
     "summarise",
 ]

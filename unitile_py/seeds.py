@@ -23,9 +23,15 @@ def position_rng(seed: int, position: object) -> random.Random:
     return random.Random(f"{int(seed)}/{position}")
 
 
+def player_rng(rng: random.Random | None, seed: int, position: object) -> random.Random:
+    """The generator a player with this seed draws from in this position: ``rng`` if it is given one,
+    else :func:`position_rng` (so its choice is a pure function of its level, seed and the position)."""
+    return rng if rng is not None else position_rng(seed, position)
+
+
 def game_seed(match_seed: int, game: int, colour: str) -> int:
     """The seed of one side in game number ``game`` (0-based) of a match."""
     return random.Random(f"match/{int(match_seed)}/{int(game)}/{colour}").getrandbits(31)
 
 
-__all__ = ["game_seed", "position_rng"]
+__all__ = ["game_seed", "player_rng", "position_rng"]

@@ -1,5 +1,6 @@
 """What both games' web services share: the checks of what the page sends, a few phrases for the
-player, and the names of the requests each service answers (:mod:`unitile_py.webapi` routes them).
+player, the steps of replaying, salvaging and undoing a game that both take, and the names of the
+requests each service answers (:mod:`unitile_py.webapi` routes them).
 
 >>> whole(3, "level"), humans_of(["r"]), shown(" C4 "), were(2, "slide"), common_prefix("abc", "abd")
 (3, ('r',), 'c4', '2 slides were', 2)
@@ -7,12 +8,16 @@ player, and the names of the requests each service answers (:mod:`unitile_py.web
 Traceback (most recent call last):
 ...
 unitile_py.errors.GameError: seed must be a whole number
+>>> play_link(["a1", "B2", "c3"], lambda name: "is no move" if name == "B2" else None, "move")
+'move 2 of the link, b2, is no move, so it and the 1 after it were not played'
+>>> undo_to([4, -1, 7, 2], "rbrb".__getitem__, ["b"], skip=-1), undo_to([4, 7], "rb".__getitem__, [])
+(3, 1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 from .colours import BLUE, RED
 from .coords import quote
@@ -23,6 +28,54 @@ REQUESTS = ("info", "new_game", "state", "play", "undo", "load", "salvage", "exp
 "computer_move")
 
 
+class Replayable(Protocol):
+    """What :func:`replay_onto` needs of a game."""
+
+    def pop(self) -> int:
+        """Take back the last move."""
+        ...
+
+    def push_name(self, name: str) -> None:
+        """Play a move named in the notation; :class:`GameError` for an illegal one."""
+        ...
+
+
+class Judged(Protocol):
+    """What :func:`checked_choice` needs of a game."""
+
+    def why_illegal(self, move: int) -> str | None:
+        """None for a legal move, else why not."""
+        ...
+
+    def name_of(self, move: int) -> str:
+        """A move as the notation writes it."""
+        ...
+
+
+class ServedGame(Replayable, Judged, Protocol):
+    """What :class:`Service` needs of a game (each game's ``Game``)."""
+
+    @property
+    def skip(self) -> int | None:
+        """The move that stands for a skipped turn, if the game has one."""
+        ...
+
+    @property
+    def moves(self) -> tuple[int, ...]:
+        """The moves so far."""
+        ...
+
+    def mover(self, ply: int) -> str:
+        """The colour that made move number ``ply``."""
+        ...
+
+    def is_over(self) -> bool:
+        """True once a colour has won."""
+        ...
+
+
+R = TypeVar("R", bound=Replayable)
+G = TypeVar("G", bound=ServedGame)
 
 
 def whole(value: Any, what: str) -> int:
@@ -68,4 +121,190 @@ def not_played(after: int) -> str:
     return f"so it and the {after} after it were not played" if after else "so it was not played"
 
 
-__all__ = ["REQUESTS", "common_prefix", "humans_of", "not_played", "shown", "were", "whole"]
+def moves_lost(moves: Any, noun: str) -> str:
+    """The end of a sentence on a link whose start is refused: how many of its moves were not played."""
+    return f" and its {were(len(moves), noun)} not played" if isinstance(moves, list) and moves else ""
+
+
+def names_of(game: dict[str, Any], what: str, error: type[GameError]) -> list[str]:
+    """The ``moves`` of a plain game: a list of texts, each a ``what`` (or an empty list for none)."""
+    names = game.get("moves") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise error(f"game: moves must be a list of {what}")
+    return names
+
+
+def replay_onto(
+    game: R, played: Sequence[str], wanted: Sequence[str], names: Sequence[str] | None = None
+) -> R:
+    """``game``, whose moves are named ``played``, brought to the moves named ``wanted``: the moves after
+    the beginning both share are taken back, and the rest of ``names`` (``wanted`` as the page wrote
+    them, the default ``wanted``) pushed, each checked by the rules."""
+    keep = common_prefix(played, wanted)
+    for _ in range(len(played) - keep):
+        game.pop()
+    for name in (wanted if names is None else names)[keep:]:
+        game.push_name(name)
+    return game
+
+
+def play_link(names: Any, step: Callable[[Any], str | None], noun: str) -> str | None:
+    """Play the moves of a link in turn: ``step`` plays one, or returns why it cannot (the end of a
+    sentence that starts with its name). The problem for the player: None when every move was played
+    (or ``names`` is no list), else one line on the first move refused and on how many follow it."""
+    if not isinstance(names, list):
+        return None
+    for i, name in enumerate(names):
+        why = step(name)
+        if why is not None:
+            return f"{noun} {i + 1} of the link, {shown(name)}, {why}, {not_played(len(names) - i - 1)}"
+    return None
+
+
+def undo_to(
+    moves: Sequence[int], mover: Callable[[int], str], humans: Sequence[str], skip: int | None = None
+) -> int | None:
+    """How many moves undo keeps: all before the last move by one of ``humans`` (with no human
+    players, the last move); ``skip`` stands for a skipped turn, which is never taken back alone.
+    None when there is nothing to take back. ``mover(ply)`` is the colour that made move ``ply``."""
+    for ply in range(len(moves) - 1, -1, -1):
+        if moves[ply] == skip:
+            continue
+        if not humans or mover(ply) in humans:
+            return ply
+    return None
+
+
+def ply_of(ply: Any, plies: int, error: type[GameError]) -> int:
+    """The ply the page asks to see in a game of ``plies`` (None: the last)."""
+    if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
+        raise error("ply must be a whole number")
+    end = plies if ply is None else ply
+    if not 0 <= end <= plies:
+        raise error(f"ply {end} is outside 0..{plies}")
+    return end
+
+
+def headers_of(headers: Any, error: type[GameError]) -> dict[str, str]:
+    """The record headers the page sends (an object, or None for none) as text."""
+    if headers is not None and not isinstance(headers, dict):
+        raise error("headers must be an object")
+    return {str(k): str(v) for k, v in (headers or {}).items()}
+
+
+def level_and_seed(level: Any, seed: Any, levels: Sequence[int], error: type[GameError]) -> tuple[int, int]:
+    """The computer level (one of ``levels``) and seed the page asks for."""
+    level, seed = whole(level, "level"), whole(seed, "seed")
+    if level not in levels:
+        raise error(f"level {level}: expected one of {', '.join(map(str, levels))}")
+    return level, seed
+
+
+def checked_choice(game: Judged, level: int, move: int, error: type[GameError]) -> str:
+    """The name of the move a computer ``level`` chose, checked by the game's rules."""
+    why = game.why_illegal(move)
+    if why is not None:
+        raise error(f"level {level} chose {game.name_of(move)}: {why}")
+    return game.name_of(move)
+
+
+def requests_of(service: object) -> dict[str, Callable[..., Any]]:
+    """A service's methods by the name of the request each answers (:data:`REQUESTS`)."""
+    return {name: getattr(service, name) for name in REQUESTS}
+
+
+class Service(Generic[G]):
+    """What both games' services for the page (each game's ``webapi.Api``) do alike: keep the last game
+    replayed for the next call, salvage a link, play a move, undo, check a game before a computer move.
+
+    A game's service says how a plain game is replayed and written (:meth:`replay`, :meth:`plain`),
+    what a new game is, how the rest of a link is salvaged (:meth:`_salvage`), its error class and how
+    it names a move.
+    """
+
+    #: The game's error class: every refusal is one.
+    error: type[GameError] = GameError
+    #: What the page should send as a move, for the error on anything else.
+    move_text = "a move name"
+
+    def __init__(self) -> None:
+        self._last: G | None = None
+
+    def new_game(self) -> dict[str, Any]:
+        """The plain form of a new game."""
+        raise NotImplementedError
+
+    def replay(self, game: Any) -> G:
+        """The game of a plain game, every move checked; the game's error names the first bad one."""
+        raise NotImplementedError
+
+    def plain(self, g: G, upto: int | None = None) -> dict[str, Any]:
+        """The plain form of a game (of its first ``upto`` moves)."""
+        raise NotImplementedError
+
+    def _salvage(self, game: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`salvage` of an object."""
+        raise NotImplementedError
+
+    def salvage(self, game: Any) -> dict[str, Any]:
+        """The longest playable beginning of a game that may be damaged (a link typed, cut or edited by
+        hand), with the names in their usual spelling, and ``problem``: None, or one line for the
+        player on what was left out and why. Never raises for bad content.
+        """
+        if not isinstance(game, dict):
+            return {"game": self.new_game(), "problem": "the link holds no game"}
+        return self._salvage(game)
+
+    def play(self, game: Any, move: Any) -> dict[str, Any]:
+        """The game with one more move by the side to move; the move must be legal."""
+        if not isinstance(move, str):
+            raise self.error(f"move must be {self.move_text}")
+        g = self.replay(game)
+        g.push_name(move)
+        return self.plain(g)
+
+    def _undo_to(self, g: G, humans: Any) -> int | None:
+        """The number of moves :meth:`undo` keeps (see :func:`undo_to`), or None."""
+        return undo_to(g.moves, g.mover, humans_of(humans), g.skip)
+
+    def undo(self, game: Any, humans: Sequence[str]) -> dict[str, Any]:
+        """Take back the last move made by a human, with the computer's replies after it (and a skipped
+        turn after it); with no human players (computer against computer), the last move. The game's
+        error when there is nothing to take back (see ``can_undo`` in the service's ``state``)."""
+        g = self.replay(game)
+        keep = self._undo_to(g, humans)
+        if keep is None:
+            raise self.error("nothing to take back")
+        return self.plain(g, keep)
+
+    def _playable(self, game: Any) -> G:
+        """The game of a plain game that a computer player is asked to move in."""
+        g = self.replay(game)
+        if g.is_over():
+            raise self.error("the game is over")
+        return g
+
+
+__all__ = [
+    "REQUESTS",
+    "Judged",
+    "Replayable",
+    "ServedGame",
+    "Service",
+    "checked_choice",
+    "common_prefix",
+    "headers_of",
+    "humans_of",
+    "level_and_seed",
+    "moves_lost",
+    "names_of",
+    "not_played",
+    "play_link",
+    "ply_of",
+    "replay_onto",
+    "requests_of",
+    "shown",
+    "undo_to",
+    "were",
+    "whole",
+]

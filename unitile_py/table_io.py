@@ -16,21 +16,49 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import GameError
 
 #: The environment variable that points the readers at another tables directory.
 ENV = "UNITILE_TABLES"
 SHA256 = re.compile(r"[0-9a-f]{64}", re.ASCII)
+#: A directory a caller names, or None for the game's default.
+Directory = str | os.PathLike[str] | None
+
+K = TypeVar("K", bound=Hashable)
+T = TypeVar("T")
 
 
 def tables_root() -> Path:
     """The tables directory: ``$UNITILE_TABLES`` if set, else ``tables/`` next to this package."""
     env = os.environ.get(ENV)
     return Path(env) if env else Path(__file__).resolve().parent.parent / "tables"
+
+
+def root_of(directory: Directory, default: Callable[[], Path]) -> Path:
+    """The directory a caller names, or ``default()`` (the game's folder of tables) for None."""
+    return Path(directory) if directory is not None else default()
+
+
+def folder_of(root: Path, board: str) -> Path:
+    """The folder of one board's files: ``root`` itself when it holds a ``manifest.json``, else
+    ``root/board``."""
+    return root if (root / "manifest.json").is_file() else root / board
+
+
+def loaded_once(load: Callable[[K, str], T], default: Callable[[], Path]) -> Callable[[K, Directory], T]:
+    """``load(board, directory)`` as a function that loads (and checks) each board's tables once per
+    process and directory, the directory resolved first and ``default()`` for None."""
+    cached = cache(load)
+
+    def tables(board: K, directory: Directory = None) -> T:
+        return cached(board, str(root_of(directory, default).resolve()))
+
+    return tables
 
 
 def field(where: str, obj: Mapping[str, Any], key: str, kind: type, what: str, error: type[GameError]) -> Any:
@@ -85,6 +113,20 @@ def check_files(
     return data
 
 
+def checked(
+    where: str,
+    files: Mapping[str, bytes],
+    parse: Callable[[bytes], dict[str, Any]],
+    error: type[GameError],
+) -> tuple[dict[str, Any], dict[str, bytes]]:
+    """The manifest of a table folder's ``files`` (read by the game's ``parse``) and every file it
+    lists, checked by :func:`check_files`; a missing ``manifest.json`` is one ``error`` line too."""
+    if "manifest.json" not in files:
+        raise error(f"{where}: manifest.json is missing")
+    manifest = parse(bytes(files["manifest.json"]))
+    return manifest, check_files(where, files, manifest, error)
+
+
 def read_bytes(where: str, path: Path, error: type[GameError]) -> bytes:
     """The bytes of a table file; an unreadable one is one line naming it."""
     try:
@@ -93,4 +135,17 @@ def read_bytes(where: str, path: Path, error: type[GameError]) -> bytes:
         raise error(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
 
 
-__all__ = ["ENV", "SHA256", "check_files", "field", "parse_manifest", "read_bytes", "tables_root"]
+__all__ = [
+    "ENV",
+    "SHA256",
+    "Directory",
+    "check_files",
+    "checked",
+    "field",
+    "folder_of",
+    "loaded_once",
+    "parse_manifest",
+    "read_bytes",
+    "root_of",
+    "tables_root",
+]

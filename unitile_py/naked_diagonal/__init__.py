@@ -1,12 +1,14 @@
-"""Naked Diagonal, the connection game by Mark Steere: the rules engine.
+"""Naked Diagonal, the connection game by Mark Steere: rules, notation, tables and players in pure Python.
 
-The rules as this project reads them, with proofs, are in docs/naked-diagonal.md. Modules:
-
-- :mod:`.grid`: the N x N board, point names, bit-mask helpers, the eight symmetries;
-- :mod:`.position`: immutable positions and their text form;
-- :mod:`.rules`: naked diagonals, dead points, chains and the winner;
-- :mod:`.witness`, :mod:`.construct`, :mod:`.areas`: clean fillings and the exact NDE solver;
-- :mod:`.legality`: legal placements, explanations of bans, NDE regions.
+The rules are at marksteeregames.com; as this project reads them, with proofs, in docs/naked-diagonal.md.
+Modules: :mod:`.grid` and :mod:`.position` (the N x N board, point names, bit masks and the eight
+symmetries; immutable positions and their text form); :mod:`.rules` (naked diagonals, dead points,
+chains and the winner); :mod:`.witness`, :mod:`.construct`, :mod:`.areas` and :mod:`.cache` (clean
+fillings and the exact NDE solver, with its bounded cache); :mod:`.legality` (legal placements,
+explanations of bans, NDE regions); :mod:`.notation` (records); :mod:`.tables` (perfect play on the
+solved sizes, from ``tables/naked-diagonal/``); :mod:`.game` (the game object that enforces the rules
+and skips a player who cannot place); :mod:`.players` and :mod:`.search` (levels 1-6 and the hint);
+:mod:`.cli` (the command line); :mod:`.webapi` (the site worker's service).
 
 >>> from unitile_py.naked_diagonal import Position, after, legal_placements
 >>> pos = after(Position.empty(3), 4)
@@ -15,6 +17,8 @@ The rules as this project reads them, with proofs, are in docs/naked-diagonal.md
 """
 
 from ..colours import BLUE, COLOURS, RED, other
+from ..errors import NakedDiagonalError
+from .game import Game, parse_record
 from .grid import Grid, Symmetry
 from .legality import (
     Ban,
@@ -29,6 +33,7 @@ from .legality import (
     legal_placements,
     nde_regions,
 )
+from .notation import NDRecord, format_record
 from .position import Position
 from .rules import chain, winner
 
@@ -46,20 +51,25 @@ __all__ = [
     "COLOURS",
     "RED",
     "Ban",
+    "Game",
     "Grid",
     "LeavesNDE",
+    "NDRecord",
     "NakedDiagonal",
+    "NakedDiagonalError",
     "Occupied",
     "Position",
     "Symmetry",
     "after",
     "explain",
+    "format_record",
     "has_legal_placement",
     "is_legal",
     "legal_masks",
     "legal_placements",
     "nde_regions",
     "other",
+    "parse_record",
     "winner",
     "winning_chain",
 ]

@@ -21,19 +21,27 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import GameError, NakedDiagonalError
 from ..inputs import read_text
-from ..playing import HUMAN, add_match_arguments, play_in_terminal, report_match, run_games, side_type
-from ..seeds import game_seed
+from ..playing import (
+    HUMAN,
+    add_match_arguments,
+    play_in_terminal,
+    players_of,
+    report_match,
+    run_games,
+    show_after,
+    show_record,
+    side_type,
+)
 from .game import Game, parse_record
 from .legality import explain, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
-from .players import LEVELS, PERFECT, Player, hint, make_player
+from .players import LEVELS, PERFECT, hint, make_player
 from .position import Position
 from .tables import NDTables, tables_for
 
@@ -59,11 +67,7 @@ def draw(position: Position) -> str:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Draw a position after the given placements."""
-    game = Game(Position.parse(args.position))
-    for name in args.moves:
-        game.push_name(name)
-    print(draw(game.position))
-    return 0
+    return show_after(Game(Position.parse(args.position)), args.moves, draw)
 
 
 def legal_of(text: str) -> dict[str, Any]:
@@ -157,14 +161,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     """Check a record and print it normalised, then the final position."""
-    text = read_text(args.file)
-    try:
-        game = Game.from_record(parse_record(text))
-    except GameError as exc:
-        raise NakedDiagonalError(f"{args.file}: {exc}") from None
-    sys.stdout.write(game.record_text())
-    print(draw(game.position))
-    return 0
+    return show_record(args.file, lambda text: Game.from_record(parse_record(text)), draw, NakedDiagonalError)
 
 
 def _start(args: argparse.Namespace) -> Position:
@@ -176,10 +173,7 @@ def _start(args: argparse.Namespace) -> Position:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """A game in the terminal between people and computer levels."""
-    players: dict[str, Player | None] = {
-        colour: None if side == HUMAN else make_player(int(side), game_seed(args.seed, 0, colour))
-        for colour, side in ((RED, args.red), (BLUE, args.blue))
-    }
+    players = players_of({RED: args.red, BLUE: args.blue}, args.seed, make_player)
     play_in_terminal(Game(_start(args)), dict(players), draw, hint)
     return 0
 

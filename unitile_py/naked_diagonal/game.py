@@ -41,7 +41,12 @@ from .rules import chain
 
 
 class Game(History[Position]):
-    """The turns of one game from a start position, each checked; undo with :meth:`pop`."""
+    """The turns of one game from a start position, each checked; undo with :meth:`pop` (a placement is
+    taken back with the skip it caused)."""
+
+    error = NakedDiagonalError
+    place = "point"
+    skip = SKIP
 
     def __init__(
         self, start: Position, moves: Iterable[int] = (), headers: dict[str, str] | None = None
@@ -84,14 +89,22 @@ class Game(History[Position]):
         red, blue = legal_masks(self.position)
         return self.grid.points(red if self.position.turn == RED else blue)
 
-    def why_illegal(self, point: int) -> str | None:
-        """None for a legal placement of the side to move, else the reason in a sentence."""
+    @property
+    def places(self) -> int:
+        """The points of the board."""
+        return self.grid.size
+
+    def board_text(self) -> str:
+        """The board's size, such as ``5x5``."""
+        return f"{self.grid.n}x{self.grid.n}"
+
+    def won_text(self, winner: str) -> str:
+        """``Red has won`` or ``Blue has won``."""
+        return f"{COLOUR_NAMES[winner]} has won"
+
+    def rules_forbid(self, point: int) -> str | None:
+        """The ban on a stone of the side to move on ``point``, in a sentence, or None."""
         position = self.position
-        if not 0 <= point < self.grid.size:
-            return f"not a point of the {self.grid.n}x{self.grid.n} board"
-        winner = self.winner()
-        if winner is not None:
-            return f"the game is over: {COLOUR_NAMES[winner]} has won"
         ban = explain(position, point, position.turn)
         return None if ban is None else ban.describe(self.grid)
 
@@ -100,10 +113,7 @@ class Game(History[Position]):
 
         Raises :class:`NakedDiagonalError` naming the ply and why when the placement is not legal.
         """
-        why = self.why_illegal(point)
-        if why is not None:
-            name = self.grid.name(point) if 0 <= point < self.grid.size else f"point {point}"
-            raise NakedDiagonalError(f"ply {self.ply + 1}, {name}: {why}")
+        self.refuse(point)
         before = self.position
         nxt = after(before, point)
         skipped = nxt.turn == before.turn
@@ -115,14 +125,6 @@ class Game(History[Position]):
         self._positions.append(nxt)
         return skipped
 
-    def push_name(self, name: str) -> None:
-        """Place on a point named in the notation, such as ``c4``."""
-        try:
-            point = self.grid.point(name.strip(), "move")
-        except GameError as exc:
-            raise NakedDiagonalError(f"ply {self.ply + 1}: {exc}") from None
-        self.push(point)
-
     def name_of(self, move: int) -> str:
         """A turn as the notation writes it: a point name, or ``skip``."""
         return move_name(self.grid, move)
@@ -130,16 +132,6 @@ class Game(History[Position]):
     def move_of(self, text: str) -> int:
         """The point of a name; :class:`NakedDiagonalError` for none."""
         return self.grid.point(text.strip(), "move")
-
-    def pop(self) -> int:
-        """Take back the last placement (and the skip it caused); returns its point."""
-        if not self._moves:
-            raise NakedDiagonalError("there is no move to take back")
-        if self._moves[-1] == SKIP:
-            self._moves.pop()
-            self._positions.pop()
-        self._positions.pop()
-        return self._moves.pop()
 
     # ----- records ----------------------------------------------------------------------------------
 

@@ -12,9 +12,10 @@
 * :func:`hint` is the choice of the strongest level, seeded by the position, so a position always
   gets the same hint.
 
-As in Unitile, a player is made from a level and a seed, ``choose(position, rng=None)`` returns a
-point, and every random draw comes from ``rng`` (by default :func:`unitile_py.seeds.position_rng` of the
-seed and the position), so a seeded game is reproducible move for move.
+Every player is made from a level and a seed and is a :class:`unitile_py.playing.Player`:
+``choose(position, rng=None)`` returns the point to place on, every random draw from ``rng`` (by
+default :func:`unitile_py.seeds.position_rng` of its seed and the position), so a seeded game is
+reproducible move for move.
 
 >>> from unitile_py.naked_diagonal.position import Position
 >>> p = Position.empty(5)
@@ -34,12 +35,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cache
-from typing import Protocol
 
 from ..colours import RED, other
 from ..errors import NakedDiagonalError
 from ..mcts import Edge, RaveSearch, choose_move
-from ..seeds import position_rng
+from ..playing import Player
+from ..seeds import player_rng
 from .grid import Grid
 from .legality import legal_masks
 from .position import Position, _unchecked
@@ -54,15 +55,6 @@ PLAYOUTS = {2: 30, 3: 150, 4: 600, 5: 2200}
 BEST = 5
 #: The perfect-play level, on the board sizes with tables.
 PERFECT = 6
-
-
-class Player(Protocol):
-    """A computer player: ``choose`` returns a point where the side to move may legally place."""
-
-    level: int
-    seed: int
-
-    def choose(self, position: Position, rng: random.Random | None = None) -> int: ...
 
 
 def legal_points(position: Position) -> tuple[int, ...]:
@@ -86,7 +78,7 @@ class RandomPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """A legal placement drawn uniformly at random."""
         points = legal_points(position)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         return points[rng.randrange(len(points))]
 
 
@@ -124,7 +116,7 @@ class SearchPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """The chosen point."""
         points = legal_points(position)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         edges = root_edges(position, points)
         domain = _domain(position.grid)
         return choose_move(
@@ -143,7 +135,7 @@ class PerfectPlayer:
         """The chosen point; :class:`NakedDiagonalError` on a board size without tables."""
         legal_points(position)
         best = tables_for(position.grid.n).best(position)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         return best[rng.randrange(len(best))]
 
 
@@ -152,7 +144,7 @@ def levels_for(n: int) -> tuple[int, ...]:
     return (*LEVELS, PERFECT) if n in solved_sizes() else LEVELS
 
 
-def make_player(level: int, seed: int) -> Player:
+def make_player(level: int, seed: int) -> Player[Position]:
     """The computer player of ``level`` (1 to 6) with its seed; :class:`NakedDiagonalError` for other
     levels."""
     if isinstance(level, bool) or not isinstance(level, int) or level not in (*LEVELS, PERFECT):
@@ -178,7 +170,6 @@ __all__ = [
     "PERFECT",
     "PLAYOUTS",
     "PerfectPlayer",
-    "Player",
     "RandomPlayer",
     "SearchPlayer",
     "hint",

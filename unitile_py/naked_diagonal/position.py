@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..colours import BLUE, COLOUR_NAMES, COLOURS, RED, other
-from ..coords import quote
+from ..coords import check_row, quote, split_position
 from ..errors import GameError, NakedDiagonalError
 from .grid import Grid, Symmetry
 from .rules import forms, naked_diagonals, winner
@@ -62,24 +62,14 @@ class Position:
         """A position from its text, such as ``.../.R./B.. b``; one-line :class:`NakedDiagonalError`
         otherwise."""
         where = f"position {quote(text.strip())}"
-        parts = text.split()
-        if len(parts) != 2:
-            raise NakedDiagonalError(
-                f"{where}: expected the rows joined by '/', a space and the side to move"
-            )
-        rows_text, side = parts
-        if side not in COLOURS:
-            raise NakedDiagonalError(f"{where}: side to move {quote(side)} must be 'r' or 'b'")
-        rows = rows_text.split("/")
+        rows, side = split_position(text, where, "the rows joined by '/'", NakedDiagonalError)
         n = len(rows)
         for i, row in enumerate(rows):
             if len(row) != n:
                 raise NakedDiagonalError(
                     f"{where}: {n} rows, so each needs {n} points; row {i + 1} has {len(row)}"
                 )
-            bad = set(row) - set("RB.")
-            if bad:
-                raise NakedDiagonalError(f"{where}: row {i + 1} has {quote(min(bad))}; points are R, B or .")
+            check_row(where, i, row, "points", NakedDiagonalError)
         try:
             grid = Grid.get(n)
         except GameError as e:

@@ -29,21 +29,29 @@ from __future__ import annotations
 import bisect
 import hashlib
 import itertools
-import os
 import re
 import struct
 import sys
 import zlib
 from array import array
 from collections.abc import Mapping
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ..colours import RED
 from ..coords import quote
 from ..errors import NakedDiagonalError
-from ..table_io import SHA256, check_files, field, read_bytes, tables_root
+from ..table_io import (
+    SHA256,
+    Directory,
+    checked,
+    field,
+    folder_of,
+    loaded_once,
+    read_bytes,
+    root_of,
+    tables_root,
+)
 from ..table_io import parse_manifest as read_manifest
 from .grid import Grid
 from .legality import after, legal_masks
@@ -221,10 +229,7 @@ def read_tables(n: int, files: Mapping[str, bytes]) -> tuple[dict[str, Any], dic
     board = f"tables naked-diagonal {n}x{n}"
     if not 1 <= n <= MAX_N:
         raise NakedDiagonalError(f"{board}: the format holds boards up to {MAX_N}x{MAX_N}")
-    if "manifest.json" not in files:
-        raise NakedDiagonalError(f"{board}: manifest.json is missing")
-    manifest = parse_manifest(n, bytes(files["manifest.json"]))
-    data = check_files(board, files, manifest, NakedDiagonalError)
+    manifest, data = checked(board, files, lambda raw: parse_manifest(n, raw), NakedDiagonalError)
     tiers: dict[int, TierFile] = {}
     for entry in manifest["tiers"]:
         tf = TierFile(entry["file"], data[entry["file"]], n)
@@ -246,11 +251,11 @@ class NDTables:
         self.tiers = dict(tiers)
 
     @staticmethod
-    def load(n: int, directory: str | os.PathLike[str] | None = None) -> NDTables:
+    def load(n: int, directory: Directory = None) -> NDTables:
         """The tables of the n x n board from ``directory`` (holding ``manifest.json``, or
         ``<n>x<n>/manifest.json``; default :func:`default_root`)."""
-        root = Path(directory) if directory is not None else default_root()
-        folder = root if (root / "manifest.json").is_file() else root / f"{n}x{n}"
+        root = root_of(directory, default_root)
+        folder = folder_of(root, f"{n}x{n}")
         where = f"tables naked-diagonal {n}x{n}"
         if not (folder / "manifest.json").is_file():
             raise NakedDiagonalError(f"{where}: no tables in {folder} (solved sizes: {_sizes_text(root)})")
@@ -336,9 +341,9 @@ def _read(where: str, path: Path) -> bytes:
     return read_bytes(where, path, NakedDiagonalError)
 
 
-def solved_sizes(directory: str | os.PathLike[str] | None = None) -> tuple[int, ...]:
+def solved_sizes(directory: Directory = None) -> tuple[int, ...]:
     """The board sizes with tables in ``directory`` (default :func:`default_root`)."""
-    root = Path(directory) if directory is not None else default_root()
+    root = root_of(directory, default_root)
     return tuple(n for n in range(1, MAX_N + 1) if (root / f"{n}x{n}" / "manifest.json").is_file())
 
 
@@ -347,15 +352,12 @@ def _sizes_text(root: Path) -> str:
     return ", ".join(f"{n}x{n}" for n in sizes) or "none"
 
 
-@cache
-def _tables_for(n: int, root: str) -> NDTables:
-    return NDTables.load(n, root)
+_tables_for = loaded_once(NDTables.load, default_root)
 
 
-def tables_for(n: int, directory: str | os.PathLike[str] | None = None) -> NDTables:
+def tables_for(n: int, directory: Directory = None) -> NDTables:
     """The tables of the n x n board, loaded and checked once per process and directory."""
-    root = Path(directory) if directory is not None else default_root()
-    return _tables_for(n, str(root.resolve()))
+    return _tables_for(n, directory)
 
 
 __all__ = [

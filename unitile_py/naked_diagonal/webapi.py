@@ -28,14 +28,16 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from .. import service
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import GameError, NakedDiagonalError
-from ..service import REQUESTS, common_prefix, humans_of, not_played, shown, were, whole
+from ..playing import Player
+from ..service import whole
 from .game import Game, parse_record
 from .grid import Grid
 from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
-from .players import BEST, LEVELS, PERFECT, Player, hint, levels_for, make_player
+from .players import BEST, LEVELS, PERFECT, hint, levels_for, make_player
 from .position import Position
 from .rules import chain
 from .tables import solved_sizes
@@ -66,11 +68,11 @@ def plain_game(g: Game, upto: int | None = None) -> dict[str, Any]:
     return {"size": g.grid.n, "start": None if empty else str(start), "moves": [g.name_of(m) for m in moves]}
 
 
-class Api:
+class Api(service.Service[Game]):
     """Naked Diagonal's game service for the page."""
 
-    def __init__(self) -> None:
-        self._last: Game | None = None
+    error = NakedDiagonalError
+    move_text = "a point name such as e5"
 
     def info(self) -> dict[str, Any]:
         """The board sizes, the default one and the computer levels: ``levels`` on every size, with
@@ -119,88 +121,47 @@ class Api:
         a prefix of its placements, so that a call per move does not replay the whole game.
         """
         start = self._start(game)
-        names = game.get("moves") or []
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise NakedDiagonalError("game: moves must be a list of point names")
+        names = service.names_of(game, "point names", NakedDiagonalError)
         wanted = [n.strip().lower() for n in names]
-        placements = [n for n in wanted if n != SKIP_WORD]
         g = self._last
         if g is None or g.start != start:
             g = Game(start)
-        played = [g.name_of(m) for m in g.moves if m != SKIP]
-        keep = common_prefix(played, placements)
-        for _ in range(len(played) - keep):
-            g.pop()  # with the skip it caused
         self._last = None  # in case a placement below is refused half way
-        for name in placements[keep:]:
-            g.push_name(name)
-        self._last = g
+        played = [g.name_of(m) for m in g.moves if m != SKIP]  # a placement is taken back with its skip
+        self._last = service.replay_onto(g, played, [n for n in wanted if n != SKIP_WORD])
         _check_skips(g, wanted)
         return g
 
-    def salvage(self, game: Any) -> dict[str, Any]:
-        """The longest playable beginning of a game that may be damaged (a link typed, cut or edited by
-        hand), with the names in their usual spelling, and ``problem``: None, or one line for the
-        player on what was left out and why. Never raises for bad content.
-        """
-        if not isinstance(game, dict):
-            return {"game": self.new_game(), "problem": "the link holds no game"}
+    def plain(self, g: Game, upto: int | None = None) -> dict[str, Any]:
+        """The plain form of a game (of its first ``upto`` turns): :func:`plain_game`."""
+        return plain_game(g, upto)
+
+    def _salvage(self, game: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`salvage` of an object: its start, else an empty board, and the turns that can be played."""
         try:
             start = self._start(game)
         except GameError as exc:
             size = game.get("size")
             fallback = self.new_game(size if isinstance(size, int) and size in SIZES else DEFAULT_SIZE)
-            moves = game.get("moves")
-            tail = ""
-            if isinstance(moves, list) and moves:
-                tail = f" and its {were(len(moves), 'move')} not played"
+            tail = service.moves_lost(game.get("moves"), "move")
             what = "start position" if game.get("start") is not None else "board size"
             n = fallback["size"]
             bad = f"the {what} of the link is refused: {exc}; an empty {n}x{n} board is shown{tail}"
             return {"game": fallback, "problem": bad}
-        names = game.get("moves") or []
-        if not isinstance(names, list):
-            names = []
         g = Game(start)
-        problem = None
         skipped = False  # the last placement skipped the opponent: a skip may follow
-        for i, name in enumerate(names):
+
+        def step(name: Any) -> str | None:
+            nonlocal skipped
             why = _why_not(g, name, skipped)
-            if why is not None:
-                problem = f"move {i + 1} of the link, {shown(name)}, {why}, {not_played(len(names) - i - 1)}"
-                break
-            word = name.strip().lower()
-            skipped = False if word == SKIP_WORD else g.push(g.grid.point(word))
+            if why is None:
+                word = name.strip().lower()
+                skipped = False if word == SKIP_WORD else g.push(g.grid.point(word))
+            return why
+
+        problem = service.play_link(game.get("moves"), step, "move")
         self._last = g
         return {"game": plain_game(g), "problem": problem}
-
-    def play(self, game: Any, move: Any) -> dict[str, Any]:
-        """The game with one more placement by the side to move; it must be legal."""
-        if not isinstance(move, str):
-            raise NakedDiagonalError("move must be a point name such as e5")
-        g = self.replay(game)
-        g.push_name(move)
-        return plain_game(g)
-
-    def undo(self, game: Any, humans: Sequence[str]) -> dict[str, Any]:
-        """Take back the last placement made by a human, with the computer's replies after it (and
-        any skip); with no human players, the last placement. :class:`NakedDiagonalError` when there is
-        nothing to take back (see ``can_undo`` in :meth:`state`)."""
-        g = self.replay(game)
-        keep = self._undo_to(g, humans_of(humans))
-        if keep is None:
-            raise NakedDiagonalError("nothing to take back")
-        return plain_game(g, keep)
-
-    @staticmethod
-    def _undo_to(g: Game, humans: Sequence[str]) -> int | None:
-        """The number of turns undo keeps, or None when there is nothing to take back."""
-        for ply in range(g.ply - 1, -1, -1):
-            if g.moves[ply] == SKIP:
-                continue
-            if not humans or g.mover(ply) in humans:
-                return ply
-        return None
 
     def load(self, text: Any) -> dict[str, Any]:
         """A game from record text; every turn is checked by the rules."""
@@ -231,13 +192,8 @@ class Api:
         the winner's stones that join its edges.
         """
         g = self.replay(game)
-        if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
-            raise NakedDiagonalError("ply must be a whole number")
-        end = g.ply if ply is None else ply
-        if not 0 <= end <= g.ply:
-            raise NakedDiagonalError(f"ply {end} is outside 0..{g.ply}")
-        if headers is not None and not isinstance(headers, dict):
-            raise NakedDiagonalError("headers must be an object")
+        end = service.ply_of(ply, g.ply, NakedDiagonalError)
+        g.headers = service.headers_of(headers, NakedDiagonalError)
         grid = g.grid
         position = g.positions[end]
         winner = position.winner()
@@ -251,7 +207,6 @@ class Api:
             legal = grid.points(red if position.turn == RED else blue)
         points = ["R" if position.red >> p & 1 else "B" if position.blue >> p & 1 else "."
                   for p in range(grid.size)]
-        g.headers = {str(k): str(v) for k, v in (headers or {}).items()}
         return {
             "size": grid.n,
             "ply": end,
@@ -269,7 +224,7 @@ class Api:
             "result": g.result(),
             "record": g.record_text(),
             "position": str(position),
-            "can_undo": self._undo_to(g, humans_of(humans)) is not None,
+            "can_undo": self._undo_to(g, humans) is not None,
         }
 
     def explain(self, game: Any, point: Any) -> dict[str, Any] | None:
@@ -327,9 +282,7 @@ class Api:
     # ----- computer ---------------------------------------------------------------------------------
 
     def _playable(self, game: Any) -> Game:
-        g = self.replay(game)
-        if g.is_over():
-            raise NakedDiagonalError("the game is over")
+        g = super()._playable(game)
         if not g.legal_moves():
             raise NakedDiagonalError("nobody can place in this position")
         return g
@@ -344,26 +297,19 @@ class Api:
 
     def computer_move(self, game: Any, level: Any, seed: Any) -> str:
         """The placement computer ``level`` chooses; the same game, level and seed give the same one."""
-        level, seed = whole(level, "level"), whole(seed, "seed")
-        if level not in (*LEVELS, PERFECT):
-            raise NakedDiagonalError(
-                f"level {level}: expected one of {', '.join(map(str, (*LEVELS, PERFECT)))}"
-            )
+        level, seed = service.level_and_seed(level, seed, (*LEVELS, PERFECT), NakedDiagonalError)
         g = self._playable(game)
         if level not in levels_for(g.grid.n):
             sizes = " and ".join(f"{n}x{n}" for n in solved_sizes() if n in SIZES) or "no board of this site"
             here = f"{g.grid.n}x{g.grid.n}"
             raise NakedDiagonalError(f"level {level} (perfect play) plays on {sizes} only, not on {here}")
         point = _player(level, seed).choose(g.position)
-        why = g.why_illegal(point)
-        if why is not None:
-            raise NakedDiagonalError(f"level {level} chose {g.grid.name(point)}: {why}")
-        return g.grid.name(point)
+        return service.checked_choice(g, level, point, NakedDiagonalError)
 
 
 #: The players of recent (level, seed) pairs: a search player keeps nothing between moves, but a
 #: game asks for the same one every other turn.
-_player: Callable[[int, int], Player] = lru_cache(maxsize=16)(make_player)
+_player: Callable[[int, int], Player[Position]] = lru_cache(maxsize=16)(make_player)
 
 
 def _check_skips(g: Game, wanted: list[str]) -> None:
@@ -428,6 +374,6 @@ def _nde_text(grid: Grid, ban: LeavesNDE) -> str:
 API = Api()
 
 #: Naked Diagonal's requests by name.
-OPS: dict[str, Callable[..., Any]] = {name: getattr(API, name) for name in REQUESTS}
+OPS: dict[str, Callable[..., Any]] = service.requests_of(API)
 
 __all__ = ["API", "OPS", "SIZES", "Api", "plain_game"]

@@ -8,11 +8,10 @@ line to standard error and exit with status 2; there is no traceback.
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
 from ..errors import GameError, UnitileError
-from ..inputs import read_text
+from ..playing import show_after, show_record
 from . import analyze, match, terminal_play
 from .board import Board
 from .drawing import draw
@@ -39,24 +38,18 @@ def rules_for(board: Board, args: argparse.Namespace) -> Lookups:
 def cmd_show(args: argparse.Namespace) -> int:
     """Draw a position, after the given moves if any (each checked by the rules)."""
     start = parse_position(args.position)
-    game = Game(start, rules_for(start.board, args) if args.moves else ADJACENT_ONLY)
-    for name in args.moves:
-        game.push_name(name)
-    print(draw(game.position))
-    return 0
+    rules = rules_for(start.board, args) if args.moves else ADJACENT_ONLY
+    return show_after(Game(start, rules), args.moves, draw)
 
 
 def cmd_record(args: argparse.Namespace) -> int:
     """Check a game record (every move by the rules) and print it normalised, then the final position."""
-    text = read_text(args.file)
-    try:
+
+    def load(text: str) -> Game:
         record = parse_record(text)
-        game = Game.from_record(record, rules_for(record.start.board, args))
-    except GameError as exc:
-        raise UnitileError(f"{args.file}: {exc}") from None
-    sys.stdout.write(game.record_text())
-    print(draw(game.position))
-    return 0
+        return Game.from_record(record, rules_for(record.start.board, args))
+
+    return show_record(args.file, load, draw, UnitileError)
 
 
 def cmd_slides(args: argparse.Namespace) -> int:

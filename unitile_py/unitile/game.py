@@ -50,6 +50,9 @@ def default_rules(board: Board) -> Lookups:
 class Game(History[Position]):
     """The moves of one game from a start position, each checked by ``rules``; undo with :meth:`pop`."""
 
+    error = UnitileError
+    place = "cell"
+
     def __init__(
         self,
         start: Position,
@@ -80,14 +83,22 @@ class Game(History[Position]):
             return ()
         return tuple(self.rules.legal(self.position))
 
-    def why_illegal(self, cell: int) -> str | None:
-        """None for a legal slide, else the reason in a few words."""
+    @property
+    def places(self) -> int:
+        """The cells of the board."""
+        return self.board.cells
+
+    def board_text(self) -> str:
+        """The board's size, such as ``5x5``."""
+        return str(self.board)
+
+    def won_text(self, winner: str) -> str:
+        """``red is united`` or ``blue is united``."""
+        return f"{'red' if winner == 'r' else 'blue'} is united"
+
+    def rules_forbid(self, cell: int) -> str | None:
+        """Why the tile on ``cell`` may not slide (:data:`NOT_ADJACENT`, :data:`NOT_LOWER`), or None."""
         position = self.position
-        if not 0 <= cell < self.board.cells:
-            return f"not a cell of the {self.board} board"
-        winner = position.winner()
-        if winner is not None:
-            return f"the game is over: {'red' if winner == 'r' else 'blue'} is united"
         if cell not in position.slides():
             return NOT_ADJACENT
         if cell not in self.rules.legal(position):
@@ -100,20 +111,9 @@ class Game(History[Position]):
 
     def push(self, cell: int) -> None:
         """Slide the tile on ``cell``; :class:`UnitileError` naming the ply and why if it is not legal."""
-        why = self.why_illegal(cell)
-        if why is not None:
-            name = self.board.name(cell) if 0 <= cell < self.board.cells else f"cell {cell}"
-            raise UnitileError(f"ply {self.ply + 1}, {name}: {why}")
+        self.refuse(cell)
         self._positions.append(self.position.play(cell))
         self._moves.append(cell)
-
-    def push_name(self, name: str) -> None:
-        """Slide a tile named in the notation, such as ``c4``."""
-        try:
-            cell = self.board.cell(name)
-        except GameError as exc:
-            raise UnitileError(f"ply {self.ply + 1}: {exc}") from None
-        self.push(cell)
 
     def name_of(self, move: int) -> str:
         """A move (a cell) as the notation writes it."""
@@ -122,13 +122,6 @@ class Game(History[Position]):
     def move_of(self, text: str) -> int:
         """The cell of a move's name; :class:`UnitileError` for none."""
         return self.board.cell(text)
-
-    def pop(self) -> int:
-        """Take back the last move and return its cell."""
-        if not self._moves:
-            raise UnitileError("there is no move to take back")
-        self._positions.pop()
-        return self._moves.pop()
 
     # ----- records ----------------------------------------------------------------------------------
 

@@ -14,16 +14,16 @@ import argparse
 from typing import Any
 
 from .. import playing
-from ..playing import GameResult, MatchSummary, add_match_arguments, report_match, run_games
+from ..playing import GameResult, MatchSummary, Player, add_match_arguments, report_match, run_games
 from .board import Board
 from .game import Game
 from .lookups import Lookups
-from .players import LEVELS, Player, make_player
+from .players import LEVELS, make_player
 from .position import Position
 from .tables import tables_for
 
 
-def play_game(red: Player, blue: Player, tables: Lookups, start: Position) -> GameResult:
+def play_game(red: Player[Position], blue: Player[Position], tables: Lookups, start: Position) -> GameResult:
     """Play one game from ``start`` to the end; every move goes through :meth:`Game.push`."""
     return playing.play_game(Game(start, tables), red, blue)
 

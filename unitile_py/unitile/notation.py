@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..coords import quote
+from ..coords import check_row, quote, split_position
 from ..errors import GameError, UnitileError
 from ..records import MoveReader, check_result, format_headers, format_moves, split_record
 from .board import Board
@@ -20,24 +20,15 @@ from .position import Position
 
 def parse_position(text: str) -> Position:
     """A position from ``ROWS/ROWS/... SIDE``, such as ``BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r``."""
-    parts = text.split()
-    if len(parts) != 2:
-        raise UnitileError(f"position {quote(text.strip())}: expected the rows, a space and the side to move")
-    rows_text, side = parts
-    if side not in ("r", "b"):
-        raise UnitileError(f"position {quote(text.strip())}: side to move {quote(side)} must be 'r' or 'b'")
-    rows = rows_text.split("/")
+    rows, side = split_position(text, f"position {quote(text.strip())}", "the rows", UnitileError)
+    rows_text = "/".join(rows)
     cols = len(rows[0])
     for i, row in enumerate(rows):
         if len(row) != cols:
             raise UnitileError(
                 f"position {quote(rows_text)}: row {i + 1} has {len(row)} cells, row 1 has {cols}"
             )
-        bad = set(row) - set("RB.")
-        if bad:
-            raise UnitileError(
-                f"position {quote(rows_text)}: row {i + 1} has {sorted(bad)[0]!r}; cells are R, B or ."
-            )
+        check_row(f"position {quote(rows_text)}", i, row, "cells", UnitileError)
     board = Board.get(len(rows), cols)
     cells = "".join(rows)
     bubbles = cells.count(".")

@@ -12,11 +12,10 @@
   slides, so the same position always gets the same hint).
 
 Every player is made from a level, a seed and the lookups (:class:`unitile_py.unitile.lookups.Lookups`:
-the tables, or a reference in tests). ``choose(position, rng=None)`` returns the
-cell of the tile to slide. Every random draw comes from ``rng``; without one, the player uses
-:func:`position_rng` of its seed and the position. A player's choice is therefore a pure function of
-its level, its seed and the position, and a game between two seeded players is reproducible move for
-move (the site's worker passes exactly that generator).
+the tables, or a reference in tests) and is a :class:`unitile_py.playing.Player`: ``choose(position,
+rng=None)`` returns the cell of the tile to slide, every random draw from ``rng`` (by default
+:func:`unitile_py.seeds.position_rng` of its seed and the position; the site's worker passes exactly
+that generator), so a game between two seeded players is reproducible move for move.
 
 >>> from unitile_py.unitile.lookups import ADJACENT_ONLY
 
@@ -37,11 +36,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol
 
 from ..errors import UnitileError
 from ..mcts import choose_move
-from ..seeds import position_rng
+from ..playing import Player
+from ..seeds import player_rng
 from .lookups import Lookups, playable_legal
 from .position import Position
 from .slide_search import SlideDomain, key
@@ -52,15 +51,6 @@ LEVELS = (1, 2, 3, 4, 5, 6)
 PLAYOUTS = {2: 3, 3: 3, 4: 16, 5: 300}
 #: The level that plays perfectly.
 PERFECT = 6
-
-
-class Player(Protocol):
-    """A computer player: ``choose`` returns the cell of a legal slide for the side to move."""
-
-    level: int
-    seed: int
-
-    def choose(self, position: Position, rng: random.Random | None = None) -> int: ...
 
 
 @dataclass(eq=False)
@@ -74,7 +64,7 @@ class RandomPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """A legal slide drawn uniformly at random."""
         legal = playable_legal(position, self.tables)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         return legal[rng.randrange(len(legal))]
 
 
@@ -92,7 +82,7 @@ class PerfectPlayer:
         best = optimal_slides(position, self.tables)
         if len(best) == 1:
             return best[0]
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         return best[rng.randrange(len(best))]
 
 
@@ -114,7 +104,7 @@ class MctsPlayer:
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """The chosen slide's cell."""
         playable_legal(position, self.tables)
-        rng = rng if rng is not None else position_rng(self.seed, position)
+        rng = player_rng(rng, self.seed, position)
         domain = SlideDomain(position.board, self.tables)
         state = key(position.red, position.bubble)
         return choose_move(domain, state, position.turn, self.playouts, rng, self.proportional)
@@ -135,7 +125,7 @@ def hint(position: Position, tables: Lookups) -> int:
     return optimal_slides(position, tables)[0]
 
 
-def make_player(level: int, seed: int, tables: Lookups) -> Player:
+def make_player(level: int, seed: int, tables: Lookups) -> Player[Position]:
     """The computer player of ``level`` (1 to 6) with its seed; :class:`UnitileError` for other levels."""
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
         raise UnitileError(f"level {level}: the computer levels are 1 to 6")
@@ -152,7 +142,6 @@ __all__ = [
     "PLAYOUTS",
     "MctsPlayer",
     "PerfectPlayer",
-    "Player",
     "RandomPlayer",
     "hint",
     "make_player",

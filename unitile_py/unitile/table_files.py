@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UnitileError
-from ..table_io import SHA256, check_files, field
+from ..table_io import SHA256, checked, field
 from ..table_io import parse_manifest as read_manifest
 from .board import Board
 
@@ -189,10 +189,7 @@ def parse_manifest(board: Board, raw: bytes) -> dict[str, Any]:
 
 def read_tables(board: Board, files: Mapping[str, bytes]) -> tuple[dict[str, Any], dict[int, FrameFile]]:
     """The checked manifest and the frame file of each frame cell (see the module docstring)."""
-    if "manifest.json" not in files:
-        raise UnitileError(f"tables {board}: manifest.json is missing")
-    manifest = parse_manifest(board, bytes(files["manifest.json"]))
-    data = check_files(f"tables {board}", files, manifest, UnitileError)
+    manifest, data = checked(f"tables {board}", files, lambda raw: parse_manifest(board, raw), UnitileError)
     frames: dict[int, FrameFile] = {}
     for entry in manifest["frames"]:
         name = entry["file"]

@@ -20,7 +20,6 @@ Every lookup is a few table reads: no numpy, so it runs the same under Pyodide.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -28,7 +27,7 @@ from typing import Any
 
 from ..colours import RED
 from ..errors import UnitileError
-from ..table_io import ENV, read_bytes, tables_root
+from ..table_io import ENV, Directory, folder_of, loaded_once, read_bytes, root_of, tables_root
 from .board import Board
 from .canonical import Frame, orbit_rep
 from .position import Position
@@ -216,7 +215,7 @@ class Tables:
     # Loading ---------------------------------------------------------------------------------------
 
     @staticmethod
-    def load(board: Board | str, directory: str | os.PathLike[str] | None = None) -> Tables:
+    def load(board: Board | str, directory: Directory = None) -> Tables:
         """The tables of a board from ``directory`` (holding ``manifest.json``, or ``<board>/manifest.json``).
 
         The default is ``tables/<board>/`` of the repository (or under ``$UNITILE_TABLES``). Every file
@@ -224,8 +223,8 @@ class Tables:
         :class:`UnitileError` naming it.
         """
         b = _board(board)
-        root = Path(directory) if directory is not None else default_root()
-        folder = root if (root / "manifest.json").is_file() else root / str(b)
+        root = root_of(directory, default_root)
+        folder = folder_of(root, str(b))
         if not (folder / "manifest.json").is_file():
             raise UnitileError(f"tables {b}: no lookup tables in {folder} (manifest.json is missing)")
         files = {"manifest.json": _read(b, folder / "manifest.json")}
@@ -377,20 +376,16 @@ def _read(board: Board, path: Path) -> bytes:
     return read_bytes(f"tables {board}", path, UnitileError)
 
 
-@cache
-def _tables_for(board: Board, root: str) -> Tables:
-    return Tables.load(board, root)
+_tables_for = loaded_once(Tables.load, default_root)
 
 
-def tables_for(board: Board | str, directory: str | os.PathLike[str] | None = None) -> Tables:
+def tables_for(board: Board | str, directory: Directory = None) -> Tables:
     """The tables of a board, loaded once per process and directory (see :meth:`Tables.load`).
 
     ``directory`` defaults to :func:`default_root`; a board without tables there is a
     :class:`UnitileError` that says so in one line.
     """
-    b = _board(board)
-    root = Path(directory) if directory is not None else default_root()
-    return _tables_for(b, str(root.resolve()))
+    return _tables_for(_board(board), directory)
 
 
 __all__ = [

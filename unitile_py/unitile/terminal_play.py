@@ -17,13 +17,12 @@ from .. import playing
 from ..colours import BLUE, RED
 from ..errors import UnitileError
 from ..playing import HUMAN, side_type
-from ..seeds import game_seed
 from .board import Board
 from .drawing import draw
 from .game import Game
 from .lookups import Lookups
 from .notation import Record, parse_position
-from .players import LEVELS, Player, hint, make_player
+from .players import LEVELS, hint, make_player
 from .position import Position
 from .tables import tables_for
 
@@ -37,10 +36,7 @@ def play_in_terminal(
     write: Callable[[str], None] = print,
 ) -> Record:
     """Play one game; ``sides`` maps each colour to ``"human"`` or a level. The record of the game."""
-    players: dict[str, Player | None] = {
-        colour: None if side == HUMAN else make_player(int(side), game_seed(seed, 0, colour), tables)
-        for colour, side in sides.items()
-    }
+    players = playing.players_of(sides, seed, lambda level, side_seed: make_player(level, side_seed, tables))
     game = Game(start, tables)
     playing.play_in_terminal(game, dict(players), draw, lambda p: hint(p, tables), read, write)
     return game.record()

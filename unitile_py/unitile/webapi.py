@@ -38,10 +38,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import service
 from ..colours import BLUE, RED
 from ..errors import GameError, UnitileError
+from ..playing import Player
 from ..seeds import position_rng
-from ..service import REQUESTS, common_prefix, humans_of, not_played, shown, were, whole
+from ..service import shown
 from . import players
 from .board import Board
 from .game import NOT_ADJACENT, NOT_LOWER, Game
@@ -67,14 +69,17 @@ def _plain_game(game: Game, upto: int | None = None) -> dict[str, Any]:
     }
 
 
-class Api:
+class Api(service.Service[Game]):
     """One board's game service for the page; the tables and players are optional and loaded on request."""
 
+    error = UnitileError
+    move_text = "a cell name such as c4"
+
     def __init__(self, board: Board = BOARD, tables: Lookups | None = None) -> None:
+        super().__init__()
         self.board = board
         self.tables: Lookups | None = tables
-        self._players: dict[tuple[int, int], players.Player] = {}
-        self._last: Game | None = None
+        self._players: dict[tuple[int, int], Player[Position]] = {}
 
     @property
     def rules(self) -> Lookups:
@@ -122,29 +127,21 @@ class Api:
         start = Position.start(self.board) if start_text is None else parse_position(start_text)
         if start.board is not self.board:
             raise UnitileError(f"game: this page plays on a {self.board} board, not {start.board}")
-        names = game.get("moves") or []
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise UnitileError("game: moves must be a list of cell names")
+        names = service.names_of(game, "cell names", UnitileError)
         g = self._last
         if g is None or g.start != start or g.rules is not self.rules:
             g = Game(start, self.rules)
-        played = [self.board.name(c) for c in g.moves]
-        keep = common_prefix(played, [n.strip().lower() for n in names])
-        while g.ply > keep:
-            g.pop()
         self._last = None  # in case a move below is refused half way
-        for name in names[keep:]:
-            g.push_name(name)
-        self._last = g
+        played = [self.board.name(c) for c in g.moves]
+        self._last = service.replay_onto(g, played, [n.strip().lower() for n in names], names)
         return g
 
-    def salvage(self, game: Any) -> dict[str, Any]:
-        """The longest playable beginning of a game that may be damaged (a link typed, cut or edited by
-        hand), with the names in their usual spelling, and ``problem``: None, or one line for the
-        player on what was left out and why. Never raises for bad content.
-        """
-        if not isinstance(game, dict):
-            return {"game": self.new_game(), "problem": "the link holds no game"}
+    def plain(self, g: Game, upto: int | None = None) -> dict[str, Any]:
+        """The plain form of a game (of its first ``upto`` moves)."""
+        return _plain_game(g, upto)
+
+    def _salvage(self, game: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`salvage` of an object: its start, else the usual one, and the slides that can be played."""
         start_text = game.get("start")
         start = Position.start(self.board)
         if start_text is not None:
@@ -155,22 +152,18 @@ class Api:
                 if start.board is not self.board:
                     raise UnitileError(f"it is for a {start.board} board")
             except GameError as exc:
-                moves = game.get("moves")
                 bad = f"the start position of the link is not valid ({exc}), so the usual start is shown"
-                if isinstance(moves, list) and moves:
-                    bad += f" and its {were(len(moves), 'slide')} not played"
+                bad += service.moves_lost(game.get("moves"), "slide")
                 return {"game": self.new_game(), "problem": bad}
-        names = game.get("moves") or []
-        if not isinstance(names, list):
-            names = []
         g = Game(start, self.rules)
-        problem = None
-        for i, name in enumerate(names):
+
+        def step(name: Any) -> str | None:
             why = self._why(g, name)
-            if why is not None:
-                problem = f"slide {i + 1} of the link, {shown(name)}, {why}, {not_played(len(names) - i - 1)}"
-                break
-            g.push_name(name)
+            if why is None:
+                g.push_name(name)
+            return why
+
+        problem = service.play_link(game.get("moves"), step, "slide")
         self._last = g  # the page asks for this game's state next
         return {"game": _plain_game(g), "problem": problem}
 
@@ -200,38 +193,6 @@ class Api:
             NOT_LOWER: "would not lower r + b",
         }.get(why, "comes after the end of the game" if g.is_over() else why)
 
-    def play(self, game: dict[str, Any], move: str) -> dict[str, Any]:
-        """The game with one more move; the move must be legal."""
-        if not isinstance(move, str):
-            raise UnitileError("move must be a cell name such as c4")
-        g = self.replay(game)
-        g.push_name(move)
-        return _plain_game(g)
-
-    def undo(self, game: dict[str, Any], humans: Sequence[str]) -> dict[str, Any]:
-        """Take back the last move made by a human, with the computer's replies after it.
-
-        With no human players (computer against computer) it takes back one move. Raises
-        :class:`UnitileError` when there is nothing to take back (see ``can_undo`` in :meth:`state`).
-        """
-        g = self.replay(game)
-        keep = self._undo_to(g, humans_of(humans))
-        if keep is None:
-            raise UnitileError("nothing to take back")
-        return _plain_game(g, keep)
-
-    @staticmethod
-    def _undo_to(g: Game, humans: Sequence[str]) -> int | None:
-        """The number of moves that undo keeps, or None when there is nothing to take back."""
-        if not g.moves:
-            return None
-        if not humans:
-            return g.ply - 1
-        for ply in range(g.ply - 1, -1, -1):
-            if g.mover(ply) in humans:
-                return ply
-        return None
-
     def load(self, text: str) -> dict[str, Any]:
         """A game from record text; every move is checked against the rules."""
         if not isinstance(text, str):
@@ -259,11 +220,7 @@ class Api:
         the tables are loaded) maps each legal slide to the mover's result with perfect play after it.
         """
         g = self.replay(game)
-        if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int)):
-            raise UnitileError("ply must be a whole number")
-        end = g.ply if ply is None else ply
-        if not 0 <= end <= g.ply:
-            raise UnitileError(f"ply {end} is outside 0..{g.ply}")
+        end = service.ply_of(ply, g.ply, UnitileError)
         position = g.positions[end]
         name = self.board.name
         winner = position.winner()
@@ -272,11 +229,9 @@ class Api:
         last = None
         if end > 0:
             last = {"from": name(g.moves[end - 1]), "to": name(g.positions[end - 1].bubble)}
-        if headers is not None and not isinstance(headers, dict):
-            raise UnitileError("headers must be an object")
-        record_headers = {str(k): str(v) for k, v in (headers or {}).items()}
+        record_headers = service.headers_of(headers, UnitileError)
         record = Record(g.start, list(g.moves), {**record_headers, **start_headers(g.start)}, g.result())
-        keep = self._undo_to(g, humans_of(humans))
+        keep = self._undo_to(g, humans)
         out: dict[str, Any] = {
             "ply": end,
             "plies": g.ply,
@@ -334,9 +289,7 @@ class Api:
     def computer_move(self, game: dict[str, Any], level: int, seed: int) -> str:
         """The slide that computer ``level`` chooses; the same game, level and seed give the same slide."""
         tables = self._tables()
-        level, seed = whole(level, "level"), whole(seed, "seed")
-        if level not in LEVELS:
-            raise UnitileError(f"level {level}: expected one of {', '.join(map(str, LEVELS))}")
+        level, seed = service.level_and_seed(level, seed, LEVELS, UnitileError)
         g = self._playable(game)
         key = (level, seed)
         player = self._players.get(key)
@@ -345,21 +298,12 @@ class Api:
                 self._players.clear()
             player = self._players[key] = players.make_player(level, seed, tables)
         cell = player.choose(g.position, position_rng(seed, g.position))
-        why = g.why_illegal(cell)
-        if why is not None:
-            raise UnitileError(f"level {level} chose {self.board.name(cell)}: {why}")
-        return self.board.name(cell)
-
-    def _playable(self, game: dict[str, Any]) -> Game:
-        g = self.replay(game)
-        if g.is_over():
-            raise UnitileError("the game is over")
-        return g
+        return service.checked_choice(g, level, cell, UnitileError)
 
 
 #: The service :func:`unitile_py.webapi.handle` routes Unitile's requests to.
 API = Api()
 #: Unitile's requests by name.
-OPS: dict[str, Callable[..., Any]] = {name: getattr(API, name) for name in REQUESTS}
+OPS: dict[str, Callable[..., Any]] = service.requests_of(API)
 
 __all__ = ["API", "BOARD", "LEVELS", "OPS", "Api"]

@@ -88,20 +88,27 @@ def put(board: Board, p: int, colour: str) -> Board:
     return (*board[:p], colour, *board[p + 1:])
 
 
+def reach(n: int, points: Iterable[int]) -> set[int]:
+    """The points of ``points`` orthogonally connected to the lowest one, through points of ``points``."""
+    among = set(points)
+    start = min(among)
+    seen = {start}
+    stack = [start]
+    while stack:
+        for q in orthogonal(n, stack.pop()):
+            if q in among and q not in seen:
+                seen.add(q)
+                stack.append(q)
+    return seen
+
+
 def regions(board: Board, within: Iterable[int] | None = None) -> list[frozenset[int]]:
     """The maximal orthogonally connected sets of empty points (of ``within`` when given)."""
     n = size_of(board)
     todo = {p for p in (range(len(board)) if within is None else within) if board[p] == "."}
     out = []
     while todo:
-        start = min(todo)
-        seen = {start}
-        stack = [start]
-        while stack:
-            for q in orthogonal(n, stack.pop()):
-                if q in todo and q not in seen:
-                    seen.add(q)
-                    stack.append(q)
+        seen = reach(n, todo)
         todo -= seen
         out.append(frozenset(seen))
     return out
@@ -134,15 +141,7 @@ def connected_areas(board: Board) -> list[frozenset[int]]:
     out = []
     for bits in range(1, 1 << len(empty)):
         area = frozenset(p for i, p in enumerate(empty) if bits >> i & 1)
-        start = min(area)
-        seen = {start}
-        stack = [start]
-        while stack:
-            for q in orthogonal(n, stack.pop()):
-                if q in area and q not in seen:
-                    seen.add(q)
-                    stack.append(q)
-        if seen == area:
+        if reach(n, area) == area:
             out.append(area)
     return out
 

@@ -1,4 +1,4 @@
-"""The cores of the NDE proofs against the brute force of nd_reference.
+"""The cores of the NDE proofs against the brute force of reference.py (in this folder).
 
 A core is the engine's reason for an NDE answer: a set of the area's points that stays unfillable with
 every point around it that is not a stone as a joker. The search relies on cores to stop early (a

@@ -1,27 +1,22 @@
-"""Naked Diagonal's game object, records and command line: legality through one Game, records that
-round-trip, one-line errors, and the players' legality, reproducibility and strength."""
+"""Naked Diagonal's game object and records: legality through one Game, undo, records that round-trip
+and one-line errors for bad ones (the players: test_players.py; the command line: test_cli.py)."""
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
 
 import pytest
 
-from unitile_py.cli import main
-from unitile_py.colours import BLUE, RED
+from unitile_py.colours import RED
 from unitile_py.errors import GameError, NakedDiagonalError
 from unitile_py.naked_diagonal.game import Game, parse_record
 from unitile_py.naked_diagonal.legality import legal_placements
 from unitile_py.naked_diagonal.notation import format_record
-from unitile_py.naked_diagonal.players import LEVELS, PLAYOUTS, hint, make_player
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.playing import play_game, run_games
 
 
 def random_game(n: int, seed: int, plies: int | None = None) -> Game:
+    """A seeded game of random legal placements on the n x n board: to the end, or ``plies`` turns."""
     rng = random.Random(seed)
     game = Game(Position.empty(n))
     while not game.is_over() and (plies is None or game.ply < plies):
@@ -116,95 +111,6 @@ def test_a_record_from_another_start() -> None:
     assert [record.start.grid.name(p) for p in record.moves] == ["a1", "a2"]
     text = format_record(record)
     assert '[Position ".../.R./... b"]' in text and text.endswith("1... a1 2. a2 *\n")
-
-
-@pytest.mark.parametrize("level", LEVELS)
-def test_players_play_legal_reproducible_games(level: int) -> None:
-    for n, seed in ((3, 1), (4 if level >= 4 else 5, 2)):  # levels 4 and 5 take seconds on 5x5
-        first = play_game(Game(Position.empty(n)), make_player(level, seed), make_player(level, seed + 1))
-        again = play_game(Game(Position.empty(n)), make_player(level, seed), make_player(level, seed + 1))
-        assert first.moves == again.moves and first.winner in (RED, BLUE)
-        for i, position in enumerate(first.game.positions[:-1]):
-            red, blue = legal_placements(position)
-            assert first.moves[i] in (red if position.turn == RED else blue)
-
-
-def test_a_search_level_takes_a_winning_placement() -> None:
-    # Red needs c1 or ... to join north and south on 3x3: b3, b2 red; b1 wins at once.
-    position = Position.parse(".R./.RB/B.. r")
-    for level in (2, 3, 4, 5):
-        assert position.grid.name(make_player(level, 0).choose(position)) == "b1"
-
-
-def test_the_search_beats_random_play() -> None:
-    summary, _ = run_games(3, 1, 10, 5, lambda: Game(Position.empty(5)), make_player)
-    assert summary.red_wins >= 9
-    summary, _ = run_games(1, 3, 10, 5, lambda: Game(Position.empty(5)), make_player)
-    assert summary.blue_wins >= 8
-
-
-def test_hint_is_the_strongest_levels_choice_and_stable() -> None:
-    position = random_game(5, 8, plies=6).position
-    assert hint(position) == hint(position) == make_player(max(LEVELS), 0).choose(position)
-    assert PLAYOUTS[max(LEVELS)] > PLAYOUTS[2]
-
-
-def run_cli(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "unitile_py", *args], input=stdin, capture_output=True, text=True, timeout=120
-    )
-
-
-def test_command_line_legal_json_for_many_positions() -> None:
-    positions = [str(random_game(4, s, plies=s % 6).position) for s in range(6)]
-    done = run_cli(["nd", "legal", "-", "--json"], "\n".join([*positions, "garbage"]) + "\n")
-    assert done.returncode == 2
-    lines = [json.loads(line) for line in done.stdout.splitlines()]
-    assert len(lines) == 7 and "error" in lines[-1]
-    for text, info in zip(positions, lines, strict=False):
-        position = Position.parse(text)
-        red, blue = legal_placements(position)
-        g = position.grid
-        assert info == {
-            "red": sorted(g.names(sum(1 << p for p in red))),
-            "blue": sorted(g.names(sum(1 << p for p in blue))),
-            "winner": None,
-        }
-
-
-def test_command_line_show_why_record_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["naked-diagonal", "show", ".../.../... r", "b2", "c2"]) == 0
-    out = capsys.readouterr().out
-    assert out.splitlines()[-1] == "Red to move" and "2 . R B" in out
-    assert main(["nd", "why", ".../.R./... r", "a3"]) == 0
-    assert capsys.readouterr().out == "Red on a3 forms a naked diagonal with b2\n"
-    assert main(["nd", "why", ".../.R./... b", "a3"]) == 0
-    assert capsys.readouterr().out == "Blue on a3 is legal\n"
-    for argv, message in (
-        (["nd", "show", ".../.../... r", "b2", "b2"], "error: ply 2, b2: b2 is not empty\n"),
-        (
-            ["nd", "show", "R../.R./... r"],
-            "error: position 'R../.R./... r': a3 and b2 form a naked diagonal of Red\n",
-        ),
-        (["nd", "why", ".../.../... r", "d9"], "error: point 'd9': no such cell on a 3x3 board\n"),
-    ):
-        assert main(argv) == 2
-        assert capsys.readouterr().err == message
-    done = run_cli(["nd", "record", "-"], '[Board "3x3"]\n1. b2 c2 2. b3 c3 3. a2 a1 4. b1 *\n')
-    assert done.returncode == 0 and done.stdout.startswith('[Game "Naked Diagonal"]\n[Board "3x3"]\n')
-    assert (
-        "1. b2 c2 2. b3 c3 3. a2 a1 4. b1 1-0\n" in done.stdout and "Red has won: b3 a2 b2 b1" in done.stdout
-    )
-
-
-def test_command_line_match_and_play() -> None:
-    done = run_cli(["nd", "match", "--red", "2", "--blue", "1", "--games", "4", "--size", "4x4", "--json"])
-    assert done.returncode == 0
-    summary = json.loads(done.stdout)
-    assert summary["games"] == 4 and summary["red_wins"] + summary["blue_wins"] == 4
-    done = run_cli(["nd", "play", "--size", "3x3", "--blue", "1"], "b2\nzz\nquit\n")
-    assert done.returncode == 0 and "game left unfinished" in done.stdout
-    assert "move 'zz': expected a file letter" in done.stdout
 
 
 def test_fact_5_both_players_can_place_or_neither_on_every_3x3_board() -> None:

@@ -1,4 +1,5 @@
-"""The fast Naked Diagonal engine against the brute force of nd_reference, and the facts of the docs.
+"""The fast Naked Diagonal engine against the brute force of reference.py (in this folder), and the
+facts of the docs.
 
 Every reachable position of 2x2 and 3x3 is compared (and, on 3x3, the rules' wording exactly: every
 connected area, filled with placements anywhere); 4x4 and larger boards by seeded random games

@@ -171,7 +171,7 @@ def _connected_subsets(g: Grid, within: frozenset[int], k: int) -> set[frozenset
 def test_the_culprit_is_a_smallest_part_no_sequence_can_cover_by_brute_force() -> None:
     """Seeded random games on 4x4 and 5x5: for every ban that leaves an NDE area of at most 9 points,
     the culprit is connected, no clean sequence in the area covers it, and every connected part with
-    fewer points can be covered (all by the brute force of nd_reference)."""
+    fewer points can be covered (all by the brute force of reference.py)."""
     import random
 
     rng = random.Random(7)

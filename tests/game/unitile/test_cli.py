@@ -48,6 +48,10 @@ def test_record_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         (["show", START, "c4", "c²"], "ply 2: move 'c²': expected a file letter"),
         (["show", "BRBRBRB/RBRBRBR/BRB.RBR r", "d2"], "no lookup tables"),
         (["record", "/no/such/file"], "No such file"),
+        (["analyze", "BRBRBRB/RBRBRBR/BRB.RBR r"], "manifest.json is missing"),
+        (["slides", "BRBRBRB/RBRBRBR/BRB.RBR r"], "manifest.json is missing"),
+        (["analyze", "BRB/R.B/RBR x"], "side to move"),
+        (["analyze", "BRB/R.B/RBR r", "--tables", "/no/such/dir"], "manifest.json is missing"),
     ],
 )
 def test_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,7 @@
 """Computer levels 1 to 6 and the hint, against the reference oracle and the committed tables.
 
-The oracle (tests/game/unitile/oracle.py) is an independent, exact implementation of the rules on 3x3
-and 3x5; the committed tables are checked against it there and used alone on 5x5. Blue wins 3x3 and 5x5 with
+The oracle (oracle.py in this folder) is an independent, exact implementation of the rules on 3x3 and
+3x5; the committed tables are checked against it there and used alone on 5x5. Blue wins 3x3 and 5x5 with
 perfect play and Red wins 3x5, so "level 6 on the winning side wins every game" is checked for both
 colours.
 """

@@ -1,6 +1,5 @@
 """The committed lookup tables read by unitile_py.unitile.tables: answers against the reference, loading
-errors,
-and the 5x5 checks from the rules."""
+errors, and the 5x5 checks from the rules."""
 
 from __future__ import annotations
 
@@ -59,11 +58,21 @@ def test_moves_give_the_result_after_each_legal_slide() -> None:
         position = position.play(tables.best(position)[0])
 
 
-@pytest.mark.skipif(not (TABLES / "5x5" / "manifest.json").exists(), reason="tables/5x5 not built yet")
-def test_5x5_checks_from_the_rules() -> None:
+#: For the tests that read the 5x5 tables.
+needs_5x5 = pytest.mark.skipif(
+    not (TABLES / "5x5" / "manifest.json").exists(), reason="tables/5x5 not built yet"
+)
+
+
+def board_tables_start_5x5() -> tuple[Board, Tables, Position]:
+    """The 5x5 board, its tables and its start."""
     board = Board.get(5, 5)
-    tables = tables_for(board)
-    start = Position.start(board)
+    return board, tables_for(board), Position.start(board)
+
+
+@needs_5x5
+def test_5x5_checks_from_the_rules() -> None:
+    board, tables, start = board_tables_start_5x5()
     outcome, plies = tables.outcome(start)
     assert outcome == "loss" and plies > 10  # Blue, the second player, wins with perfect play
     after = start.play(board.cell("c4"))
@@ -72,11 +81,9 @@ def test_5x5_checks_from_the_rules() -> None:
     assert all(tables.outcome(start.play(c)) == ("win", plies - 1) for c in tables.best(start))
 
 
-@pytest.mark.skipif(not (TABLES / "5x5" / "manifest.json").exists(), reason="tables/5x5 not built yet")
+@needs_5x5
 def test_5x5_perfect_play_reaches_the_end_in_the_promised_plies() -> None:
-    board = Board.get(5, 5)
-    tables = tables_for(board)
-    position = Position.start(board)
+    _, tables, position = board_tables_start_5x5()
     outcome, plies = tables.outcome(position)
     played = 0
     while position.winner() is None:

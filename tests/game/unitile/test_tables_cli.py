@@ -92,18 +92,3 @@ def test_analyze_5x5_start(capsys: pytest.CaptureFixture[str], monkeypatch: pyte
     assert out["outcome"] == "loss" and out["distance"] > 10
     assert all(out["moves"][m]["outcome"] == "loss" for m in out["legal"])
     assert max(out["moves"][m]["distance"] for m in out["legal"]) == out["distance"]
-
-
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["analyze", "BRBRBRB/RBRBRBR/BRB.RBR r"], "manifest.json is missing"),
-        (["slides", "BRBRBRB/RBRBRBR/BRB.RBR r"], "manifest.json is missing"),
-        (["analyze", "BRB/R.B/RBR x"], "side to move"),
-        (["analyze", START33, "--tables", "/no/such/dir"], "manifest.json is missing"),
-    ],
-)
-def test_errors_are_one_line(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1 and "Traceback" not in err

@@ -1,0 +1,73 @@
+"""``python -m unitile_py naked-diagonal`` (or ``nd``): legal, show, why, record, match and play, and
+one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.game.naked_diagonal.test_game import random_game
+from unitile_py.cli import main
+from unitile_py.naked_diagonal.legality import legal_placements
+from unitile_py.naked_diagonal.position import Position
+
+
+def run_cli(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "unitile_py", *args], input=stdin, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_command_line_legal_json_for_many_positions() -> None:
+    positions = [str(random_game(4, s, plies=s % 6).position) for s in range(6)]
+    done = run_cli(["nd", "legal", "-", "--json"], "\n".join([*positions, "garbage"]) + "\n")
+    assert done.returncode == 2
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(lines) == 7 and "error" in lines[-1]
+    for text, info in zip(positions, lines, strict=False):
+        position = Position.parse(text)
+        red, blue = legal_placements(position)
+        g = position.grid
+        assert info == {
+            "red": sorted(g.names(sum(1 << p for p in red))),
+            "blue": sorted(g.names(sum(1 << p for p in blue))),
+            "winner": None,
+        }
+
+
+def test_command_line_show_why_record_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["naked-diagonal", "show", ".../.../... r", "b2", "c2"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "Red to move" and "2 . R B" in out
+    assert main(["nd", "why", ".../.R./... r", "a3"]) == 0
+    assert capsys.readouterr().out == "Red on a3 forms a naked diagonal with b2\n"
+    assert main(["nd", "why", ".../.R./... b", "a3"]) == 0
+    assert capsys.readouterr().out == "Blue on a3 is legal\n"
+    for argv, message in (
+        (["nd", "show", ".../.../... r", "b2", "b2"], "error: ply 2, b2: b2 is not empty\n"),
+        (
+            ["nd", "show", "R../.R./... r"],
+            "error: position 'R../.R./... r': a3 and b2 form a naked diagonal of Red\n",
+        ),
+        (["nd", "why", ".../.../... r", "d9"], "error: point 'd9': no such cell on a 3x3 board\n"),
+    ):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == message
+    done = run_cli(["nd", "record", "-"], '[Board "3x3"]\n1. b2 c2 2. b3 c3 3. a2 a1 4. b1 *\n')
+    assert done.returncode == 0 and done.stdout.startswith('[Game "Naked Diagonal"]\n[Board "3x3"]\n')
+    assert (
+        "1. b2 c2 2. b3 c3 3. a2 a1 4. b1 1-0\n" in done.stdout and "Red has won: b3 a2 b2 b1" in done.stdout
+    )
+
+
+def test_command_line_match_and_play() -> None:
+    done = run_cli(["nd", "match", "--red", "2", "--blue", "1", "--games", "4", "--size", "4x4", "--json"])
+    assert done.returncode == 0
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 4 and summary["red_wins"] + summary["blue_wins"] == 4
+    done = run_cli(["nd", "play", "--size", "3x3", "--blue", "1"], "b2\nzz\nquit\n")
+    assert done.returncode == 0 and "game left unfinished" in done.stdout
+    assert "move 'zz': expected a file letter" in done.stdout
