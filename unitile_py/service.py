@@ -24,8 +24,10 @@ from .coords import quote
 from .errors import GameError
 
 #: The requests each game's service answers (the worker's ``op``; Naked Diagonal's carry ``nd_``).
-REQUESTS = ("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint",
-"computer_move")
+REQUESTS = (
+    *("info", "new_game", "state", "play", "undo", "load"),
+    *("salvage", "explain", "hint", "computer_move"),
+)
 
 
 class Replayable(Protocol):
