@@ -323,3 +323,26 @@ class ActorGroup:
         for actor in self.actors:
             with contextlib.suppress(Exception):  # an actor on a lost worker refuses calls
                 actor.abort()
+
+
+def engine_arguments(parser: Any) -> None:
+    """Add the options that choose the engine of a command (:func:`executor_of`) to an argparse parser."""
+    parser.add_argument("--workers", type=int, help="local dask workers (default: one per core)")
+    parser.add_argument("--scheduler", help="HOST:PORT of an existing dask.distributed scheduler")
+    parser.add_argument("--threads", action="store_true", help="local workers are threads, not processes")
+    parser.add_argument("--in-process", action="store_true", help="no dask: run every task in this process")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+def executor_of(args: Any) -> Executor:
+    """The engine that the options of :func:`engine_arguments` ask for."""
+    if args.in_process:
+        return InProcessExecutor(show_progress=not args.quiet)
+    if args.workers is not None and args.workers < 1:
+        raise GameError(f"--workers {args.workers}: must be at least 1")
+    return DaskExecutor(
+        workers=args.workers,
+        scheduler=args.scheduler,
+        processes=not args.threads,
+        show_progress=not args.quiet,
+    )

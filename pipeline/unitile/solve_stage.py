@@ -33,6 +33,7 @@ from unitile_py.unitile.board import Board
 from ..arrays import open_array, take
 from ..executor import progress
 from ..groups import Group, LocalGroup
+from ..store import as_record
 from .bounds import Cost
 from .cg import connect, run_cg
 from .class_stages import solve_order
@@ -40,7 +41,7 @@ from .context import Context
 from .partition import Partition, StoredPartition, plan_parts, write_class_values
 from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
-from .store import Store, as_record
+from .store import Store
 
 #: Classes per task when T is formed from r (whole chunks of values/T_class).
 T_CHUNK = 64 * BLOCK

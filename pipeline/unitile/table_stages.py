@@ -29,12 +29,13 @@ from unitile_py.unitile.position import Position
 
 from ..arrays import require_complete
 from ..errors import CheckFailed
+from ..store import is_url
 from .bounds import Cost
 from .cellpass import UNITED
 from .compact import assemble, frame_cells, frame_file, is_even
 from .context import Context
 from .decode import check_even, check_odd, load_records
-from .store import Store, default_path, is_url
+from .store import Store, default_path
 from .tables_dir import write_tables
 from .verify_stage import MOVE_ARRAYS, PASS_ARRAYS
 
