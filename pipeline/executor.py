@@ -159,9 +159,8 @@ class DaskExecutor:
             n = workers or os.cpu_count() or 1
             # dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which also turns off
             # glibc's adaptive mmap threshold: every large numpy temporary is then mapped and unmapped
-            # afresh, its pages faulted in again. Building the 5x5 solve's part took 4.96 s that way
-            # against 1.49 s without it (the same process, only the variable different); the whole
-            # 5x5 build 72.1 s against 53.9 s. Local workers get glibc's defaults.
+            # afresh, its pages faulted in again (measured: docs/pipeline.md, "The allocator"). Local
+            # workers get glibc's defaults.
             with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
                 self.cluster = LocalCluster(
                     n_workers=n,
@@ -284,7 +283,7 @@ class ActorGroup:
         self.size = len(actors)
         self.handles = actors
 
-    #: Every call is a message to another process and back (about 2.4 ms on this machine).
+    #: Every call is a message to another process and back (docs/pipeline.md, "The solve beside its part").
     remote = True
 
     def call(

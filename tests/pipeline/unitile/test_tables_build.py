@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.unitile import table_stages
 from pipeline.cli import main as pipeline_main
+from pipeline.unitile import table_stages
 from pipeline.unitile.compact import is_even
 from pipeline.unitile.decode import check_cell, load_records
 from pipeline.unitile.legal import UNITED
