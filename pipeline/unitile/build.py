@@ -31,7 +31,7 @@ class BuildOptions:
     #: Seconds between checkpoints of the solve.
     checkpoint_seconds: float = 15.0
     #: Where the ``tables`` stage writes; None: next to the store
-    # (:func:`pipeline.unitile.table_stages.tables_dir`).
+    # (:func:`pipeline.unitile.table_stages.default_tables_folder`).
     tables: str | None = None
 
 

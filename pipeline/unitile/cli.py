@@ -23,8 +23,8 @@ from .build import BuildOptions, plan, run_build, verify_plan
 from .compact import table_file_names
 from .context import Context
 from .store import Store, default_path
-from .table_stages import TablesStage, tables_dir
-from .tables_dir import check_folder
+from .table_stages import TablesStage, default_tables_folder
+from .table_folder import check_folder
 from .values import Lookup
 
 
@@ -86,7 +86,7 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
         stages = None
     else:
         chosen = args.tables
-        tables = Path(chosen).resolve() if chosen else tables_dir(path, board)
+        tables = Path(chosen).resolve() if chosen else default_tables_folder(path, board)
         stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables)))
         names = [s.name for s in stages]
         for f in args.force:
