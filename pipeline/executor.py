@@ -11,7 +11,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from typing import Any, Protocol, TypeVar
 
@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from unitile_py.errors import GameError
 
-from .groups import LocalGroup
+from .groups import CallArgs, LocalGroup, OnWait
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -286,12 +286,7 @@ class ActorGroup:
     #: Every call is a message to another process and back (docs/pipeline.md, "The solve beside its part").
     remote = True
 
-    def call(
-        self,
-        method: str,
-        args: Sequence[tuple[Any, ...]] | None = None,
-        on_wait: Callable[[], None] | None = None,
-    ) -> list[Any]:
+    def call(self, method: str, args: CallArgs = None, on_wait: OnWait = None) -> list[Any]:
         """``[actor.method(*args[w]) for each actor w]``, run concurrently; ``on_wait()`` every
         :data:`POLL_SECONDS` while some are still running.
 
@@ -331,6 +326,16 @@ def engine_arguments(parser: Any) -> None:
     parser.add_argument("--threads", action="store_true", help="local workers are threads, not processes")
     parser.add_argument("--in-process", action="store_true", help="no dask: run every task in this process")
     parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+@contextlib.contextmanager
+def engine(args: Any) -> Iterator[Executor]:
+    """The executor of :func:`executor_of`, closed when the block ends."""
+    executor = executor_of(args)
+    try:
+        yield executor
+    finally:
+        executor.close()
 
 
 def executor_of(args: Any) -> Executor:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -76,23 +77,35 @@ def _blocking_file(root: str) -> Path | None:
     return None
 
 
+@dataclass(frozen=True)
+class StoreKind:
+    """What tells one game's stores apart."""
+
+    #: The game's user error (a :class:`unitile_py.errors.GameError`).
+    error: type[GameError]
+    #: What the store is called in "not a ... store".
+    name: str
+    #: The group attribute holding ``{format, board}``, and the format.
+    meta_key: str
+    format: int
+    #: The file that marks a directory as a store the pipeline made (written first when it creates one).
+    marker: str
+    marker_text: bytes
+
+
 class StageStore:
     """A game's zarr group of arrays and stage records at ``path`` (``create`` makes it when missing).
 
-    A game's store sets the class attributes and :meth:`_not_found`, :meth:`_foreign` and
-    :meth:`_incomplete` (its messages); ``board`` is the text of its board (``5x5``).
+    A game's store sets :attr:`kind` and its messages :meth:`_not_found`, :meth:`_foreign` and
+    :meth:`_incomplete`; ``board`` is the text of its board (``5x5``).
     """
 
-    #: The game's user error (a :class:`unitile_py.errors.GameError`).
-    error: ClassVar[type[GameError]] = GameError
-    #: The file that marks a directory as a store the pipeline made (written first when it creates one).
-    marker: ClassVar[str]
-    marker_text: ClassVar[bytes]
-    #: The group attribute holding ``{format, board}``, and the format.
-    meta_key: ClassVar[str]
-    format: ClassVar[int]
-    #: What the store is called in "not a ... store".
-    kind: ClassVar[str]
+    kind: ClassVar[StoreKind]
+
+    @property
+    def error(self) -> type[GameError]:
+        """The game's user error."""
+        return self.kind.error
 
     def __init__(self, path: str, board: str, create: bool = False) -> None:
         self.path = path
@@ -105,19 +118,19 @@ class StageStore:
             raise self.error(f"store {path}: cannot open it ({why(exc)})") from None
         except DECODE_ERRORS:
             raise self._damaged() from None
-        raw = self.root.attrs.get(self.meta_key)
+        raw = self.root.attrs.get(self.kind.meta_key)
         if raw is None:
             if not create:
-                raise self.error(f"store {path}: not a {self.kind} store")
+                raise self.error(f"store {path}: not a {self.kind.name} store")
             with self._writing():
-                self.root.attrs[self.meta_key] = {"format": self.format, "board": board}
+                self.root.attrs[self.kind.meta_key] = {"format": self.kind.format, "board": board}
                 self.root.attrs["stages"] = {}
         else:
             meta = as_record(raw)
             if meta.get("board") != board:
                 raise self.error(f"store {path}: holds board {meta.get('board')}, not {board}")
-            if meta.get("format") != self.format:
-                raise self.error(f"store {path}: format {meta.get('format')}, expected {self.format}")
+            if meta.get("format") != self.kind.format:
+                raise self.error(f"store {path}: format {meta.get('format')}, expected {self.kind.format}")
 
     # Messages of the game ---------------------------------------------------------------------------
 
@@ -127,7 +140,7 @@ class StageStore:
 
     def _foreign(self, fs: Any, root: str) -> GameError:
         """The error for a directory with contents but no marker."""
-        return self.error(f"store {self.path}: exists and was not made by the pipeline (no {self.marker})")
+        return self.error(f"store {self.path}: not made by the pipeline (no {self.kind.marker})")
 
     def _incomplete(self, name: str) -> GameError:
         """The error for a stage that must be complete and is not."""
@@ -150,14 +163,14 @@ class StageStore:
             blocker = _blocking_file(root) if local else None
             if blocker is not None:
                 raise self.error(f"store {path}: {blocker} is a file, not a directory")
-            if fs.exists(f"{root}/{self.marker}"):
+            if fs.exists(f"{root}/{self.kind.marker}"):
                 return
             if fs.isdir(root) and fs.ls(root, detail=False):
                 raise self._foreign(fs, root)
             if not create:
                 raise self._not_found()
             fs.makedirs(root, exist_ok=True)
-            fs.pipe_file(f"{root}/{self.marker}", self.marker_text)
+            fs.pipe_file(f"{root}/{self.kind.marker}", self.kind.marker_text)
         except OSError as exc:
             doing = "create" if create else "read"
             raise self.error(f"store {path}: cannot {doing} it ({why(exc)})") from None

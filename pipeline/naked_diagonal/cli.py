@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import CheckFailed
-from pipeline.executor import InProcessExecutor, engine_arguments, executor_of
+from pipeline.executor import InProcessExecutor, engine, engine_arguments
 from pipeline.store import resolved
 from unitile_py.command_line import run_command
 from unitile_py.errors import NakedDiagonalError
@@ -89,12 +89,9 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
         stages = [s for s in stages if s.name in ("verify", "tables-verify") and (s.name != "tables-verify"
                                                                                    or store.done("tables"))]
         force = [s.name for s in stages]
-    executor = executor_of(args)
-    try:
+    with engine(args) as executor:
         ctx = NDContext(n, store, executor, show_progress=not args.quiet)
         records = run_plan(ctx, stages, force=force)
-    finally:
-        executor.close()
     start = records.get("tables", {})
     if "solve-00" in records and not verify_only:
         value = records["solve-00"]["value"]
@@ -117,11 +114,8 @@ def _prove(args: argparse.Namespace) -> int:
     from .proof import prove_openings
 
     n = board_size(args.board)
-    executor = executor_of(args)
-    try:
+    with engine(args) as executor:
         result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args))
-    finally:
-        executor.close()
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")
@@ -194,11 +188,8 @@ def _atlas(args: argparse.Namespace) -> int:
 
     if not 1 <= args.k <= MAX_K:
         raise NakedDiagonalError(f"--k {args.k}: expected 1 to {MAX_K}")
-    executor = executor_of(args)
-    try:
+    with engine(args) as executor:
         result = run_atlas(executor, args.k, log=_log(args))
-    finally:
-        executor.close()
     _write(args.out, result)
     summary = {"k_max": result["k_max"], "per_k": result["per_k"], "seconds": result["seconds"]}
     print(json.dumps(summary, indent=1))
@@ -229,11 +220,8 @@ def _survey(args: argparse.Namespace) -> int:
         result = run_survey(InProcessExecutor(), kept, log=_log(args), parts=parts)
         result["planned_tasks"] = len(tasks)
     else:
-        executor = executor_of(args)
-        try:
+        with engine(args) as executor:
             result = run_survey(executor, tasks, log=_log(args), parts=parts)
-        finally:
-            executor.close()
     result["command"] = "python -m pipeline nd-survey " + " ".join(sys.argv[2:])
     _write(args.out, result)
     print(json.dumps({"per_board": result["per_board"], "configurations": len(result["areas"]),

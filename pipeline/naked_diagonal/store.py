@@ -28,7 +28,7 @@ import zarr.codecs
 from zarr.core.sync import sync
 
 from pipeline.arrays import CONFIG
-from pipeline.store import StageStore
+from pipeline.store import StageStore, StoreKind
 from unitile_py.errors import NakedDiagonalError
 
 #: The store format.
@@ -49,12 +49,7 @@ def default_path(n: int) -> str:
 class NDStore(StageStore):
     """One solve's zarr group (``create`` makes it when missing)."""
 
-    error = NakedDiagonalError
-    marker = MARKER
-    marker_text = MARKER_TEXT
-    meta_key = "naked_diagonal"
-    format = FORMAT
-    kind = "Naked Diagonal"
+    kind = StoreKind(NakedDiagonalError, "Naked Diagonal", "naked_diagonal", FORMAT, MARKER, MARKER_TEXT)
 
     def __init__(self, path: str, n: int, create: bool = False) -> None:
         self.n = n

@@ -16,15 +16,15 @@ from unitile_py.errors import GameError
 from unitile_py.unitile.board import Board
 from unitile_py.unitile.notation import parse_position
 
-from ..executor import engine_arguments, executor_of
+from ..executor import engine, engine_arguments
 from ..report import format_stages, stage_rows
 from ..store import resolved
 from .build import BuildOptions, plan, run_build, verify_plan
 from .compact import table_file_names
 from .context import Context
 from .store import Store, default_path
-from .table_stages import TablesStage, default_tables_folder
 from .table_folder import check_folder
+from .table_stages import TablesStage, default_tables_folder
 from .values import Lookup
 
 
@@ -104,12 +104,9 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
         first = [s.name for s in stages].index(todo[0])
         if tables is not None and TablesStage.name in [s.name for s in stages[first:]]:
             check_folder(tables, board, table_file_names(board))
-    executor = executor_of(args)
-    try:
+    with engine(args) as executor:
         ctx = Context(board, store, executor, show_progress=not args.quiet)
         records = run_build(ctx, stages, force=force)
-    finally:
-        executor.close()
     if not args.quiet:
         for line in format_stages({s.name: records[s.name] for s in stages if s.name in records}):
             print(line, file=sys.stderr)

@@ -37,7 +37,7 @@ from unitile_py.errors import UnitileError
 from unitile_py.unitile.board import Board
 
 from ..arrays import Checked, open_array, take
-from ..store import StageStore, as_record
+from ..store import StageStore, StoreKind, as_record
 
 #: 2: every chunk carries a crc32c checksum and is always stored; the store holds :data:`MARKER`.
 FORMAT = 2
@@ -89,12 +89,7 @@ class Store(StageStore):
     """One build's zarr group. ``create`` makes it if missing; otherwise it must exist. Either way it
     must be a store the pipeline made (:meth:`pipeline.store.StageStore.prepare`)."""
 
-    error = UnitileError
-    marker = MARKER
-    marker_text = MARKER_TEXT
-    meta_key = "unitile"
-    format = FORMAT
-    kind = "pipeline"
+    kind = StoreKind(UnitileError, "pipeline", "unitile", FORMAT, MARKER, MARKER_TEXT)
 
     def __init__(self, path: str, board: Board, create: bool = False) -> None:
         self.board = board

@@ -70,7 +70,7 @@ def test_tables_verify_sees_every_position(size: str, tmp_path: Path) -> None:
 
 
 def test_the_default_store_writes_the_committed_tables_folder(tmp_path: Path) -> None:
-    """``build/<board>.zarr`` of the repository writes ``tables/<board>``; any other store ``<store>.tables``."""
+    """The repository's ``build/<board>.zarr`` writes ``tables/<board>``, another store ``<store>.tables``."""
     board = Board.parse("3x3")
     folder = table_stages.default_tables_folder(str(ROOT / "build" / "3x3.zarr"), board)
     assert folder == ROOT / "tables" / "3x3"
