@@ -35,7 +35,7 @@ def plan(n: int, options: NDOptions | None = None) -> list[NDStage]:
         *(SolveStage(t) for t in range(points, -1, -1)),
         VerifyStage(o.legality_sample),
         TablesStage(o.tables),
-        TablesVerifyStage(o.tables),
+        TablesVerifyStage(),
     ]
 
 

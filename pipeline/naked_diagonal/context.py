@@ -1,7 +1,7 @@
 """What a stage of the Naked Diagonal solve is (:class:`NDStage`), what it may use while it runs
 (:class:`NDContext`) and the options of the stages that have any (:class:`NDOptions`).
 
-A stage is a frozen dataclass with a ``name`` (a property: the tier is in the name) and
+A stage is a frozen dataclass with a ``name`` (a class attribute, or a property where the tier is in it) and
 ``run(ctx) -> dict``, as in the shared framework (:mod:`pipeline.stages`): it reads earlier stages' arrays
 from the store, runs its tasks through ``ctx.executor.map`` (:class:`pipeline.executor.Executor`: in
 process, a dask ``LocalCluster`` or a cluster's scheduler) and returns its record.
