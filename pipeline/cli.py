@@ -19,7 +19,9 @@ from .unitile.cli import register as register_unitile
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m pipeline", description="Unitile precompute pipeline")
+    p = argparse.ArgumentParser(
+        prog="python -m pipeline", description="The precompute pipelines of Unitile and Naked Diagonal"
+    )
     sub = p.add_subparsers(dest="command", required=True)
     register_unitile(sub)
     register_naked_diagonal(sub)
