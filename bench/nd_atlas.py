@@ -17,16 +17,14 @@ import argparse
 import json
 import os
 import resource
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from nd_solve import _rss_mib, _tree  # noqa: E402
+from nd_solve import run_sampled  # noqa: E402
 
 PY = sys.executable
 
@@ -34,35 +32,20 @@ PY = sys.executable
 def run(command: list[str]) -> int:
     """Run a pipeline command with the memory sampler; print the measurements."""
     cmd = [PY, "-m", "pipeline.naked_diagonal", *command, "--quiet"]
-    peak = {"client": 0.0, "worker": 0.0}
     load0 = os.getloadavg()
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT)
-    done = threading.Event()
-
-    def sample() -> None:
-        while not done.is_set():
-            for pid in _tree(proc.pid):
-                key = "client" if pid == proc.pid else "worker"
-                peak[key] = max(peak[key], _rss_mib(pid))
-            time.sleep(0.2)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    proc.wait()
-    done.set()
-    sampler.join()
+    status, _, peak = run_sampled(cmd)
     cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(json.dumps({
         "command": " ".join(cmd[2:]),
-        "status": proc.returncode,
+        "status": status,
         "wall_seconds": round(time.perf_counter() - t0, 1),
         "cpu_seconds_process_tree": round(cpu.ru_utime + cpu.ru_stime, 1),
         "peak_rss_mib": {k: round(v, 1) for k, v in peak.items()},
         "load_average_before": load0,
         "load_average_after": os.getloadavg(),
     }, indent=1))
-    return proc.returncode
+    return status
 
 
 def report(atlas_path: str, survey_path: str) -> int:

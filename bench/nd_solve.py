@@ -93,6 +93,28 @@ def _rss_mib(pid: int) -> float:
     return 0.0
 
 
+def run_sampled(cmd: list[str], capture_stderr: bool = False) -> tuple[int, str, dict[str, float]]:
+    """Run ``cmd`` in the repository, sampling the resident memory of its process (``client``) and of its
+    descendants (``worker``) every 0.2 s: ``(exit status, standard error if captured, peak MiB)``."""
+    peak = {"client": 0.0, "worker": 0.0}
+    proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE if capture_stderr else None, text=True)
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            for pid in _tree(proc.pid):
+                key = "client" if pid == proc.pid else "worker"
+                peak[key] = max(peak[key], _rss_mib(pid))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, err = proc.communicate()
+    done.set()
+    sampler.join()
+    return proc.returncode, err or "", peak
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     """Time and memory of a fresh build."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,23 +122,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         tables = args.tables or str(Path(tmp) / "tables")
         cmd = [PY, "-m", "pipeline.naked_diagonal", "nd-build", "--board", args.board, "--store", store,
                "--tables", tables, "--quiet", *args.extra]
-        peak = {"client": 0.0, "worker": 0.0}
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True)
-        done = threading.Event()
-
-        def sample() -> None:
-            while not done.is_set():
-                for pid in _tree(proc.pid):
-                    key = "client" if pid == proc.pid else "worker"
-                    peak[key] = max(peak[key], _rss_mib(pid))
-                time.sleep(0.2)
-
-        sampler = threading.Thread(target=sample, daemon=True)
-        sampler.start()
-        _, err = proc.communicate()
-        done.set()
-        sampler.join()
+        status, err, peak = run_sampled(cmd, capture_stderr=True)
         wall = time.perf_counter() - t0
         import resource
 
@@ -124,7 +131,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(err, end="")
         print(json.dumps({
             "board": args.board,
-            "status": proc.returncode,
+            "status": status,
             "wall_seconds": round(wall, 1),
             "cpu_seconds_process_tree": round(cpu.ru_utime + cpu.ru_stime, 1),
             "peak_rss_mib": {k: round(v, 1) for k, v in peak.items()},
@@ -132,7 +139,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         }, indent=1))
         if args.tables:
             print(f"tables in {tables}")
-        return proc.returncode
+        return status
 
 
 # legality ----------------------------------------------------------------------------------------

@@ -1,228 +1,35 @@
-"""``python -m pipeline build|verify|report|values``: user errors print one line and exit with status 2."""
+"""``python -m pipeline COMMAND``: the commands of both games' precomputes, and how every one ends.
+
+Unitile's ``build``, ``verify``, ``report`` and ``values`` (:mod:`pipeline.unitile.cli`) and Naked
+Diagonal's ``nd-build``, ``nd-verify``, ``nd-prove``, ``nd-atlas``, ``nd-survey`` and ``nd-areas``
+(:mod:`pipeline.naked_diagonal.cli`) each set ``run``, which :func:`main` calls through
+:func:`unitile_py.command_line.run_command`: every error is one line.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
-import math
-import os
-import sys
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
-from unitile_py.errors import GameError
-from unitile_py.unitile.board import Board
-from unitile_py.unitile.notation import parse_position
+from unitile_py.command_line import run_command
 
 from .errors import CheckFailed
-from .executor import DaskExecutor, Executor, InProcessExecutor
 from .naked_diagonal.cli import register as register_naked_diagonal
-from .report import format_stages, stage_rows
-from .unitile.build import BuildOptions, plan, run_build, verify_plan
-from .unitile.compact import table_file_names
-from .unitile.context import Context
-from .unitile.store import Store, default_path, is_url
-from .unitile.table_stages import TablesStage, tables_dir
-from .unitile.tables_dir import check_folder
-from .unitile.values import Lookup
+from .unitile.cli import register as register_unitile
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m pipeline", description="Unitile precompute pipeline")
+    p = argparse.ArgumentParser(
+        prog="python -m pipeline", description="The precompute pipelines of Unitile and Naked Diagonal"
+    )
     sub = p.add_subparsers(dest="command", required=True)
-    for name, text in (
-        ("build", "run the stages not yet complete into a zarr store"),
-        ("verify", "check the stored values (rerun the verify stage)"),
-    ):
-        s = sub.add_parser(name, help=text)
-        s.add_argument("--board", default="5x5", help="ROWSxCOLS with an odd number of cells (default 5x5)")
-        s.add_argument(
-            "--store", help="zarr store path or fsspec URL shared by all workers (default build/<board>.zarr)"
-        )
-        s.add_argument("--workers", type=int, help="local dask workers (default: one per core)")
-        s.add_argument("--scheduler", help="HOST:PORT of an existing dask.distributed scheduler")
-        s.add_argument("--threads", action="store_true", help="local workers are threads, not processes")
-        s.add_argument("--in-process", action="store_true", help="no dask: run every task in this process")
-        s.add_argument("--quiet", action="store_true", help="no progress bars")
-        if name == "build":
-            s.add_argument("--force", action="append", default=[], metavar="STAGE", help="rerun a stage")
-            s.add_argument(
-                "--tables",
-                metavar="DIR",
-                help="write the lookup tables here (default: tables/<board> for the default store, "
-                "<store>.tables next to any other)",
-            )
-            s.add_argument(
-                "--checkpoint-seconds",
-                type=float,
-                default=15.0,
-                metavar="S",
-                help="seconds between checkpoints of the solve (default 15)",
-            )
-    r = sub.add_parser("report", help="print each stage's time, CPU time, bound, ratio and peak memory")
-    r.add_argument("--board", default="5x5", help="ROWSxCOLS (default 5x5)")
-    r.add_argument("--store", help="zarr store path or fsspec URL (default build/<board>.zarr)")
-    r.add_argument("--json", action="store_true", help="one JSON object per stage")
-    v = sub.add_parser("values", help="print r, b and T of positions")
-    v.add_argument("position", help="position text such as 'BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r', or - for stdin")
-    v.add_argument("--store", help="zarr store path (default build/<board>.zarr)")
-    v.add_argument("--json", action="store_true", help='print {"r": .., "b": .., "T": ..}')
-    # Naked Diagonal: nd-build, nd-verify, nd-prove (pipeline/naked_diagonal/cli.py; each sets nd_main).
+    register_unitile(sub)
     register_naked_diagonal(sub)
     return p
-
-
-def _executor(args: argparse.Namespace) -> Executor:
-    if args.in_process:
-        return InProcessExecutor(show_progress=not args.quiet)
-    if args.workers is not None and args.workers < 1:
-        raise GameError(f"--workers {args.workers}: must be at least 1")
-    return DaskExecutor(
-        workers=args.workers,
-        scheduler=args.scheduler,
-        processes=not args.threads,
-        show_progress=not args.quiet,
-    )
-
-
-def _build(args: argparse.Namespace, verify_only: bool) -> int:
-    board = Board.parse(args.board)
-    # Tasks on the workers open the store and the tables by these names, from their own directory.
-    path = args.store or default_path(board)
-    path = path if is_url(path) else str(Path(path).resolve())
-    tables: Path | None = None
-    if verify_only:
-        stages = None
-    else:
-        chosen = args.tables
-        tables = Path(chosen).resolve() if chosen else tables_dir(path, board)
-        stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables)))
-        names = [s.name for s in stages]
-        for f in args.force:
-            if f not in names:
-                raise GameError(f"--force {f}: no such stage (stages: {', '.join(names)})")
-    store = Store(path, board, create=not verify_only)
-    if stages is None:
-        store.require("verify")
-        stages = verify_plan(store)
-    force = [s.name for s in stages] if verify_only else args.force
-    # Say now, not after the first stages, that the store or the tables folder cannot be written.
-    todo = [s.name for s in stages if s.name in force or not store.done(s.name)]
-    if todo:
-        store.check_writable()
-        first = [s.name for s in stages].index(todo[0])
-        if tables is not None and TablesStage.name in [s.name for s in stages[first:]]:
-            check_folder(tables, board, table_file_names(board))
-    executor = _executor(args)
-    try:
-        ctx = Context(board, store, executor, show_progress=not args.quiet)
-        records = run_build(ctx, stages, force=force)
-    finally:
-        executor.close()
-    if not args.quiet:
-        for line in format_stages({s.name: records[s.name] for s in stages if s.name in records}):
-            print(line, file=sys.stderr)
-    return 0
-
-
-def _report(args: argparse.Namespace) -> int:
-    board = Board.parse(args.board)
-    path = args.store or default_path(board)
-    stages = Store(path if is_url(path) else str(Path(path).resolve()), board).stages()
-    if args.json:
-        for row in stage_rows(stages):
-            print(json.dumps(row))
-    else:
-        print("\n".join(format_stages(stages)))
-    return 0
-
-
-def _lines(arg: str) -> Iterator[tuple[int, str | None]]:
-    """``(line number, text)`` of the positions to look up: the argument, or each line of standard input
-    for ``-`` (text None for a line that is not UTF-8)."""
-    if arg != "-":
-        yield 1, arg
-        return
-    stream = getattr(sys.stdin, "buffer", None)  # a test may put a text stream there
-    raw_lines = stream if stream is not None else (line.encode("utf-8") for line in sys.stdin)
-    for n, raw in enumerate(raw_lines, 1):
-        try:
-            yield n, raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield n, None
-
-
-def _values(args: argparse.Namespace) -> int:
-    lookups: dict[tuple[Board, str], Lookup] = {}
-    status = 0
-    for n, line in _lines(args.position):
-        text = line.strip() if line is not None else None
-        if text == "":
-            continue
-        try:
-            if text is None:
-                raise GameError(f"line {n}: not UTF-8 text")
-            position = parse_position(text)
-            path = args.store or default_path(position.board)
-            key = (position.board, path)
-            if key not in lookups:
-                lookups[key] = Lookup(path, position.board)
-            r, b, t = lookups[key].values(position)
-        except GameError as exc:
-            if args.position != "-":
-                raise
-            print(json.dumps({"error": str(exc)}) if args.json else f"error: {exc}", flush=True)
-            status = 2
-            continue
-        if args.json:
-            print(json.dumps({"r": r, "b": b, "T": t}), flush=True)
-        else:
-            print(f"r {_num(r)}  b {_num(b)}  T {_num(t)}", flush=True)
-    return status
-
-
-def _num(v: float) -> str:
-    return repr(v) if math.isfinite(v) else str(v)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status: 0, 1 when a check failed or the store is damaged
     (:class:`pipeline.errors.CheckFailed`), 2 for a user error, 130 on Ctrl-C; every error is one line."""
     args = _parser().parse_args(argv)
-    try:
-        if hasattr(args, "nd_main"):  # a Naked Diagonal command
-            status = int(args.nd_main(args))
-        elif args.command == "values":
-            status = _values(args)
-        elif args.command == "report":
-            status = _report(args)
-        else:
-            status = _build(args, verify_only=args.command == "verify")
-        sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
-        return status
-    except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except CheckFailed as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("interrupted: rerun the same command to resume", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly.
-        _drop_stdout()
-        return 0
-    except OSError as exc:
-        _drop_stdout()
-        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-
-
-def _drop_stdout() -> None:
-    """Send what is left in stdout's buffer nowhere, so that Python's final flush cannot fail too."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # no real file descriptor (a test's captured stream)
-        pass
+    return run_command(lambda: int(args.run(args)), failed=(CheckFailed,), resumable=True)

@@ -11,7 +11,7 @@ import contextlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from typing import Any, Protocol, TypeVar
 
@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from unitile_py.errors import GameError
 
-from .groups import LocalGroup
+from .groups import CallArgs, LocalGroup, OnWait
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -159,9 +159,8 @@ class DaskExecutor:
             n = workers or os.cpu_count() or 1
             # dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which also turns off
             # glibc's adaptive mmap threshold: every large numpy temporary is then mapped and unmapped
-            # afresh, its pages faulted in again. Building the 5x5 solve's part took 4.96 s that way
-            # against 1.49 s without it (the same process, only the variable different); the whole
-            # 5x5 build 72.1 s against 53.9 s. Local workers get glibc's defaults.
+            # afresh, its pages faulted in again (measured: docs/pipeline.md, "The allocator"). Local
+            # workers get glibc's defaults.
             with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
                 self.cluster = LocalCluster(
                     n_workers=n,
@@ -284,15 +283,10 @@ class ActorGroup:
         self.size = len(actors)
         self.handles = actors
 
-    #: Every call is a message to another process and back (about 2.4 ms on this machine).
+    #: Every call is a message to another process and back (docs/pipeline.md, "The solve beside its part").
     remote = True
 
-    def call(
-        self,
-        method: str,
-        args: Sequence[tuple[Any, ...]] | None = None,
-        on_wait: Callable[[], None] | None = None,
-    ) -> list[Any]:
+    def call(self, method: str, args: CallArgs = None, on_wait: OnWait = None) -> list[Any]:
         """``[actor.method(*args[w]) for each actor w]``, run concurrently; ``on_wait()`` every
         :data:`POLL_SECONDS` while some are still running.
 
@@ -323,3 +317,36 @@ class ActorGroup:
         for actor in self.actors:
             with contextlib.suppress(Exception):  # an actor on a lost worker refuses calls
                 actor.abort()
+
+
+def engine_arguments(parser: Any) -> None:
+    """Add the options that choose the engine of a command (:func:`executor_of`) to an argparse parser."""
+    parser.add_argument("--workers", type=int, help="local dask workers (default: one per core)")
+    parser.add_argument("--scheduler", help="HOST:PORT of an existing dask.distributed scheduler")
+    parser.add_argument("--threads", action="store_true", help="local workers are threads, not processes")
+    parser.add_argument("--in-process", action="store_true", help="no dask: run every task in this process")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+
+
+@contextlib.contextmanager
+def engine(args: Any) -> Iterator[Executor]:
+    """The executor of :func:`executor_of`, closed when the block ends."""
+    executor = executor_of(args)
+    try:
+        yield executor
+    finally:
+        executor.close()
+
+
+def executor_of(args: Any) -> Executor:
+    """The engine that the options of :func:`engine_arguments` ask for."""
+    if args.in_process:
+        return InProcessExecutor(show_progress=not args.quiet)
+    if args.workers is not None and args.workers < 1:
+        raise GameError(f"--workers {args.workers}: must be at least 1")
+    return DaskExecutor(
+        workers=args.workers,
+        scheduler=args.scheduler,
+        processes=not args.threads,
+        show_progress=not args.quiet,
+    )

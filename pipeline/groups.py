@@ -9,6 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+#: The arguments of each part's call (``args[w]`` for part w), or None for none.
+CallArgs = Sequence[tuple[Any, ...]] | None
+#: What a group whose calls return later calls now and then while it waits.
+OnWait = Callable[[], None] | None
+
 
 class Group(Protocol):
     """Objects that keep state between calls (the parts of a solve), wherever they live: in this
@@ -20,12 +25,7 @@ class Group(Protocol):
     #: Whether the parts live in other processes (every call a round trip).
     remote: bool
 
-    def call(
-        self,
-        method: str,
-        args: Sequence[tuple[Any, ...]] | None = None,
-        on_wait: Callable[[], None] | None = None,
-    ) -> list[Any]:
+    def call(self, method: str, args: CallArgs = None, on_wait: OnWait = None) -> list[Any]:
         """``[part.method(*args[w]) for each part w]`` (no arguments when ``args`` is None); a group
         whose calls return later calls ``on_wait()`` now and then until they have."""
         ...
@@ -41,15 +41,10 @@ class LocalGroup:
 
     remote = False
 
-    def call(
-        self,
-        method: str,
-        args: Sequence[tuple[Any, ...]] | None = None,
-        on_wait: Callable[[], None] | None = None,
-    ) -> list[Any]:
+    def call(self, method: str, args: CallArgs = None, on_wait: OnWait = None) -> list[Any]:
         """Call each part in turn (each call has returned before the next: ``on_wait`` is never needed)."""
         args = args or [()] * self.size
         return [getattr(part, method)(*a) for part, a in zip(self.parts, args, strict=True)]
 
 
-__all__ = ["Group", "LocalGroup"]
+__all__ = ["CallArgs", "Group", "LocalGroup", "OnWait"]

@@ -1,7 +1,7 @@
 """The stage table of a store (``python -m pipeline report``, ``bench/stages.py``): each stage's wall and
 CPU seconds, its bound and the ratio (:mod:`pipeline.unitile.bounds`), the peak memory of the client and of
 the largest worker, and the load average before and after, from the stage records
-(:func:`pipeline.unitile.build.run_build`). Stages recorded before the records carried these show a dash."""
+(:func:`pipeline.stages.run_stages`). Stages recorded before the records carried these show a dash."""
 
 from __future__ import annotations
 

@@ -13,11 +13,16 @@ it or before it in its row:
 |---|---|
 | ``geometry`` | the board's tables for the kernels (from the game's ``Grid``), keys of positions |
 | ``kernels`` | numba: masks, wins, symmetries and canonical keys, exact legality, moves, combining values |
-| ``store`` | the zarr store: tier arrays (one shard per part), stage records |
-| ``context`` | ``NDContext``, the ``NDStage`` protocol, ``NDOptions`` |
+| ``store`` | the zarr store: tier arrays (one shard per part); its records from :mod:`pipeline.store` |
+| ``context`` | ``NDContext`` and ``NDStage`` (the shared framework's, for N x N), ``NDOptions`` |
 | ``tiers``, ``solve``, ``verify``, ``tables`` | the stages and their tasks |
 | ``build`` | ``plan`` and ``run_plan`` |
 | ``proof`` | the proof search and its tasks over opening lines |
 | ``atlas``, ``survey``, ``areas_file`` | the exhaustive atlas, the survey of games, the published file |
 | ``cli`` | the commands (registered into ``python -m pipeline``) |
+| ``__main__`` | ``python -m pipeline.naked_diagonal``: the same commands |
+
+The stage framework they run on (the store's base, stage records, ``run_stages`` with usage sampling, the
+executors) is :mod:`pipeline`'s, shared with Unitile: :mod:`pipeline.store`, :mod:`pipeline.stages`,
+:mod:`pipeline.executor`.
 """

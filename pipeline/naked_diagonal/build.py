@@ -1,8 +1,6 @@
 """The solve as data: :func:`plan` lists its stages, :func:`run_plan` runs those not yet complete.
 
-What a stage is: :mod:`.context`. After a stage's arrays are written its record goes into the store;
-running a stage first clears the records of every later stage, and a rerun skips stages with a record,
-so a killed build resumes at the first stage without one.
+What a stage is, and how a killed build resumes: :mod:`pipeline.stages`.
 
 The stages, for an n x n board with P = n * n points:
 
@@ -14,9 +12,10 @@ The stages, for an n x n board with P = n * n points:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
+
+from pipeline.stages import run_stages
 
 from .context import NDContext, NDOptions, NDStage
 from .solve import SolveStage
@@ -36,26 +35,14 @@ def plan(n: int, options: NDOptions | None = None) -> list[NDStage]:
         *(SolveStage(t) for t in range(points, -1, -1)),
         VerifyStage(o.legality_sample),
         TablesStage(o.tables),
-        TablesVerifyStage(o.tables),
+        TablesVerifyStage(),
     ]
 
 
 def run_plan(ctx: NDContext, stages: Sequence[NDStage], force: Sequence[str] = ()) -> dict[str, Any]:
-    """Run the stages not yet complete (and those named in ``force``); return all stage records."""
-    names = [s.name for s in stages]
-    for i, stage in enumerate(stages):
-        if ctx.store.done(stage.name) and stage.name not in force:
-            continue
-        ctx.store.clear(names[i:])
-        t0 = time.perf_counter()
-        c0 = time.process_time()
-        record = dict(stage.run(ctx))
-        record["seconds"] = round(time.perf_counter() - t0, 3)
-        record["client_cpu_seconds"] = round(time.process_time() - c0, 3)
-        record["finished"] = time.time()
-        ctx.store.mark_done(stage.name, record)
-        ctx.log(f"{stage.name}: {record['seconds']:.1f} s{_summary(record)}")
-    return ctx.store.stages()
+    """Run the stages not yet complete (and those named in ``force``); return all stage records
+    (:func:`pipeline.stages.run_stages`: each record gets its time and usage)."""
+    return run_stages(ctx, stages, force=force, describe=_summary)
 
 
 def _summary(record: dict[str, Any]) -> str:

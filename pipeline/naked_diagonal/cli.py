@@ -1,9 +1,9 @@
 """``python -m pipeline nd-build|nd-verify|nd-prove|nd-atlas|nd-survey|nd-areas``: Naked Diagonal's
 solve and its map of NDE areas on the command line.
 
-:func:`register` adds the commands to ``pipeline.cli``'s subparsers; each sets ``nd_main``, which
-``pipeline.cli.main`` calls (its one-line errors and exit statuses apply: 2 for a user error, 1 for a
-failed check, 130 for Ctrl-C).
+:func:`register` adds the commands to ``pipeline.cli``'s subparsers; each sets ``run``, which
+``pipeline.cli.main`` (and :func:`main` here) calls through :func:`unitile_py.command_line.run_command`:
+one-line errors, exit status 2 for a user error, 1 for a failed check, 130 for Ctrl-C.
 """
 
 from __future__ import annotations
@@ -14,12 +14,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pipeline.executor import DaskExecutor, Executor, InProcessExecutor
-from unitile_py.errors import GameError, NakedDiagonalError
+from pipeline.errors import CheckFailed
+from pipeline.executor import InProcessExecutor, engine, engine_arguments
+from pipeline.store import resolved
+from unitile_py.command_line import run_command
+from unitile_py.errors import NakedDiagonalError
 
 from .build import plan, run_plan
 from .context import NDContext, NDOptions
-from .store import NDStore, default_path, is_url
+from .store import NDStore, default_path
 
 
 def board_size(text: str) -> int:
@@ -36,11 +39,7 @@ def board_size(text: str) -> int:
 
 def _engine_arguments(s: argparse.ArgumentParser) -> None:
     s.add_argument("--board", default="4x4", help="NxN (default 4x4)")
-    s.add_argument("--workers", type=int, help="local dask workers (default: one per core)")
-    s.add_argument("--scheduler", help="HOST:PORT of an existing dask.distributed scheduler")
-    s.add_argument("--threads", action="store_true", help="local workers are threads, not processes")
-    s.add_argument("--in-process", action="store_true", help="no dask: run every task in this process")
-    s.add_argument("--quiet", action="store_true", help="no progress bars")
+    engine_arguments(s)
 
 
 def register(sub: Any) -> None:
@@ -55,35 +54,16 @@ def register(sub: Any) -> None:
     build.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal/NxN)")
     build.add_argument("--part-size", type=int, default=1 << 15, help="positions per part and task (32768)")
     build.add_argument("--max-tier", type=int, metavar="T", help="only the tiers up to T stones (no solve)")
-    build.set_defaults(nd_main=_build)
-    verify.set_defaults(nd_main=_verify)
+    build.set_defaults(run=_build)
+    verify.set_defaults(run=_verify)
     prove = sub.add_parser("nd-prove", help="Naked Diagonal: who wins the empty board, each first move")
     _engine_arguments(prove)
     prove.set_defaults(board="5x5")
     prove.add_argument("--split", type=int, default=1, help="placements of the opening lines (default 1)")
     prove.add_argument("--budget", type=int, default=0, help="most nodes per task, 0 for no limit")
     prove.add_argument("--out", metavar="FILE", help="write the results as JSON here too")
-    prove.set_defaults(nd_main=_prove)
+    prove.set_defaults(run=_prove)
     register_areas(sub)
-
-
-def executor_of(args: argparse.Namespace) -> Executor:
-    """The engine the arguments ask for."""
-    if args.in_process:
-        return InProcessExecutor(show_progress=not args.quiet)
-    if args.workers is not None and args.workers < 1:
-        raise NakedDiagonalError(f"--workers {args.workers}: must be at least 1")
-    return DaskExecutor(
-        workers=args.workers,
-        scheduler=args.scheduler,
-        processes=not args.threads,
-        show_progress=not args.quiet,
-    )
-
-
-def _store_path(args: argparse.Namespace, n: int) -> str:
-    path: str = args.store or default_path(n)
-    return path if is_url(path) else str(Path(path).resolve())
 
 
 def _run(args: argparse.Namespace, verify_only: bool) -> int:
@@ -93,7 +73,7 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
             f"board {args.board}: the tiers take boards 1x1 to 5x5 (larger: see "
             f"nd-prove)"
         )
-    path = _store_path(args, n)
+    path = resolved(args.store or default_path(n))
     tables = str(Path(args.tables).resolve()) if getattr(args, "tables", None) else None
     max_tier = getattr(args, "max_tier", None)
     options = NDOptions(part_size=getattr(args, "part_size", 1 << 15), tables=tables, max_tier=max_tier)
@@ -109,12 +89,9 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
         stages = [s for s in stages if s.name in ("verify", "tables-verify") and (s.name != "tables-verify"
                                                                                    or store.done("tables"))]
         force = [s.name for s in stages]
-    executor = executor_of(args)
-    try:
+    with engine(args) as executor:
         ctx = NDContext(n, store, executor, show_progress=not args.quiet)
         records = run_plan(ctx, stages, force=force)
-    finally:
-        executor.close()
     start = records.get("tables", {})
     if "solve-00" in records and not verify_only:
         value = records["solve-00"]["value"]
@@ -137,11 +114,8 @@ def _prove(args: argparse.Namespace) -> int:
     from .proof import prove_openings
 
     n = board_size(args.board)
-    executor = executor_of(args)
-    try:
+    with engine(args) as executor:
         result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args))
-    finally:
-        executor.close()
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")
@@ -159,22 +133,10 @@ def _log(args: argparse.Namespace) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m pipeline.naked_diagonal COMMAND`` (the same commands as ``python -m pipeline``)."""
-    from .verify import VerifyError
-
     parser = argparse.ArgumentParser(prog="python -m pipeline.naked_diagonal", description=__doc__)
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
-    try:
-        return int(args.nd_main(args))
-    except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except VerifyError as exc:
-        print(str(exc), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("interrupted: rerun the same command to resume", file=sys.stderr)
-        return 130
+    return run_command(lambda: int(args.run(args)), failed=(CheckFailed,), resumable=True)
 
 
 # The NDE areas -------------------------------------------------------------------------------------
@@ -186,7 +148,7 @@ def register_areas(sub: Any) -> None:
     _engine_arguments(atlas)
     atlas.add_argument("--k", type=int, default=5, help="most points of an area (default 5)")
     atlas.add_argument("--out", metavar="FILE", default="build/nd-atlas.json", help="results (JSON)")
-    atlas.set_defaults(nd_main=_atlas)
+    atlas.set_defaults(run=_atlas)
     survey = sub.add_parser("nd-survey", help="Naked Diagonal: the NDE areas placements leave in games")
     _engine_arguments(survey)
     survey.add_argument("--sizes", type=int, nargs="+", default=list(range(5, 14)),
@@ -203,12 +165,12 @@ def register_areas(sub: Any) -> None:
     survey.add_argument("--kept-only", action="store_true",
                         help="run nothing: merge the kept results of the planned tasks that finished "
                              "(a survey stopped early; the output says how many were planned)")
-    survey.set_defaults(nd_main=_survey)
+    survey.set_defaults(run=_survey)
     areas = sub.add_parser("nd-areas", help="Naked Diagonal: publish the atlas and the survey as one file")
     areas.add_argument("--atlas", default="build/nd-atlas.json", help="nd-atlas results")
     areas.add_argument("--survey", default="build/nd-survey.json", help="nd-survey results")
     areas.add_argument("--out", default="tables/naked-diagonal/areas.json", help="the published file")
-    areas.set_defaults(nd_main=_areas)
+    areas.set_defaults(run=_areas)
 
 
 def _positive(name: str, value: int) -> None:
@@ -226,11 +188,8 @@ def _atlas(args: argparse.Namespace) -> int:
 
     if not 1 <= args.k <= MAX_K:
         raise NakedDiagonalError(f"--k {args.k}: expected 1 to {MAX_K}")
-    executor = executor_of(args)
-    try:
+    with engine(args) as executor:
         result = run_atlas(executor, args.k, log=_log(args))
-    finally:
-        executor.close()
     _write(args.out, result)
     summary = {"k_max": result["k_max"], "per_k": result["per_k"], "seconds": result["seconds"]}
     print(json.dumps(summary, indent=1))
@@ -261,11 +220,8 @@ def _survey(args: argparse.Namespace) -> int:
         result = run_survey(InProcessExecutor(), kept, log=_log(args), parts=parts)
         result["planned_tasks"] = len(tasks)
     else:
-        executor = executor_of(args)
-        try:
+        with engine(args) as executor:
             result = run_survey(executor, tasks, log=_log(args), parts=parts)
-        finally:
-            executor.close()
     result["command"] = "python -m pipeline nd-survey " + " ".join(sys.argv[2:])
     _write(args.out, result)
     print(json.dumps({"per_board": result["per_board"], "configurations": len(result["areas"]),

@@ -1,56 +1,39 @@
 """What a stage of the Naked Diagonal solve is (:class:`NDStage`), what it may use while it runs
 (:class:`NDContext`) and the options of the stages that have any (:class:`NDOptions`).
 
-A stage is a frozen dataclass with a ``name`` (a property: the tier is in the name) and
-``run(ctx) -> dict``, as in :mod:`pipeline.unitile.context`: it reads earlier stages' arrays from the store,
-runs its tasks through ``ctx.executor.map`` (the Unitile pipeline's :class:`pipeline.executor.Executor`: in
+A stage is a frozen dataclass with a ``name`` (a class attribute, or a property where the tier is in it) and
+``run(ctx) -> dict``, as in the shared framework (:mod:`pipeline.stages`): it reads earlier stages' arrays
+from the store, runs its tasks through ``ctx.executor.map`` (:class:`pipeline.executor.Executor`: in
 process, a dask ``LocalCluster`` or a cluster's scheduler) and returns its record.
 """
 
 from __future__ import annotations
 
 import os
-import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
 
-from pipeline.executor import Executor
+from pipeline.stages import Stage, StageContext
 
 from .store import NDStore
 
 
-def _to_stderr(msg: str) -> None:
-    print(msg, file=sys.stderr)
+class NDContext(StageContext[int, NDStore]):
+    """What a running stage may use: the board size N (``board``), the store, the executor and where
+    to log."""
 
-
-@dataclass(frozen=True)
-class NDContext:
-    """What a running stage may use: the board size, the store, the executor and where to log."""
-
-    n: int
-    store: NDStore
-    executor: Executor
-    show_progress: bool = False
-    log: Callable[[str], None] = field(default=_to_stderr)
+    @property
+    def n(self) -> int:
+        """Points on a side of the board."""
+        return self.board
 
     @property
     def points(self) -> int:
         """Points on the board."""
-        return self.n * self.n
+        return self.board * self.board
 
 
-class NDStage(Protocol):
-    """One step of the solve."""
-
-    @property
-    def name(self) -> str:
-        """The stage's name in the store's records."""
-        ...
-
-    def run(self, ctx: NDContext) -> dict[str, Any]:
-        """Do the work, write arrays, return the record."""
-        ...
+#: One step of the solve.
+NDStage = Stage[NDContext]
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,10 @@ class NDArgs(NamedTuple):
     swaps: np.ndarray
 
 
+#: The fields of :class:`NDArgs` that the game's ``Grid`` has by the same names.
+GRID_FIELDS = ("n", "full", "not_west", "not_east", "north", "south", "west", "east")
+
+
 @dataclass(frozen=True, eq=False)
 class NDGeometry:
     """The tables of one board size; build with :meth:`NDGeometry.of` (cached)."""
@@ -99,22 +103,8 @@ class NDGeometry:
             for ch in range(chunks):
                 for byte in range(256):
                     sym_tab[s, ch, byte] = sym.apply((byte << (8 * ch)) & g.full)
-        return NDArgs(
-            n=g.n,
-            size=size,
-            full=g.full,
-            not_west=g.not_west,
-            not_east=g.not_east,
-            north=g.north,
-            south=g.south,
-            west=g.west,
-            east=g.east,
-            dq=dq,
-            ds=ds,
-            box1=box1,
-            sym_tab=sym_tab,
-            swaps=self.swaps,
-        )
+        masks = {name: getattr(g, name) for name in GRID_FIELDS}
+        return NDArgs(**masks, size=size, dq=dq, ds=ds, box1=box1, sym_tab=sym_tab, swaps=self.swaps)
 
     def key(self, red: int, blue: int, turn: str) -> int:
         """The key of a position (``turn`` ``"r"`` or ``"b"``)."""

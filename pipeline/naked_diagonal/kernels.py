@@ -2,7 +2,7 @@
 
 Written apart from :mod:`unitile_py.naked_diagonal` (only the tables of
 :class:`pipeline.naked_diagonal.geometry.NDGeometry` come from its grid), so the two legality tests check
-each other: ``tests/pipeline/naked_diagonal/test_solve.py`` compares them on every reachable 3 x 3 position
+each other: ``tests/pipeline/naked_diagonal/test_legality.py`` compares them on every reachable 3 x 3 position
 and ``bench/nd_solve.py legality`` on every 4 x 4 one and on random positions of larger boards.
 
 **Legality** (docs/naked-diagonal.md, reading R1 and fact 1). A set ``S`` of empty points that is a

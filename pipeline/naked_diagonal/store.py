@@ -20,18 +20,15 @@ written only after its arrays, and running a stage first clears the records of e
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-import fsspec
-import fsspec.core
 import numpy as np
 import zarr
 import zarr.codecs
 from zarr.core.sync import sync
 
 from pipeline.arrays import CONFIG
+from pipeline.store import StageStore, StoreKind
 from unitile_py.errors import NakedDiagonalError
 
 #: The store format.
@@ -49,108 +46,25 @@ def default_path(n: int) -> str:
     return f"build/naked-diagonal-{n}x{n}.zarr"
 
 
-def is_url(path: str) -> bool:
-    """True for an fsspec URL such as ``file:///shared/x.zarr``.
-
-    >>> is_url("file:///shared/4x4.zarr"), is_url("build/4x4.zarr")
-    (True, False)
-    """
-    return "://" in path
-
-
-def _record(value: object) -> dict[str, Any]:
-    return dict(value) if isinstance(value, Mapping) else {}
-
-
-def _fs(path: str) -> tuple[Any, str]:
-    if is_url(path):
-        fs, root = fsspec.core.url_to_fs(path)
-        return fs, root
-    return fsspec.filesystem("file"), str(Path(path).absolute())
-
-
-def prepare(path: str, create: bool) -> None:
-    """Check that ``path`` is a store of this solve, or (``create``) make one in a new or empty directory:
-    the solve deletes and overwrites only inside its own stores."""
-    fs, root = _fs(path)
-    try:
-        if fs.isfile(root):
-            raise NakedDiagonalError(f"store {path}: is a file, not a store directory")
-        if fs.exists(f"{root}/{MARKER}"):
-            return
-        if fs.isdir(root) and fs.ls(root, detail=False):
-            raise NakedDiagonalError(
-                f"store {path}: exists and was not made by the Naked Diagonal solve (no {MARKER} in it)"
-            )
-        if not create:
-            raise NakedDiagonalError(f"store {path}: not found (run: python -m pipeline nd-build)")
-        fs.makedirs(root, exist_ok=True)
-        fs.pipe_file(f"{root}/{MARKER}", MARKER_TEXT)
-    except OSError as exc:
-        raise NakedDiagonalError(
-            f"store {path}: cannot {'create' if create else 'read'} it "
-            f"({exc})"
-        ) from None
-
-
-class NDStore:
+class NDStore(StageStore):
     """One solve's zarr group (``create`` makes it when missing)."""
 
+    kind = StoreKind(NakedDiagonalError, "Naked Diagonal", "naked_diagonal", FORMAT, MARKER, MARKER_TEXT)
+
     def __init__(self, path: str, n: int, create: bool = False) -> None:
-        self.path = path
         self.n = n
-        prepare(path, create)
-        try:
-            self.root = zarr.open_group(path, mode="a" if create else "r+")
-        except (FileNotFoundError, zarr.errors.GroupNotFoundError):
-            raise NakedDiagonalError(f"store {path}: not found (run: python -m pipeline nd-build)") from None
-        board = f"{n}x{n}"
-        meta = _record(self.root.attrs.get("naked_diagonal"))
-        if not meta:
-            if not create:
-                raise NakedDiagonalError(f"store {path}: not a Naked Diagonal store")
-            self.root.attrs["naked_diagonal"] = {"format": FORMAT, "board": board}
-            self.root.attrs["stages"] = {}
-        elif meta.get("board") != board:
-            raise NakedDiagonalError(f"store {path}: holds board {meta.get('board')}, not {board}")
-        elif meta.get("format") != FORMAT:
-            raise NakedDiagonalError(f"store {path}: format {meta.get('format')}, expected {FORMAT}")
+        super().__init__(path, f"{n}x{n}", create)
 
-    # Stage records ----------------------------------------------------------------------------------
+    def _not_found(self) -> NakedDiagonalError:
+        return NakedDiagonalError(f"store {self.path}: not found (run: python -m pipeline nd-build)")
 
-    def stages(self) -> dict[str, Any]:
-        """All stage records (a fresh read)."""
-        return _record(zarr.open_group(self.path, mode="r").attrs.get("stages"))
+    def _foreign(self, fs: Any, root: str) -> NakedDiagonalError:
+        return NakedDiagonalError(
+            f"store {self.path}: exists and was not made by the Naked Diagonal solve (no {MARKER} in it)"
+        )
 
-    def record(self, name: str) -> dict[str, Any] | None:
-        """The record of a completed stage, or None."""
-        return self.stages().get(name)
-
-    def require(self, name: str) -> dict[str, Any]:
-        """The record of a stage that must be complete."""
-        rec = self.record(name)
-        if rec is None:
-            raise NakedDiagonalError(
-                f"store {self.path}: stage {name!r} is not complete (run nd-build "
-                f"again)"
-            )
-        return rec
-
-    def done(self, name: str) -> bool:
-        """True when the stage completed."""
-        return name in self.stages()
-
-    def mark_done(self, name: str, record: dict[str, Any]) -> None:
-        """Record a completed stage (after its arrays)."""
-        stages = self.stages()
-        stages[name] = record
-        self.root.attrs["stages"] = stages
-
-    def clear(self, names: list[str]) -> None:
-        """Forget completed stages."""
-        stages = self.stages()
-        if any(k in stages for k in names):
-            self.root.attrs["stages"] = {k: v for k, v in stages.items() if k not in names}
+    def _incomplete(self, name: str) -> NakedDiagonalError:
+        return NakedDiagonalError(f"store {self.path}: stage {name!r} is not complete (run nd-build again)")
 
     # Arrays -----------------------------------------------------------------------------------------
 
@@ -161,18 +75,7 @@ class NDStore:
         inner = CHUNK if last % CHUNK == 0 else last
         chunks = (*([1] * (len(shape) - 1)), max(1, inner))
         shards = (*([1] * (len(shape) - 1)), max(1, last))
-        return zarr.create_array(
-            store=self.path,
-            name=name,
-            shape=shape,
-            chunks=chunks,
-            shards=None if chunks == shards else shards,
-            dtype=dtype,
-            compressors=(zarr.codecs.ZstdCodec(level=3), zarr.codecs.Crc32cCodec()),
-            fill_value=fill,
-            overwrite=True,
-            config=CONFIG,
-        )
+        return self.create_array(name, shape, chunks, shards, dtype, zarr.codecs.ZstdCodec(level=3), fill)
 
     def array(self, name: str) -> zarr.Array:
         """An existing array."""
@@ -206,4 +109,5 @@ class NDStore:
     def delete(self, name: str) -> None:
         """Remove a group or array if present."""
         if name in self.root:
-            del self.root[name]
+            with self._writing():
+                del self.root[name]

@@ -19,7 +19,7 @@ import os
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -104,12 +104,8 @@ def _write(path: Path, data: bytes) -> None:
 class TablesStage:
     """Write the files and the manifest (in the client: they are small)."""
 
+    name: ClassVar[str] = "tables"
     directory: str | None = None
-
-    @property
-    def name(self) -> str:
-        """``tables``."""
-        return "tables"
 
     def run(self, ctx: NDContext) -> dict[str, Any]:
         """Encode every tier, then write the manifest last."""
@@ -157,14 +153,10 @@ class TablesStage:
 
 @dataclass(frozen=True)
 class TablesVerifyStage:
-    """Read the files back with the game's reader and compare (see the module docstring)."""
+    """Read the files back with the game's reader and compare (see the module docstring): those in the
+    folder that the ``tables`` stage recorded."""
 
-    directory: str | None = None
-
-    @property
-    def name(self) -> str:
-        """``tables-verify``."""
-        return "tables-verify"
+    name: ClassVar[str] = "tables-verify"
 
     def run(self, ctx: NDContext) -> dict[str, Any]:
         """Every record, then the sample of answers."""

@@ -19,7 +19,7 @@ Any failure stops the build (:class:`VerifyError`, exit status 1) with one line 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -122,12 +122,8 @@ def verify_task(task: VerifyTask) -> dict[str, Any]:
 class VerifyStage:
     """Every check of the module docstring."""
 
+    name: ClassVar[str] = "verify"
     legality_sample: int = 24
-
-    @property
-    def name(self) -> str:
-        """``verify``."""
-        return "verify"
 
     def run(self, ctx: NDContext) -> dict[str, Any]:
         """One task per part of every tier, then the closure check in the client."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, cached_property
 from math import comb
+from typing import Any
 
 import numpy as np
 
@@ -27,16 +28,21 @@ from .bits import GeoArgs
 CHUNK = 8
 
 
+class _FromBoard:
+    """A number of :attr:`Geometry.board` (its attribute ``name``), read as an attribute of the geometry."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, geometry: Geometry | None, owner: type | None = None) -> Any:
+        return self if geometry is None else getattr(geometry.board, self.name)
+
+
 @dataclass(frozen=True, eq=False)
 class Geometry:
     """Tables of one board; build with :meth:`Geometry.of` (cached per board)."""
 
     board: Board
-    cells: int
-    tiles: int
-    red: int
-    colourings: int
-    cols: int
     n_sym: int
     #: nbr_cells[cell, k]: the k-th neighbour of a cell (reading order), -1 past the degree.
     nbr_cells: np.ndarray
@@ -63,8 +69,16 @@ class Geometry:
     orbit_masks: np.ndarray
     #: The central region (a union of cell orbits, see :func:`central_region`) as a mask.
     region: int
-    not_last: int
-    not_first: int
+    # The board's own numbers, read from the board under the names the kernels use (GeoArgs).
+    cells = _FromBoard("cells")
+    tiles = _FromBoard("tiles")
+    red = _FromBoard("red_count")
+    colourings = _FromBoard("colourings")
+    cols = _FromBoard("cols")
+    #: The masks of all cells and of the cells not in the last (first) column.
+    full = _FromBoard("full")
+    not_last = _FromBoard("not_last")
+    not_first = _FromBoard("not_first")
 
     @staticmethod
     @cache
@@ -132,15 +146,8 @@ class Geometry:
         orbit_masks = np.zeros(n_orbits, dtype=np.int64)
         for c in range(cells):
             orbit_masks[cell_orbit[c]] |= 1 << c
-        not_last = sum(1 << c for c in range(cells) if c % board.cols != board.cols - 1)
-        not_first = sum(1 << c for c in range(cells) if c % board.cols != 0)
         return Geometry(
             board=board,
-            cells=cells,
-            tiles=tiles,
-            red=red,
-            colourings=board.colourings,
-            cols=board.cols,
             n_sym=n_sym,
             nbr_cells=nbr,
             deg=deg,
@@ -158,8 +165,6 @@ class Geometry:
             n_stab=n_stab,
             orbit_masks=orbit_masks,
             region=central_region(board),
-            not_last=not_last,
-            not_first=not_first,
         )
 
     @cached_property
@@ -167,11 +172,6 @@ class Geometry:
         """The tables as the one argument of the numba kernels (built once per board): the fields of
         this object that :class:`pipeline.unitile.bits.GeoArgs` names."""
         return GeoArgs(**{name: getattr(self, name) for name in GeoArgs._fields})
-
-    @property
-    def full(self) -> int:
-        """The mask of all cells."""
-        return (1 << self.cells) - 1
 
 
 def central_region(board: Board) -> int:

@@ -154,7 +154,7 @@ class _Index:
         if not self.lo.shape[0]:
             return np.zeros(ids.shape, dtype=bool), np.full(ids.shape, -1, dtype=np.int64)
         if self.lo.shape[0] == 1:
-            # One run (a part that owns the whole half): no search (5x5: 0.1 s instead of 1.6 s).
+            # One run (a part that owns the whole half): no search (docs/pipeline.md, "Measured choices").
             lo, hi = int(self.lo[0]), int(self.hi[0])
             own = (ids >= lo) & (ids < hi)
             return own, np.where(own, ids.astype(np.int64) - lo, -1)

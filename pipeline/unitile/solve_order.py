@@ -149,7 +149,7 @@ class SolveOrder:
     def ids_in_place(self, nbr: np.ndarray) -> None:
         """Class ids of the class graph (C-contiguous, any shape) replaced by their solve positions, in
         place; -1 (no slide) stays. With at least as many ids as classes, through a table of every
-        class (5x5: the whole graph in 0.3 s with it, 0.7 s by searching among the runs)."""
+        class, which is faster than searching among the runs (docs/pipeline.md, "Measured choices")."""
         flat = nbr.reshape(-1)
         table = self._table(flat.shape[0])
         for a in range(0, flat.shape[0], BLOCK_IDS):

@@ -33,6 +33,7 @@ from unitile_py.unitile.board import Board
 from ..arrays import open_array, take
 from ..executor import progress
 from ..groups import Group, LocalGroup
+from ..store import as_record
 from .bounds import Cost
 from .cg import connect, run_cg
 from .class_stages import solve_order
@@ -40,7 +41,7 @@ from .context import Context
 from .partition import Partition, StoredPartition, plan_parts, write_class_values
 from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
-from .store import Store, as_record
+from .store import Store
 
 #: Classes per task when T is formed from r (whole chunks of values/T_class).
 T_CHUNK = 64 * BLOCK
@@ -53,9 +54,8 @@ def row_chunk(parts: int, length: int) -> int:
     (``length`` entries) when ``parts`` parts write them.
 
     Several parts own scattered chunks of :data:`BLOCK` positions and must never share one; a single part
-    writes wide chunks, since every chunk costs about as much as a megabyte of data (8.5 million
-    classes of 5x5 in chunks of BLOCK: 1.65 s to write and 1.81 s to read; in chunks of T_CHUNK: 0.07
-    s each way).
+    writes wide chunks, since every chunk costs about as much as a megabyte of data (measured:
+    docs/pipeline.md, "The allocator").
     """
     return max(1, min(length, BLOCK if parts > 1 else T_CHUNK))
 
@@ -174,7 +174,7 @@ def solve_on_parts(
 
         if group.remote and group.size == 1:
             # Nothing to exchange with other parts: the whole loop runs beside the part, not four
-            # round trips per iteration from here (5x5: 58-62 ms per iteration against 65-74 ms).
+            # round trips per iteration from here (measured: docs/pipeline.md, "Measured choices").
             drive = Drive(store.path, str(ctx.board), graph, split, tol, checkpoint_seconds, state)
             [(result, written)] = group.call("run", [(drive_alone, drive)], on_wait=_poller(group, show))
             if written:

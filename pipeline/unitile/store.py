@@ -26,15 +26,9 @@ gathers scattered entries one chunk at a time.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator, Mapping
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import fsspec.config
-import fsspec.core
-import fsspec.implementations.local
 import numpy as np
 import zarr
 import zarr.codecs
@@ -42,37 +36,14 @@ import zarr.codecs
 from unitile_py.errors import UnitileError
 from unitile_py.unitile.board import Board
 
-from ..arrays import CONFIG, DECODE_ERRORS, Checked, codecs, open_array, take
-from ..errors import Damaged
+from ..arrays import Checked, open_array, take
+from ..store import StageStore, StoreKind, as_record
 
 #: 2: every chunk carries a crc32c checksum and is always stored; the store holds :data:`MARKER`.
 FORMAT = 2
 
-# A store may also be any fsspec URL that the client and every worker can reach (``file:///shared/x.zarr``
-# on a shared file system, ``s3://bucket/x.zarr``, ``gs://...``; see docs/cluster.md). fsspec's local file
-# system does not create parent directories by default; zarr's own local store does, so make ``file://``
-# URLs behave the same (in every process that imports this module: the client and the workers' tasks).
-fsspec.config.conf.setdefault("file", {}).setdefault("auto_mkdir", True)
 #: Classes per shard of the per-class arrays (and per graph task).
 CLASS_SHARD = 1 << 20
-
-
-def as_record(value: object) -> dict[str, Any]:
-    """A JSON attribute that should be an object, as a dict (empty when it is missing or anything else).
-
-    >>> as_record({"board": "3x5"}), as_record(None), as_record([1])
-    ({'board': '3x5'}, {}, {})
-    """
-    return dict(value) if isinstance(value, Mapping) else {}
-
-
-def is_url(path: str) -> bool:
-    """True for an fsspec URL (``file://``, ``s3://`` ...), False for a plain path.
-
-    >>> is_url("file:///shared/3x5.zarr"), is_url("build/3x5.zarr")
-    (True, False)
-    """
-    return "://" in path
 
 
 def default_path(board: Board) -> str:
@@ -87,8 +58,8 @@ def compressor() -> zarr.codecs.ZstdCodec:
 
 def fast_compressor(typesize: int) -> zarr.codecs.BloscCodec:
     """The codec of arrays rewritten many times (``perfect/value``, once per half-sweep): blosc lz4 with
-    bit shuffle writes a 5x5 shard about 5x and reads it about 3x faster than :func:`compressor`, and
-    stores it nearly as small."""
+    bit shuffle writes and reads a shard several times faster than :func:`compressor` and stores it
+    nearly as small (docs/pipeline.md, "Measured choices")."""
     return zarr.codecs.BloscCodec(cname="lz4", clevel=1, shuffle="bitshuffle", typesize=typesize)
 
 
@@ -114,106 +85,39 @@ MARKER = ".unitile-store"
 MARKER_TEXT = b"a store of the Unitile pipeline (python -m pipeline); it may delete anything in here\n"
 
 
-def _place(path: str) -> tuple[Any, str, bool]:
-    """``(file system, root, local)`` of a store path or URL (fsspec)."""
-    if is_url(path):
-        fs, root = fsspec.core.url_to_fs(path)
-        return fs, root, isinstance(fs, fsspec.implementations.local.LocalFileSystem)
-    return fsspec.filesystem("file"), str(Path(path).absolute()), True
-
-
-def _blocking_file(root: str) -> Path | None:
-    """The nearest existing ancestor of a local path when it is not a directory (a file in the way)."""
-    for parent in Path(root).parents:
-        if parent.exists():
-            return None if parent.is_dir() else parent
-    return None
-
-
-def prepare(path: str, board: Board, create: bool) -> None:
-    """Check that ``path`` is a store the pipeline made, or (``create``) make it: a new or empty
-    directory gets :data:`MARKER` before anything else. Refuses, in one line, a file, a path under a
-    file, and a directory with other contents: the pipeline deletes and overwrites only in its own stores."""
-    fs, root, local = _place(path)
-    try:
-        if fs.isfile(root):
-            raise UnitileError(f"store {path}: is a file, not a store directory")
-        blocker = _blocking_file(root) if local else None
-        if blocker is not None:
-            raise UnitileError(f"store {path}: {blocker} is a file, not a directory")
-        if fs.exists(f"{root}/{MARKER}"):
-            return
-        if fs.isdir(root) and fs.ls(root, detail=False):
-            if fs.exists(f"{root}/zarr.json") and "unitile" in fs.cat_file(f"{root}/zarr.json").decode(
-                errors="replace"
-            ):
-                raise UnitileError(
-                    f"store {path}: made by an older pipeline (format 1, without checksums): remove it and "
-                    "build again"
-                )
-            raise UnitileError(
-                f"store {path}: exists and was not made by the pipeline (no {MARKER} in it): name a new "
-                "directory, or empty this one"
-            )
-        if not create:
-            raise _not_found(path, board)
-        fs.makedirs(root, exist_ok=True)
-        fs.pipe_file(f"{root}/{MARKER}", MARKER_TEXT)
-    except OSError as exc:
-        raise UnitileError(
-            f"store {path}: cannot {'create' if create else 'read'} it ({_why(exc)})"
-        ) from None
-
-
-def _not_found(path: str, board: Board) -> UnitileError:
-    return UnitileError(f"store {path}: not found (run: python -m pipeline build --board {board})")
-
-
-def _why(exc: OSError) -> str:
-    return str(exc.strerror or exc)
-
-
-class Store:
+class Store(StageStore):
     """One build's zarr group. ``create`` makes it if missing; otherwise it must exist. Either way it
-    must be a store the pipeline made (:func:`prepare`)."""
+    must be a store the pipeline made (:meth:`pipeline.store.StageStore.prepare`)."""
+
+    kind = StoreKind(UnitileError, "pipeline", "unitile", FORMAT, MARKER, MARKER_TEXT)
 
     def __init__(self, path: str, board: Board, create: bool = False) -> None:
-        self.path = path
         self.board = board
-        prepare(path, board, create)
-        try:
-            self.root = zarr.open_group(path, mode="a" if create else "r+")
-        except (FileNotFoundError, zarr.errors.GroupNotFoundError):
-            raise _not_found(path, board) from None
-        except OSError as exc:
-            raise UnitileError(f"store {path}: cannot open it ({_why(exc)})") from None
-        except DECODE_ERRORS:
-            raise Damaged(f"store {path}: its zarr.json cannot be read (the store is damaged)") from None
-        raw = self.root.attrs.get("unitile")
-        if raw is None:
-            if not create:
-                raise UnitileError(f"store {path}: not a pipeline store")
-            with self._writing():
-                self.root.attrs["unitile"] = {"format": FORMAT, "board": str(board)}
-                self.root.attrs["stages"] = {}
-        else:
-            meta = as_record(raw)
-            if meta.get("board") != str(board):
-                raise UnitileError(f"store {path}: holds board {meta.get('board')}, not {board}")
-            if meta.get("format") != FORMAT:
-                raise UnitileError(f"store {path}: format {meta.get('format')}, expected {FORMAT}")
+        super().__init__(path, str(board), create)
 
-    def _writing(self) -> contextlib.AbstractContextManager[None]:
-        """A context in which an OSError (a read-only or full file system) is a one-line user error."""
-        return _writing_to(self.path)
+    def _not_found(self) -> UnitileError:
+        return UnitileError(
+            f"store {self.path}: not found (run: python -m pipeline build --board {self.board})"
+        )
 
-    def check_writable(self) -> None:
-        """A one-line error now, rather than after the first stage, when the store cannot be written."""
-        fs, root, _ = _place(self.path)
-        probe = f"{root}/.unitile-probe"
-        with self._writing():
-            fs.pipe_file(probe, b"")
-            fs.rm_file(probe)
+    def _foreign(self, fs: Any, root: str) -> UnitileError:
+        if fs.exists(f"{root}/zarr.json") and "unitile" in fs.cat_file(f"{root}/zarr.json").decode(
+            errors="replace"
+        ):
+            return UnitileError(
+                f"store {self.path}: made by an older pipeline (format 1, without checksums): remove it and "
+                "build again"
+            )
+        return UnitileError(
+            f"store {self.path}: exists and was not made by the pipeline (no {MARKER} in it): name a new "
+            "directory, or empty this one"
+        )
+
+    def _incomplete(self, name: str) -> UnitileError:
+        return UnitileError(
+            f"store {self.path}: stage {name!r} is not complete (run: python -m pipeline build "
+            f"--board {self.board} --store {self.path})"
+        )
 
     @staticmethod
     def board_of(path: str) -> Board:
@@ -223,47 +127,6 @@ class Store:
             return Board.parse(str(as_record(root.attrs["unitile"])["board"]))
         except (FileNotFoundError, KeyError, TypeError, zarr.errors.GroupNotFoundError):
             raise UnitileError(f"store {path}: not found or not a pipeline store") from None
-
-    # Stage records ------------------------------------------------------------------------------
-
-    def stages(self) -> dict[str, Any]:
-        """All stage records (a fresh read)."""
-        try:
-            return as_record(zarr.open_group(self.path, mode="r").attrs.get("stages"))
-        except DECODE_ERRORS:
-            raise Damaged(f"store {self.path}: its zarr.json cannot be read (the store is damaged)") from None
-
-    def record(self, name: str) -> dict[str, Any] | None:
-        """The record of a completed stage, or None."""
-        return self.stages().get(name)
-
-    def done(self, name: str) -> bool:
-        """True when the stage completed."""
-        return name in self.stages()
-
-    def mark_done(self, name: str, record: dict[str, Any]) -> None:
-        """Record a completed stage (its arrays must already be written)."""
-        stages = self.stages()
-        stages[name] = record
-        with self._writing():
-            self.root.attrs["stages"] = stages
-
-    def clear(self, names: list[str]) -> None:
-        """Forget completed stages (before rerunning them or a stage they depend on)."""
-        stages = self.stages()
-        if any(n in stages for n in names):
-            with self._writing():
-                self.root.attrs["stages"] = {k: v for k, v in stages.items() if k not in names}
-
-    def require(self, name: str) -> dict[str, Any]:
-        """The record of a stage that must be complete, or a one-line error."""
-        rec = self.record(name)
-        if rec is None:
-            raise UnitileError(
-                f"store {self.path}: stage {name!r} is not complete (run: python -m pipeline build "
-                f"--board {self.board} --store {self.path})"
-            )
-        return rec
 
     # Arrays ---------------------------------------------------------------------------------------
 
@@ -287,21 +150,8 @@ class Store:
             inner = inner_chunk(shard[0])
             # A shard made of tiny chunks is slow: without a good divisor, one chunk per shard.
             chunks = (inner if inner >= min(shard[0], 1 << 12) else shard[0], *shard[1:])
-        if chunks == shard:
-            shard = None
-        with self._writing():
-            arr = zarr.create_array(
-                store=self.path,
-                name=name,
-                shape=shape,
-                chunks=chunks,
-                shards=shard,
-                dtype=dtype,
-                compressors=codecs((codec or compressor()) if compress else None),
-                fill_value=fill,
-                overwrite=True,
-                config=CONFIG,
-            )
+        codec = (codec or compressor()) if compress else None
+        arr = self.create_array(name, shape, chunks, shard, dtype, codec, fill)
         return Checked(arr, self.path, name)
 
     def array(self, name: str) -> Checked:
@@ -315,14 +165,6 @@ class Store:
     def take(self, name: str, index: np.ndarray) -> np.ndarray:
         """The entries of a 1-d array at ``index`` (:func:`pipeline.arrays.take`)."""
         return take(self.array(name), index)
-
-
-@contextlib.contextmanager
-def _writing_to(path: str) -> Iterator[None]:
-    try:
-        yield
-    except OSError as exc:
-        raise UnitileError(f"store {path}: cannot write in it ({_why(exc)})") from None
 
 
 @cache

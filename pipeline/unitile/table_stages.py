@@ -4,7 +4,7 @@
 one task
   per frame cell encodes that frame's file from the cell's shards of ``moves/legal``, ``perfect/best``
   and ``perfect/value``; this process adds the manifest (the counts come from the verify stage's pass)
-  and writes the folder at once (:mod:`pipeline.unitile.tables_dir`).
+  and writes the folder at once (:mod:`pipeline.unitile.table_folder`).
 * ``tables-verify`` -- every position decoded back from the files (:mod:`pipeline.unitile.decode`, one task
 per
   bubble cell: the even cells first, whose records' legal slides the odd cells then decode theirs from)
@@ -29,19 +29,20 @@ from unitile_py.unitile.position import Position
 
 from ..arrays import require_complete
 from ..errors import CheckFailed
+from ..store import is_url
 from .bounds import Cost
 from .cellpass import UNITED
 from .compact import assemble, frame_cells, frame_file, is_even
 from .context import Context
 from .decode import check_even, check_odd, load_records
-from .store import Store, default_path, is_url
-from .tables_dir import write_tables
+from .store import Store, default_path
+from .table_folder import write_tables
 from .verify_stage import MOVE_ARRAYS, PASS_ARRAYS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
-def tables_dir(store_path: str, board: Board) -> Path:
+def default_tables_folder(store_path: str, board: Board) -> Path:
     """Where the ``tables`` stage writes without ``--tables DIR``: the repository's ``tables/<board>``
     when the store is the default ``build/<board>.zarr``; else ``<store>.tables`` next to a store that is
     a path or a ``file://`` URL (so that a build into a scratch store never touches the committed
@@ -94,7 +95,7 @@ class TablesStage:
     """The compact files of ``tables/<board>/`` (``directory``, from ``--tables DIR``, for another place)."""
 
     name: ClassVar[str] = "tables"
-    #: Where the files go; None: :func:`tables_dir`.
+    #: Where the files go; None: :func:`default_tables_folder`.
     directory: str | None = None
 
     def run(self, ctx: Context) -> dict[str, Any]:
@@ -125,7 +126,7 @@ class TablesStage:
             },
         }
         files, manifest = assemble(board, frames, info)
-        out = Path(self.directory) if self.directory else tables_dir(ctx.store.path, board)
+        out = Path(self.directory) if self.directory else default_tables_folder(ctx.store.path, board)
         write_tables(out, board, files)
         data_bytes = sum(len(v) for k, v in files.items() if k != "manifest.json")
         total = sum(len(v) for v in files.values())

@@ -55,6 +55,16 @@ MOVE_ARRAYS = ("moves/legal", "perfect/best")
 PASS_ARRAYS = ("positions/T", "perfect/value")
 
 
+#: The checks that fail with a count of the pass: ``(counter, times each case is counted, what)``.
+COUNTED_FAILURES = (
+    (MEAN_BAD, 1, "positions break mean T(P') = T - 2"),
+    (DROP_BAD, 1, "positions have no slide lowering T by 2"),
+    (UNDECIDABLE, 2, "slides have |T difference| <= 2 * bound"),
+    (EQUAL, 2, "slides join positions with equal T (the tables need none)"),
+    (STUCK, 1, "positions where no colour is united have no legal slide"),
+    (INCONSISTENT, 1, "values disagree with their children's"),
+)
+
 @dataclass(frozen=True)
 class VerifyTask:
     """The pass over the positions with the bubble on one cell."""
@@ -224,19 +234,7 @@ def verify_values(ctx: Context, walks: int, seed: int, check: bool) -> dict[str,
     }
     for k in ("deciding_slides", "equal_T_slides", "undecidable_slides"):
         report[k] //= 2  # each slide was counted from both ends
-    failures = []
-    if counts[MEAN_BAD]:
-        failures.append(f"{counts[MEAN_BAD]} positions break mean T(P') = T - 2")
-    if counts[DROP_BAD]:
-        failures.append(f"{counts[DROP_BAD]} positions have no slide lowering T by 2")
-    if counts[UNDECIDABLE]:
-        failures.append(f"{counts[UNDECIDABLE] // 2} slides have |T difference| <= 2 * bound")
-    if counts[EQUAL]:
-        failures.append(f"{counts[EQUAL] // 2} slides join positions with equal T (the tables need none)")
-    if counts[STUCK]:
-        failures.append(f"{counts[STUCK]} positions where no colour is united have no legal slide")
-    if counts[INCONSISTENT]:
-        failures.append(f"{counts[INCONSISTENT]} values disagree with their children's")
+    failures = [f"{counts[k] // per} {what}" for k, per, what in COUNTED_FAILURES if counts[k]]
     for what in ("legal", "best"):
         if report[f"{what}_differing"]:
             failures.append(f"{report[f'{what}_differing']} stored {what} slides differ from those computed")

@@ -26,7 +26,7 @@ from pipeline.executor import DaskExecutor
 from pipeline.unitile.compact import FrameRecords, encode, parse
 from pipeline.unitile.geometry import Geometry
 from pipeline.unitile.store import MARKER, Store
-from pipeline.unitile.tables_dir import write_tables
+from pipeline.unitile.table_folder import write_tables
 from tests.pipeline.processes import Cluster, Processes, installed_env, wait_for
 from unitile_py.unitile import Board, Position
 
@@ -262,7 +262,7 @@ def test_tables_of_another_board_or_unlisted_files_are_not_overwritten(
 KILLED_WRITE = """
 import sys
 from pathlib import Path
-from pipeline.unitile.tables_dir import write_tables
+from pipeline.unitile.table_folder import write_tables
 from unitile_py.unitile import Board
 files = {name: b"new " + name.encode() for name in ("a3.bin", "b2.bin", "b3.bin")}
 files["manifest.json"] = b'{"board": "3x3", "files": {"a3.bin": {}, "b2.bin": {}, "b3.bin": {}}}'

@@ -67,3 +67,11 @@ def test_tables_verify_sees_every_position(size: str, tmp_path: Path) -> None:
         assert table_stages.check_task(tasks[cell]) == (1, 1)
         arrays = [np.asarray(store.array(n)[sl]) for n in ("moves/legal", "perfect/best", "perfect/value")]
         assert check_cell(board, cell, records, *arrays) == (1, 1)
+
+
+def test_the_default_store_writes_the_committed_tables_folder(tmp_path: Path) -> None:
+    """The repository's ``build/<board>.zarr`` writes ``tables/<board>``, another store ``<store>.tables``."""
+    board = Board.parse("3x3")
+    folder = table_stages.default_tables_folder(str(ROOT / "build" / "3x3.zarr"), board)
+    assert folder == ROOT / "tables" / "3x3"
+    assert table_stages.default_tables_folder(str(tmp_path / "x.zarr"), board) == tmp_path / "x.tables"

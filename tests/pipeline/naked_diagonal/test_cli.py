@@ -1,0 +1,40 @@
+"""The NDE area commands (pipeline/naked_diagonal/cli.py): bad input is one line, ``nd-survey
+--kept-only`` merges the finished tasks."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.executor import InProcessExecutor
+from pipeline.naked_diagonal import cli as nd_cli
+from pipeline.naked_diagonal import survey
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["nd-atlas", "--k", "0", "--in-process"], "--k 0"),
+    (["nd-survey", "--sizes", "4", "--in-process"], "--sizes 4"),
+    (["nd-survey", "--players", "nobody", "--in-process"], "--players nobody"),
+    (["nd-areas", "--atlas", "/nonexistent/a.json"], "no such file"),
+])
+def test_area_commands_refuse_bad_input_in_one_line(argv: list[str], words: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert nd_cli.main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and words in err
+
+
+def test_nd_survey_kept_only_merges_the_finished_tasks(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    parts, out = tmp_path / "parts", tmp_path / "survey.json"
+    argv = ["nd-survey", "--sizes", "5", "--players", "random", "--games", "3", "--tasks", "2",
+            "--parts", str(parts), "--out", str(out), "--quiet"]
+    assert nd_cli.main([*argv, "--kept-only"]) == 2 and "no kept results" in capsys.readouterr().err
+    task = survey.SurveyTask(5, "random", 1, 3)
+    survey.run_survey(InProcessExecutor(), [task], log=lambda msg: None, parts=parts)
+    assert nd_cli.main([*argv, "--kept-only"]) == 0
+    result = json.loads(out.read_text())
+    assert result["planned_tasks"] == 2 and len(result["tasks"]) == 1
+    assert result["per_board"]["5x5"]["games"] == 3

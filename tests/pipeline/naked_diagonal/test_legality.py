@@ -1,0 +1,70 @@
+"""Legality (the numba kernels of pipeline/naked_diagonal/kernels.py) against unitile_py's engine: every
+stored position, every 3x3 board without a naked diagonal (reachable or not, NDE regions included), and
+seeded samples of 4x4 and 5x5."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from pipeline.naked_diagonal import kernels
+from pipeline.naked_diagonal.geometry import NDGeometry
+from pipeline.naked_diagonal.store import NDStore
+from tests.pipeline.naked_diagonal.solving import CANONICAL, position_of, stored_positions
+from unitile_py.errors import NakedDiagonalError
+from unitile_py.naked_diagonal.game import Game
+from unitile_py.naked_diagonal.grid import Grid
+from unitile_py.naked_diagonal.legality import legal_masks
+from unitile_py.naked_diagonal.position import Position
+from unitile_py.naked_diagonal.tables import NDTables
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_stored_legality_is_unitile_pys(solved: dict[int, Path], n: int) -> None:
+    store = NDStore(str(solved[n] / "s.zarr"), n)
+    rows = list(stored_positions(store, n))
+    assert len(rows) == sum(CANONICAL[n])
+    for _, key, red, blue, _ in rows:
+        assert legal_masks(position_of(n, key)) == (red, blue)
+
+
+def test_legality_agrees_on_every_3x3_board() -> None:
+    """Every 3x3 colouring without a naked diagonal, reachable or not (NDE regions included)."""
+    grid = Grid.get(3)
+    g, memo = NDGeometry.of(3).args, kernels.new_memo()
+    compared = blocked = 0
+    for cells in itertools.product((0, 1, 2), repeat=9):
+        red = sum(1 << p for p, c in enumerate(cells) if c == 1)
+        blue = sum(1 << p for p, c in enumerate(cells) if c == 2)
+        try:
+            position = Position(grid, red, blue, "r")
+        except NakedDiagonalError:
+            continue  # a naked diagonal: no such position
+        theirs = legal_masks(position)
+        assert tuple(kernels.legal_masks(g, red, blue, memo)) == theirs, str(position)
+        compared += 1
+        blocked += theirs == (0, 0) and bool(position.empty_points)
+    assert compared > 5000 and blocked > 0
+
+
+def test_legality_agrees_on_a_sample_of_4x4_and_5x5_positions() -> None:
+    """Seeded samples: 3,000 records of the committed 4x4 tables and every position of 20 random 5x5
+    games (bench/nd_solve.py legality checks every 4x4 position and larger samples)."""
+    rng = random.Random(17)
+    tables = NDTables.load(4)
+    keys = [key for tier in tables.tiers.values() for key in tier.keys]
+    for key in rng.sample(keys, 3000):
+        position = position_of(4, key)
+        got = kernels.legal_masks(NDGeometry.of(4).args, position.red, position.blue, kernels.memo_for(4))
+        assert tuple(got) == legal_masks(position), str(position)
+    g5 = NDGeometry.of(5).args
+    for _ in range(20):
+        game = Game(Position.empty(5))
+        while not game.is_over():
+            p = game.position
+            got = kernels.legal_masks(g5, p.red, p.blue, kernels.memo_for(5))
+            assert tuple(got) == legal_masks(p), str(p)
+            game.push(rng.choice(game.legal_moves()))

@@ -1,0 +1,26 @@
+"""The proof search of ``nd-prove`` (pipeline/naked_diagonal/proof.py) against the solve, on every 3x3
+position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.executor import InProcessExecutor
+from pipeline.naked_diagonal.geometry import NDGeometry
+from pipeline.naked_diagonal.proof import ProofSearch, prove_openings
+from pipeline.naked_diagonal.store import NDStore
+from tests.pipeline.naked_diagonal.solving import stored_positions
+from unitile_py.naked_diagonal.position import Position
+from unitile_py.naked_diagonal.tables import NDTables
+
+
+def test_the_proof_search_agrees_with_the_solve(solved: dict[int, Path]) -> None:
+    store = NDStore(str(solved[3] / "s.zarr"), 3)
+    search = ProofSearch(3)
+    for _, key, _, _, value in stored_positions(store, 3):
+        red, blue, turn = NDGeometry.of(3).unkey(key)
+        assert search.wins(red, blue, int(turn == "b")) == (value > 0)
+    result = prove_openings(3, InProcessExecutor(), split=1, log=lambda msg: None)
+    analysis = NDTables.load(3, solved[3] / "t").analysis(Position.empty(3))
+    assert result["empty_board"] == analysis["outcome"] == "win"
+    assert result["first_placements"] == {name: m["outcome"] for name, m in analysis["moves"].items()}
