@@ -23,6 +23,7 @@ Usage: .venv/bin/python bench/values.py [--store build/5x5.zarr] [--iterations 3
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -51,22 +52,31 @@ def checkout() -> Path:
 CHECKOUT = checkout()
 sys.path.insert(0, str(CHECKOUT))
 
-import pipeline.unitile.cg  # noqa: E402
-from pipeline.unitile.cg import local_parts, solve  # noqa: E402
-from pipeline.unitile.solver import SolverState  # noqa: E402
-from pipeline.unitile.store import Store  # noqa: E402
-from unitile_py.unitile import Board  # noqa: E402
+try:  # Unitile's stages in pipeline/unitile/ (since issue 32)
+    UNITILE = "pipeline.unitile"
+    from pipeline.unitile import cg
+    from pipeline.unitile.solver import SolverState
+    from pipeline.unitile.store import Store
+    from unitile_py.unitile import Board
+except ImportError:  # a checkout (--root) from before, with them at the top of pipeline/
+    UNITILE = "pipeline"
+    from pipeline.solver import SolverState
 
-if not Path(pipeline.unitile.cg.__file__).resolve().is_relative_to(CHECKOUT):
-    raise SystemExit(f"imported {pipeline.unitile.cg.__file__}, not the pipeline of {CHECKOUT}")
+    from pipeline import cg
+    from pipeline.store import Store
+    from unitile_py import Board
+
+local_parts, solve = cg.local_parts, cg.solve
+if not Path(cg.__file__).resolve().is_relative_to(CHECKOUT):
+    raise SystemExit(f"imported {cg.__file__}, not the pipeline of {CHECKOUT}")
 
 
 def solve_order_of(store: Store) -> Any:
     """The store's solve order (pipeline.unitile.solve_order), or None for a checkout from before it (whose
     solve runs in class-id order)."""
     try:
-        from pipeline.unitile.class_stages import solve_order
-    except ImportError:
+        solve_order = importlib.import_module(f"{UNITILE}.class_stages").solve_order
+    except (ImportError, AttributeError):
         return None
     return solve_order(store)
 
