@@ -2,7 +2,7 @@
 // page loads do not compile sources inside WebAssembly. Files become unchecked hash-based .pyc.
 //
 //   node site/compile_python.mjs stdlib PYODIDE_DIR OUT.zip
-//     python_stdlib.zip ships sources only; compiling its ~200 boot modules took ~3 s per start.
+//     python_stdlib.zip ships sources only, which every start would compile (cost: site/README.md).
 //     Writes a copy of the zip with every module as .pyc; other files are copied unchanged.
 //   node site/compile_python.mjs package PYODIDE_DIR STDLIB.zip SRC_DIR OUT_DIR
 //     Every SRC_DIR/**/*.py as OUT_DIR/**/*.pyc, subpackages included (a sourceless package:

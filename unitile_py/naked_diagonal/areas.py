@@ -63,8 +63,8 @@ from .witness import Witness, replay
 #: Window radii tried by the relaxation proofs, smallest first.
 RELAX_RADII = (1, 2)
 #: Areas of at most this many points go straight to the exhaustive search, which is cheaper there than
-#: eight failing constructions (small areas are mostly the windows of NDE proofs). 150 seeded 9x9
-#: games, twice each: worst CPU time 65 and 59 ms with 0, 45 and 49 ms with 10, p99 the same.
+#: eight failing constructions (small areas are mostly the windows of NDE proofs; measured:
+#: docs/naked-diagonal.md, "The search's constants").
 SEARCH_FIRST = 10
 #: Most points of a window grown by :meth:`Solver._grown_core`.
 GROW_LIMIT = 30
@@ -72,19 +72,16 @@ GROW_LIMIT = 30
 GROW_SHARE = 4
 #: The work a first turn of :meth:`Solver._portfolio` may do before the next order takes over; the
 #: budget doubles every :data:`ORDERS` turns. Every area a budgeted search decides costs 1 + a tenth
-#: of its points (constructions and windows grow with it). Counting only the exhaustive searches let
-#: the areas that constructions settle run free: on 1,000 seeded 13x13 games (CPU time) the worst
-#: position took 589 ms that way with 300 searches, 351 ms this way (p99 17.0 and 18.0 ms). A first
-#: turn of a fillable area of about 110 points often needs 700-1,200 units (3,400 in the order that
-#: failed): with learned cores, the same 1,000 games run side by side gave a worst position of 451 ms
-#: with 700 and 366 ms with 1,000 (p99 24.8 and 23.9 ms, 1% fewer areas decided).
+#: of its points (constructions and windows grow with it): counting only the exhaustive searches would
+#: let the areas that constructions settle run free (measured: docs/naked-diagonal.md, "The search's
+#: constants").
 SEARCH_BUDGET = 1000
 #: Turns of :meth:`Solver._portfolio` per budget.
 ORDERS = 3
 #: What :func:`_status` says of a safe placement.
 SAFE = -1
-#: Learned cores kept per stone (point and colour) around them, the newest ones. On the 20-point window
-#: of the worst 13 x 13 position, learning cut its exhaustive searches from 3,101 to 1,311.
+#: Learned cores kept per stone (point and colour) around them, the newest ones (measured:
+#: docs/naked-diagonal.md, "The search's constants").
 CORE_SLOTS = 64
 
 
@@ -306,14 +303,11 @@ class Solver:
                 # search cannot stop early on an NDE area, and the window's proof can be far cheaper);
                 # what it decided stays in the memo, so the next try picks up where this one ran out.
                 # Most areas inside a grown window are NDE, where promoting clothing points rarely
-                # rescues a construction (a 20-point window took 0.57 s with promotions, 0.32 without)
-                # and where looking for a safe first placement anywhere saves refuting all the others:
-                # the 20-point window of a 13 x 13 position took 9,802 solver calls without safe
-                # placements, 2,282 with. (Outside grown windows that lookup costs more than it saves,
+                # rescues a construction and where looking for a safe first placement anywhere saves
+                # refuting all the others. Outside grown windows that lookup costs more than it saves,
                 # most areas there being fillable: the first safe point in reading order is not where
                 # the search would start, and each level below it runs the constructions and
-                # relaxations again. 40 seeded 13 x 13 games made 187,084 solver calls without safe
-                # placements and 309,978 with the lookup everywhere.)
+                # relaxations again (measured: docs/naked-diagonal.md, "The search's constants").
                 self._budget, self._turn = GROW_SHARE * budget, 0
                 self._promotions, self._safe_moves = 0, True
                 try:
@@ -367,8 +361,8 @@ class Solver:
         filled, its core is one of ``area``. Otherwise the fillings lean on some jokers to clothe a
         diagonal (or on none: then the window's border is next), and the one of those points nearest
         to ``hint`` joins the window: where jokers keep a window fillable is where the obstruction
-        lies. Stops at :data:`GROW_LIMIT` points. (A 101-point 13 x 13 area whose smallest box proof
-        has 26 points, 9 s to decide, got a 20-point window this way in 0.5 s.)
+        lies. Stops at :data:`GROW_LIMIT` points (how much faster than a box proof this finds a window:
+        docs/naked-diagonal.md, "The search's constants").
         """
         g = self.grid
         window = g.box(hint, 1) & area

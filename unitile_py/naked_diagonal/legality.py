@@ -396,8 +396,8 @@ def banned(position: Position, area: int) -> tuple[str, ...]:
 
 
 #: The most points of an NDE region whose culprit :func:`smallest_nde` finds by trying its connected
-#: parts by size (fewer than 2 ** 11 = 2,048 of them). A 101-point 13 x 13 region took 77 s to try its
-#: first 2,048 parts (37 ms each: covering a point beside the obstruction is itself a search).
+#: parts by size (fewer than 2 ** 11 = 2,048 of them; why not more: docs/naked-diagonal.md, "The
+#: search's constants").
 EXACT_CULPRIT_POINTS = 11
 #: The connected parts of a larger region's minimal core that :func:`smallest_nde` tries by size.
 CORE_CULPRIT_TRIES = 64
