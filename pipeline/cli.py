@@ -1,7 +1,8 @@
 """``python -m pipeline COMMAND``: the commands of both games' precomputes, and how every one ends.
 
 Unitile's ``build``, ``verify``, ``report`` and ``values`` (:mod:`pipeline.unitile.cli`) and Naked
-Diagonal's ``nd-build``, ``nd-verify``, ``nd-prove``, ``nd-atlas``, ``nd-survey`` and ``nd-areas``
+Diagonal's ``nd-build``, ``nd-verify``, ``nd-prove``, ``nd-strategy``, ``nd-check-strategy``, ``nd-atlas``,
+``nd-survey`` and ``nd-areas``
 (:mod:`pipeline.naked_diagonal.cli`) each set ``run``, which :func:`main` calls through
 :func:`unitile_py.command_line.run_command`: every error is one line.
 """

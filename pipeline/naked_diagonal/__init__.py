@@ -5,7 +5,8 @@ map of NDE areas.
 play from the empty board reaches, tier by tier (number of stones), as dask tasks over key-range parts
 of a sorted index of canonical positions, solves them by retrograde analysis from the last tier back,
 checks everything and writes ``tables/naked-diagonal/<N>x<N>/`` (docs/naked-diagonal-tables.md).
-``nd-prove`` decides larger boards' openings by a proof search; ``nd-atlas``, ``nd-survey`` and
+``nd-prove`` decides larger boards' openings by a proof search; ``nd-strategy`` writes a solved board's
+winner's strategy and ``nd-check-strategy`` replays one with the exact rules; ``nd-atlas``, ``nd-survey`` and
 ``nd-areas`` map the NDE areas (docs/naked-diagonal-areas.md). Modules, each importing only those above
 it or before it in its row:
 
@@ -18,6 +19,8 @@ it or before it in its row:
 | ``tiers``, ``solve``, ``verify``, ``tables`` | the stages and their tasks |
 | ``build`` | ``plan`` and ``run_plan`` |
 | ``proof`` | the proof search and its tasks over opening lines |
+| ``strategy_file`` | a winner's strategy: the writer, and a solved board's strategy from its tables |
+| ``check_strategy`` | the strategy's verifier: only the game's rules engine and the strategy reader |
 | ``atlas``, ``survey``, ``areas_file`` | the exhaustive atlas, the survey of games, the published file |
 | ``cli`` | the commands (registered into ``python -m pipeline``) |
 | ``__main__`` | ``python -m pipeline.naked_diagonal``: the same commands |

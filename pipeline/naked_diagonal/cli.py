@@ -1,5 +1,5 @@
-"""``python -m pipeline nd-build|nd-verify|nd-prove|nd-atlas|nd-survey|nd-areas``: Naked Diagonal's
-solve and its map of NDE areas on the command line.
+"""``python -m pipeline nd-build|nd-verify|nd-prove|nd-strategy|nd-check-strategy|nd-atlas|nd-survey|
+nd-areas``: Naked Diagonal's solve, its winners' strategies and its map of NDE areas on the command line.
 
 :func:`register` adds the commands to ``pipeline.cli``'s subparsers; each sets ``run``, which
 ``pipeline.cli.main`` (and :func:`main` here) calls through :func:`unitile_py.command_line.run_command`:
@@ -43,8 +43,8 @@ def _engine_arguments(s: argparse.ArgumentParser) -> None:
 
 
 def register(sub: Any) -> None:
-    """Add ``nd-build``, ``nd-verify``, ``nd-prove`` and the NDE area commands (:func:`register_areas`) to
-    ``python -m pipeline``."""
+    """Add ``nd-build``, ``nd-verify``, ``nd-prove``, the strategy commands (:func:`register_strategy`) and
+    the NDE area commands (:func:`register_areas`) to ``python -m pipeline``."""
     build = sub.add_parser("nd-build", help="Naked Diagonal: solve a small board into a store and tables")
     verify = sub.add_parser("nd-verify", help="Naked Diagonal: rerun the checks of a solved store")
     for s in (build, verify):
@@ -63,6 +63,7 @@ def register(sub: Any) -> None:
     prove.add_argument("--budget", type=int, default=0, help="most nodes per task, 0 for no limit")
     prove.add_argument("--out", metavar="FILE", help="write the results as JSON here too")
     prove.set_defaults(run=_prove)
+    register_strategy(sub)
     register_areas(sub)
 
 
@@ -137,6 +138,42 @@ def main(argv: list[str] | None = None) -> int:
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     return run_command(lambda: int(args.run(args)), failed=(CheckFailed,), resumable=True)
+
+
+# Strategies -----------------------------------------------------------------------------------------
+
+
+def register_strategy(sub: Any) -> None:
+    """Add ``nd-strategy`` (a solved board's winner's strategy from its tables, built in this process)
+    and ``nd-check-strategy`` (the separate verifier: exit status 0 accepted, 1 rejected)."""
+    strategy = sub.add_parser("nd-strategy",
+                              help="Naked Diagonal: write the winner's strategy of a solved board")
+    strategy.add_argument("--board", default="4x4", help="NxN, a board with tables (default 4x4)")
+    strategy.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
+    strategy.add_argument("--out", metavar="DIR", required=True, help="the strategy folder to write")
+    strategy.set_defaults(run=_strategy)
+    check = sub.add_parser("nd-check-strategy", help="Naked Diagonal: replay a strategy with the exact rules")
+    check.add_argument("directory", metavar="DIR", help="a strategy folder (manifest.json, strategy.bin)")
+    check.set_defaults(run=_check_strategy)
+
+
+def _strategy(args: argparse.Namespace) -> int:
+    from .strategy_file import strategy_from_tables, write_strategy
+
+    n = board_size(args.board)
+    winner, records = strategy_from_tables(n, args.tables)
+    command = f"python -m pipeline nd-strategy --board {n}x{n}"
+    sizes = write_strategy(args.out, n, winner, records, command)
+    print(f"{n}x{n}: {len(records):,} positions of the winner's turns; {args.out}: "
+          + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
+    return 0
+
+
+def _check_strategy(args: argparse.Namespace) -> int:
+    from .check_strategy import check_strategy, load_checked
+
+    print(check_strategy(load_checked(args.directory)).text())
+    return 0
 
 
 # The NDE areas -------------------------------------------------------------------------------------

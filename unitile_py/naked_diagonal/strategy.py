@@ -1,0 +1,339 @@
+"""A winner's strategy of Naked Diagonal, read from a strategy folder (``manifest.json`` + ``strategy.bin``).
+
+A strategy (format in docs/naked-diagonal-tables.md, section "Strategy files"; written by
+``pipeline/naked_diagonal/strategy_file.py``) gives, for every position where the winner is to move that
+the strategy reaches from the empty board, the winner's placement, keyed by the position's canonical key
+(:func:`canonical_key`, the same key as the tables'). :class:`Strategy` answers from it with the standard
+library only (it runs under Pyodide):
+
+* :meth:`Strategy.move_for`: the stored placement of a position, mapped back through the symmetry that
+  made its key canonical, or None for a position off the strategy.
+
+Every file is checked before anything is answered: sizes and sha256 against the manifest, every header
+field, every block (it must inflate to its size), every record (keys strictly increasing, a position with
+the winner to move, the placement an empty point) and a digest of the decoded
+records; any fault is a one-line :class:`NakedDiagonalError` naming the file. Whether the strategy wins
+is not checked here: ``python -m pipeline nd-check-strategy`` replays it with the exact rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+import struct
+import sys
+import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..colours import BLUE, COLOUR_NAMES, RED
+from ..errors import NakedDiagonalError
+from ..table_io import SHA256, Directory, checked, field, folder_of, read_bytes, root_of, tables_root
+from ..table_io import parse_manifest as read_manifest
+from .grid import Grid, Symmetry
+from .position import Position
+
+#: The format this reader reads.
+FORMAT = 1
+#: ``kind`` of a strategy's manifest (a tables manifest has none).
+KIND = "strategy"
+MAGIC = b"NDST"
+#: The one data file of a strategy folder.
+DATA_FILE = "strategy.bin"
+#: magic, format, board size, winner (0 Red, 1 Blue), records, records per block, key bytes, delta
+#: bytes, two zero bytes.
+HEADER = struct.Struct("<4sHBBIIBB2s")
+#: Most records per block a reader accepts.
+MAX_PER_BLOCK = 1 << 20
+#: The largest board the format describes (the placement is one byte; the reader decodes keys of any
+#: width, but boards beyond 7x7 have no search to fill them).
+MAX_N = 7
+#: The file names a strategy's manifest may list.
+FILE_NAME = re.compile(re.escape(DATA_FILE), re.ASCII)
+WINNERS = {RED: 0, BLUE: 1}
+#: Array type codes of the delta widths that have one.
+WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}
+
+
+def default_root() -> Path:
+    """``naked-diagonal/`` in the tables directory (``$UNITILE_TABLES`` if set, else the repository's)."""
+    return tables_root() / "naked-diagonal"
+
+
+def key_bytes(n: int) -> int:
+    """Bytes of a stored key on the n x n board: its ``2 * N * N`` bits (the turn bit is always 0)."""
+    return -(-2 * n * n // 8)
+
+
+def position_key(position: Position) -> int:
+    """``red | blue << P | turn << 2P`` (turn 1: Blue to move), P the points on the board (as the
+    tables' key)."""
+    size = position.grid.size
+    return position.red | position.blue << size | int(position.turn != RED) << (2 * size)
+
+
+def canonical(position: Position) -> tuple[int, Symmetry]:
+    """The smallest key of the position's eight images (:meth:`Position.transform`), and the first
+    symmetry (in ``Grid.symmetries`` order) that gives it.
+
+    This is the tables' canonical key (``unitile_py.naked_diagonal.tables.canonical_key``, not imported
+    here so that the strategy's checker stays apart from the tables). A map that exchanges the edges
+    also exchanges the side to move, so the smallest image always has Red to move: the key's turn bit
+    is 0, and a position with Red to move and its colour-exchanged image with Blue to move share a key.
+    A position of Blue's turn (one red stone more) has a canonical image with one blue stone more.
+    """
+    best_key, best_sym = -1, position.grid.symmetries[0]
+    for s in position.grid.symmetries:
+        key = position_key(position.transform(s))
+        if best_key < 0 or key < best_key:
+            best_key, best_sym = key, s
+    return best_key, best_sym
+
+
+def canonical_key(position: Position) -> int:
+    """The position's canonical key (:func:`canonical`)."""
+    return canonical(position)[0]
+
+
+def key_position(n: int, key: int) -> Position:
+    """The position of a key (unchecked for naked diagonals: the caller checks what it needs)."""
+    size = n * n
+    full = (1 << size) - 1
+    turn = BLUE if key >> (2 * size) & 1 else RED
+    return Position(Grid.get(n), key & full, key >> size & full, turn)
+
+
+def inverse_point(symmetry: Symmetry, point: int) -> int:
+    """The point that ``symmetry`` carries onto ``point``."""
+    return symmetry.image.index(point)
+
+
+def _where(n: int, name: str = "") -> str:
+    return f"strategy naked-diagonal {n}x{n}" + (f": {name}" if name else "")
+
+
+def decode(n: int, data: bytes) -> tuple[str, list[int], bytes]:
+    """The winner (``"r"`` or ``"b"``), the sorted canonical keys and their placements of a
+    ``strategy.bin``, every field and record checked (one-line :class:`NakedDiagonalError`)."""
+    where = _where(n, DATA_FILE)
+    if len(data) < HEADER.size:
+        raise NakedDiagonalError(f"{where} is truncated")
+    fields: tuple[bytes, int, int, int, int, int, int, int, bytes] = HEADER.unpack_from(data, 0)
+    magic, fmt, size_n, winner_code, count, per_block, kbytes, width, zero = fields
+    if magic != MAGIC:
+        raise NakedDiagonalError(f"{where} is not a Naked Diagonal strategy file")
+    if fmt != FORMAT:
+        raise NakedDiagonalError(f"{where} has format {fmt}; this reader reads format {FORMAT}")
+    if size_n != n or winner_code not in (0, 1) or zero != b"\0\0":
+        raise NakedDiagonalError(
+            f"{where}: header field board {size_n}, winner {winner_code} or padding is wrong"
+        )
+    if not 1 <= per_block <= MAX_PER_BLOCK or per_block & (per_block - 1):
+        raise NakedDiagonalError(f"{where}: header field records per block {per_block} is not a power of two")
+    if kbytes != key_bytes(n) or not 1 <= width <= kbytes:
+        raise NakedDiagonalError(f"{where}: header field key bytes {kbytes} or delta bytes {width} is wrong")
+    points = n * n
+    blocks = -(-count // per_block)
+    at = HEADER.size
+    if len(data) < at + kbytes * blocks + 4 * (blocks + 1):
+        raise NakedDiagonalError(f"{where} is truncated (header says {count} records)")
+    firsts = [int.from_bytes(data[at + kbytes * b : at + kbytes * (b + 1)], "little") for b in range(blocks)]
+    at += kbytes * blocks
+    offsets = struct.unpack_from(f"<{blocks + 1}I", data, at)
+    base = at + 4 * (blocks + 1)
+    ordered = all(a <= b for a, b in itertools.pairwise(offsets))
+    if offsets[0] != 0 or base + offsets[-1] != len(data) or not ordered:
+        raise NakedDiagonalError(f"{where} is truncated or has extra bytes")
+    # The canonical image has Red to move: Red's own turn (as many red as blue stones) when Red wins,
+    # the colour-exchanged image of Blue's turn (one blue stone more) when Blue wins.
+    stones_rule = "no point taken twice, " + ("one blue stone more than red" if winner_code else
+                                              "as many red as blue stones")
+    full = (1 << points) - 1
+    limit = 1 << (2 * points)
+    keys: list[int] = []
+    moves = bytearray()
+    for b in range(blocks):
+        m = min(per_block, count - b * per_block)
+        try:
+            raw = zlib.decompress(data[base + offsets[b] : base + offsets[b + 1]])
+        except (zlib.error, ValueError):
+            raise NakedDiagonalError(f"{where} block {b} is corrupt") from None
+        if len(raw) != m * (width + 1):
+            raise NakedDiagonalError(f"{where} block {b} has the wrong size")
+        interleaved = bytearray(m * width)
+        for k in range(width):
+            interleaved[k::width] = raw[k * m : (k + 1) * m]
+        deltas: list[int] | array[int]
+        if width in WIDTHS:
+            deltas = array(WIDTHS[width], bytes(interleaved))
+            if sys.byteorder == "big":
+                deltas.byteswap()
+        else:
+            deltas = [int.from_bytes(interleaved[i : i + width], "little")
+                      for i in range(0, m * width, width)]
+        if deltas[0] != 0 or (m > 1 and min(deltas[1:]) == 0):
+            raise NakedDiagonalError(f"{where} block {b}: keys are not strictly increasing")
+        block_keys = list(itertools.accumulate(deltas, initial=firsts[b]))[1:]
+        if keys and block_keys[0] <= keys[-1]:
+            raise NakedDiagonalError(f"{where} block {b}: keys are not strictly increasing")
+        if block_keys[-1] >= limit:
+            raise NakedDiagonalError(f"{where} block {b}: a key has bits beyond the board (or Blue to move)")
+        block_moves = raw[m * width :]
+        for key, move in zip(block_keys, block_moves, strict=True):
+            red, blue = key & full, key >> points
+            if red & blue or blue.bit_count() - red.bit_count() != winner_code:
+                raise NakedDiagonalError(
+                    f"{where} block {b}: key {key} is no position of the winner's turn ({stones_rule})"
+                )
+            if move >= points or (red | blue) >> move & 1:
+                raise NakedDiagonalError(
+                    f"{where} block {b}: key {key} has placement {move}, not an empty point"
+                )
+        keys.extend(block_keys)
+        moves += block_moves
+    return (RED, BLUE)[winner_code], keys, bytes(moves)
+
+
+def records_digest(n: int, keys: list[int], moves: bytes) -> str:
+    """``records_sha256``: sha256 of the keys as little-endian integers of :func:`key_bytes` bytes, in
+    order, then the placement bytes."""
+    k = key_bytes(n)
+    return hashlib.sha256(b"".join(key.to_bytes(k, "little") for key in keys) + moves).hexdigest()
+
+
+def parse_manifest(n: int | None, raw: bytes) -> dict[str, Any]:
+    """The manifest of a strategy with every field the reader uses checked for presence and type (for
+    the board ``n``, or any board for None)."""
+    board = f"{n}x{n}" if n is not None else "NxN"
+    where = f"strategy naked-diagonal {board}: manifest.json"
+    manifest = read_manifest(where, raw, FILE_NAME, DATA_FILE, NakedDiagonalError)
+    if (manifest.get("game") != "naked-diagonal" or manifest.get("kind") != KIND
+            or manifest.get("format") != FORMAT):
+        raise NakedDiagonalError(f"{where} is not format {FORMAT} of a Naked Diagonal strategy")
+    text = field(where, manifest, "board", str, "a board such as 5x5", NakedDiagonalError)
+    size = board_of(text)
+    if size is None or not 1 <= size <= MAX_N or (n is not None and size != n):
+        want = f"; expected {n}x{n}" if n is not None else f" (1x1 to {MAX_N}x{MAX_N})"
+        raise NakedDiagonalError(f"{where} is for board {text[:20]!r}{want}")
+    if field(where, manifest, "winner", str, "'red' or 'blue'", NakedDiagonalError) not in ("red", "blue"):
+        raise NakedDiagonalError(f"{where}: field 'winner' must be 'red' or 'blue'")
+    field(where, manifest, "positions", int, "a whole number", NakedDiagonalError)
+    if DATA_FILE not in manifest["files"]:
+        raise NakedDiagonalError(f"{where}: {DATA_FILE} is not listed in files")
+    digest = field(where, manifest, "records_sha256", str, "a sha256 in hex", NakedDiagonalError)
+    if not SHA256.fullmatch(digest):
+        raise NakedDiagonalError(f"{where}: field 'records_sha256' must be a sha256 in hex")
+    return manifest
+
+
+def board_of(text: str) -> int | None:
+    """N of ``NxN``, or None."""
+    parts = text.split("x")
+    if len(parts) != 2 or parts[0] != parts[1] or not parts[0].isdigit() or not parts[0].isascii():
+        return None
+    return int(parts[0])
+
+
+class Strategy:
+    """A winner's strategy on one board size, from checked files (:meth:`load`, :meth:`from_files`)."""
+
+    def __init__(self, n: int, manifest: dict[str, Any], winner: str, keys: list[int], moves: bytes) -> None:
+        self.n = n
+        self.grid = Grid.get(n)
+        self.manifest = manifest
+        #: ``"r"`` or ``"b"``: the colour whose turns the strategy answers.
+        self.winner = winner
+        self.keys = keys
+        self.moves = moves
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @staticmethod
+    def load(n: int | None = None, directory: Directory = None) -> Strategy:
+        """The strategy of the n x n board from ``directory`` (holding ``manifest.json``, or
+        ``<n>x<n>/manifest.json``; default :func:`default_root`). With ``n`` None the directory itself
+        holds the manifest and its ``board`` says the size."""
+        root = root_of(directory, default_root)
+        folder = root if n is None else folder_of(root, f"{n}x{n}")
+        where = _where(n) if n is not None else "strategy naked-diagonal"
+        if not (folder / "manifest.json").is_file():
+            raise NakedDiagonalError(f"{where}: no manifest.json in {folder}")
+        raw = read_bytes(where, folder / "manifest.json", NakedDiagonalError)
+        manifest = parse_manifest(n, raw)
+        size = board_of(manifest["board"])
+        assert size is not None
+        files = {"manifest.json": raw}
+        for name in manifest["files"]:
+            files[name] = read_bytes(_where(size), folder / name, NakedDiagonalError)
+        return Strategy.from_files(size, files)
+
+    @staticmethod
+    def from_files(n: int, files: Mapping[str, bytes]) -> Strategy:
+        """The strategy from file contents in memory (``{"manifest.json": ..., "strategy.bin": ...}``)."""
+        if not 1 <= n <= MAX_N:
+            raise NakedDiagonalError(f"{_where(n)}: the format holds boards up to {MAX_N}x{MAX_N}")
+        manifest, data = checked(_where(n), files, lambda raw: parse_manifest(n, raw), NakedDiagonalError)
+        winner, keys, moves = decode(n, data[DATA_FILE])
+        if COLOUR_NAMES[winner].lower() != manifest["winner"] or len(keys) != manifest["positions"]:
+            raise NakedDiagonalError(
+                f"{_where(n)}: {DATA_FILE} does not match manifest.json (winner or positions)"
+            )
+        if records_digest(n, keys, moves) != manifest["records_sha256"]:
+            raise NakedDiagonalError(
+                f"{_where(n)}: {DATA_FILE} records differ from manifest.json (records_sha256)"
+            )
+        return Strategy(n, manifest, winner, keys, moves)
+
+    def stored(self, key: int) -> int | None:
+        """The placement stored for a canonical key (a point of the key's own frame), or None."""
+        i = bisect_left(self.keys, key)
+        if i < len(self.keys) and self.keys[i] == key:
+            return self.moves[i]
+        return None
+
+    def record_for(self, position: Position) -> tuple[int, int] | None:
+        """The index of the record that answers ``position`` and its placement mapped back to the
+        position's own frame, or None when the winner is not to move there, the game is over or the
+        strategy does not hold the position."""
+        if position.grid.n != self.n:
+            size = position.grid.n
+            raise NakedDiagonalError(f"{_where(self.n)}: the position is on a {size}x{size} board")
+        if position.turn != self.winner or position.winner() is not None:
+            return None
+        key, symmetry = canonical(position)
+        i = bisect_left(self.keys, key)
+        if i == len(self.keys) or self.keys[i] != key:
+            return None
+        return i, inverse_point(symmetry, self.moves[i])
+
+    def move_for(self, position: Position) -> int | None:
+        """The strategy's placement in ``position`` (a point of the position's own frame), or None when
+        the winner is not to move there, the game is over or the strategy does not hold the position."""
+        found = self.record_for(position)
+        return None if found is None else found[1]
+
+
+__all__ = [
+    "DATA_FILE",
+    "FORMAT",
+    "HEADER",
+    "KIND",
+    "MAGIC",
+    "MAX_N",
+    "Strategy",
+    "board_of",
+    "canonical",
+    "canonical_key",
+    "decode",
+    "default_root",
+    "inverse_point",
+    "key_bytes",
+    "key_position",
+    "position_key",
+    "records_digest",
+]
