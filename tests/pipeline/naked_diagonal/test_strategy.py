@@ -1,0 +1,383 @@
+"""Strategy files (docs/naked-diagonal-tables.md, "Strategy files"): the writer and a solved board's
+strategy from its tables (pipeline/naked_diagonal/strategy_file.py), the reader
+(unitile_py/naked_diagonal/strategy.py) and the separate verifier (pipeline/naked_diagonal/check_strategy.py).
+
+The committed 3x3 and 4x4 tables give the strategies; each test writes its folder into ``tmp_path``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from pipeline.naked_diagonal import cli as nd_cli
+from pipeline.naked_diagonal.check_strategy import Rejected, check_strategy, load_checked
+from pipeline.naked_diagonal.strategy_file import (
+    canonical_records,
+    strategy_files,
+    strategy_from_tables,
+    write_strategy,
+)
+from unitile_py.colours import RED, other
+from unitile_py.errors import NakedDiagonalError
+from unitile_py.naked_diagonal.game import Game
+from unitile_py.naked_diagonal.grid import Grid
+from unitile_py.naked_diagonal.legality import after, is_legal, legal_masks
+from unitile_py.naked_diagonal.position import Position
+from unitile_py.naked_diagonal.strategy import DATA_FILE, Strategy, canonical, canonical_key
+from unitile_py.naked_diagonal.tables import canonical_key as tables_key
+from unitile_py.naked_diagonal.tables import tables_for
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+@cache
+def built(n: int) -> tuple[str, dict[int, int]]:
+    """The winner and the records of the n x n strategy from the committed tables (built once)."""
+    return strategy_from_tables(n)
+
+
+def records(n: int) -> dict[int, int]:
+    return dict(built(n)[1])
+
+
+def written(tmp_path: Path, n: int, recs: dict[int, int] | None = None, name: str = "s") -> Path:
+    winner, original = built(n)
+    folder = tmp_path / name
+    write_strategy(folder, n, winner, original if recs is None else recs)
+    return folder
+
+
+def rejection(folder: Path) -> str:
+    with pytest.raises(Rejected) as info:
+        check_strategy(load_checked(folder))
+    message = str(info.value)
+    assert "\n" not in message and "rejected" in message
+    return message
+
+
+def line_and_position(message: str, n: int) -> tuple[list[Position], Position]:
+    """The positions along the line of placements a rejection names, and the position it names, which
+    must be where that line leads."""
+    found = re.search(r"placements from the start: (.*?) \(position (.*?)\): ", message)
+    assert found, message
+    game = Game(Position.empty(n))
+    positions = [game.position]
+    if found.group(1) != "none":
+        for name in found.group(1).split():
+            game.push_name(name)
+            positions.append(game.position)
+    assert str(game.position) == found.group(2)
+    return positions, game.position
+
+
+def winners_turn_after_reply(n: int) -> Position:
+    """A position of the winner's turn reached from the start through the strategy and one of the
+    loser's replies (the last legal reply in reading order)."""
+    winner, _ = built(n)
+    strategy = Strategy(n, {}, winner, sorted(records(n)), bytes(records(n)[k] for k in sorted(records(n))))
+    position = Position.empty(n)
+    if position.turn == winner:
+        move = strategy.move_for(position)
+        assert move is not None
+        position = after(position, move)
+    red, blue = legal_masks(position)
+    reply = Grid.points(red if position.turn == RED else blue)[-1]
+    position = after(position, reply)
+    assert position.turn == winner and position.winner() is None
+    return position
+
+
+def replaced(n: int, position: Position, move: int) -> dict[int, int]:
+    """The n x n strategy's records with the placement of ``position`` changed to ``move``."""
+    recs = records(n)
+    winner, _ = built(n)
+    ((key, stored),) = canonical_records(n, winner, {position: move}).items()
+    assert key in recs and recs[key] != stored
+    recs[key] = stored
+    return recs
+
+
+# Accepted -------------------------------------------------------------------------------------------
+
+
+def test_the_3x3_strategy_from_the_tables_is_accepted(tmp_path: Path) -> None:
+    folder = written(tmp_path, 3)
+    strategy = load_checked(folder)
+    assert strategy.winner == RED and len(strategy) == 55
+    report = check_strategy(strategy)
+    assert (report.winner_turns, report.loser_turns, report.won) == (55, 21, 21)
+    assert len(report.used) == 55
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["board"] == "3x3" and manifest["winner"] == "red" and manifest["positions"] == 55
+
+
+def test_the_4x4_strategy_from_the_tables_is_accepted(tmp_path: Path) -> None:
+    folder = written(tmp_path, 4)
+    report = check_strategy(load_checked(folder))
+    assert report.winner == "b" and report.stored == 4142 and len(report.used) == 4142
+    assert (report.winner_turns, report.loser_turns, report.won) == (4142, 1371, 1726)
+
+
+def test_the_command_line_writes_and_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cli"
+    assert nd_cli.main(["nd-strategy", "--board", "3x3", "--out", str(out)]) == 0
+    assert (out / DATA_FILE).read_bytes() == (written(tmp_path, 3) / DATA_FILE).read_bytes()
+    assert nd_cli.main(["nd-check-strategy", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("accepted: 3x3 strategy for Red")
+    (out / DATA_FILE).write_bytes((out / DATA_FILE).read_bytes()[:-3])
+    assert nd_cli.main(["nd-check-strategy", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "strategy.bin has" in err and "truncated" in err
+    assert nd_cli.main(["nd-check-strategy", str(tmp_path / "nowhere")]) == 2
+    # The writer does not overwrite a tables folder.
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    (tables / "manifest.json").write_text('{"game": "naked-diagonal", "format": 1}')
+    assert nd_cli.main(["nd-strategy", "--board", "3x3", "--out", str(tables)]) == 2
+    assert "not a strategy's" in capsys.readouterr().err
+
+
+# Rejected -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_changed_move_that_loses_is_rejected(tmp_path: Path, n: int) -> None:
+    position = winners_turn_after_reply(n)
+    tables = tables_for(n)
+    losing = [p for p, (kind, _) in tables.moves(position).items() if kind == "loss"]
+    assert losing, "the position has a legal placement that loses"
+    message = rejection(written(tmp_path, n, replaced(n, position, losing[0])))
+    positions, _ = line_and_position(message, n)
+    # The failure lies below the changed position: the line passes through it (or an image of it).
+    assert any(canonical(p)[0] == canonical(position)[0] and p.turn == position.turn for p in positions)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_changed_move_that_is_illegal_is_rejected(tmp_path: Path, n: int) -> None:
+    # The first reached position (fewest stones) with an empty point illegal for the winner.
+    def illegal_points(position: Position) -> list[int]:
+        return [p for p in Grid.points(position.empty_points) if not is_legal(position, p, position.turn)]
+
+    position, illegal = next((position, illegal) for position in
+                             sorted(reached(n), key=lambda p: (p.red | p.blue).bit_count())
+                             if (illegal := illegal_points(position)))
+    message = rejection(written(tmp_path, n, replaced(n, position, illegal[0])))
+    _, named = line_and_position(message, n)
+    assert canonical(named)[0] == canonical(position)[0] and named.turn == position.turn
+    assert "is illegal" in message
+
+
+def test_a_changed_first_move_is_rejected_at_the_start(tmp_path: Path) -> None:
+    start = Position.empty(3)
+    losing = [p for p, (kind, _) in tables_for(3).moves(start).items() if kind == "loss"]
+    message = rejection(written(tmp_path, 3, replaced(3, start, losing[0])))
+    positions, _ = line_and_position(message, 3)
+    assert positions[1] == after(start, losing[0]) or canonical(positions[1])[0] == canonical(
+        after(start, losing[0]))[0]
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_missing_position_is_rejected(tmp_path: Path, n: int) -> None:
+    position = winners_turn_after_reply(n)
+    recs = records(n)
+    del recs[canonical_key(position)]
+    message = rejection(written(tmp_path, n, recs))
+    _, named = line_and_position(message, n)
+    assert canonical(named)[0] == canonical(position)[0] and "has no placement" in message
+
+
+def test_a_strategy_for_the_loser_is_rejected(tmp_path: Path) -> None:
+    """Blue's replies on 3x3 taken from the tables' longest resistance: the line ends with Red's win."""
+    tables = tables_for(3)
+    recs: dict[Position, int] = {}
+    keys: set[int] = set()
+    stack = [Position.empty(3)]
+    while stack:
+        position = stack.pop()
+        if position.winner() is not None:
+            continue
+        if position.turn == RED:
+            red, _ = legal_masks(position)
+            stack.extend(after(position, p) for p in Grid.points(red))
+        elif canonical_key(position) not in keys:  # one frame of each position: the writer takes one
+            keys.add(canonical_key(position))
+            recs[position] = tables.best(position)[0]
+            stack.append(after(position, recs[position]))
+    folder = tmp_path / "blue"
+    write_strategy(folder, 3, other(RED), recs)
+    assert "Red has won" in rejection(folder)
+
+
+# Damaged files ------------------------------------------------------------------------------------
+
+
+def damaged_message(folder: Path, n: int | None = None) -> str:
+    with pytest.raises(NakedDiagonalError) as info:
+        Strategy.load(n, folder)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+def rewrite_manifest(folder: Path, data: bytes) -> None:
+    """Store ``data`` as strategy.bin with a manifest that agrees on its size and sha256."""
+    (folder / DATA_FILE).write_bytes(data)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["files"][DATA_FILE] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_damaged_files_are_one_line_errors(tmp_path: Path) -> None:
+    folder = written(tmp_path, 4)
+    good = (folder / DATA_FILE).read_bytes()
+    manifest = (folder / "manifest.json").read_text()
+
+    (folder / DATA_FILE).write_bytes(good[:-10])
+    assert "truncated" in damaged_message(folder)
+    (folder / DATA_FILE).write_bytes(good)
+
+    digest = json.loads(manifest)["files"][DATA_FILE]["sha256"]
+    (folder / "manifest.json").write_text(manifest.replace(digest, "0" * 64))
+    assert "is altered" in damaged_message(folder)
+    (folder / "manifest.json").write_text(manifest)
+
+    assert "is for board '4x4'; expected 3x3" in damaged_message(folder, 3)
+    (folder / "manifest.json").write_text(manifest.replace('"board": "4x4"', '"board": "9x9"'))
+    assert "is for board '9x9'" in damaged_message(folder)
+    (folder / "manifest.json").write_text(manifest[:40])
+    assert "not valid JSON" in damaged_message(folder)
+    (folder / "manifest.json").write_text(manifest)
+
+    # Consistent edits of the file (manifest updated): the header, a block, a record.
+    rewrite_manifest(folder, b"NDSX" + good[4:])
+    assert "not a Naked Diagonal strategy file" in damaged_message(folder)
+    rewrite_manifest(folder, good[:6] + b"\x03" + good[7:])
+    assert "header field board 3" in damaged_message(folder)
+    body = bytearray(good)
+    body[-5] ^= 0xFF
+    rewrite_manifest(folder, bytes(body))
+    assert re.search(r"block \d+ is corrupt|records differ", damaged_message(folder))
+    rewrite_manifest(folder, good)
+    assert Strategy.load(4, folder).winner == "b"
+
+    recs = records(4)
+    key = min(recs)
+    recs[key] = next(p for p in range(16) if key >> p & 1 or key >> (16 + p) & 1)  # an occupied point
+    bad = strategy_files(4, "b", recs)[DATA_FILE]
+    rewrite_manifest(folder, bad)
+    assert "not an empty point" in damaged_message(folder)
+
+
+def test_a_record_digest_that_differs_is_an_error(tmp_path: Path) -> None:
+    folder = written(tmp_path, 3)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["records_sha256"] = "0" * 64
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert "records differ from manifest.json" in damaged_message(folder)
+    manifest["positions"] = 54
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    assert "does not match manifest.json" in damaged_message(folder)
+
+
+# The writer and the reader --------------------------------------------------------------------------
+
+
+def reached(n: int) -> list[Position]:
+    """Every position of the winner's turn that the n x n strategy reaches, in the frames play meets."""
+    winner, _ = built(n)
+    strategy = Strategy(n, {}, winner, sorted(records(n)), bytes(records(n)[k] for k in sorted(records(n))))
+    out, seen, stack = [], set(), [Position.empty(n)]
+    while stack:
+        position = stack.pop()
+        if position.winner() is not None or position in seen:
+            continue
+        seen.add(position)
+        if position.turn == winner:
+            out.append(position)
+            move = strategy.move_for(position)
+            assert move is not None
+            stack.append(after(position, move))
+        else:
+            red, blue = legal_masks(position)
+            stack.extend(after(position, p) for p in Grid.points(red if position.turn == RED else blue))
+    return out
+
+
+def after_key(position: Position, move: int) -> int:
+    return canonical_key(position.place(move, position.turn))
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_move_for_agrees_with_the_writer_on_every_symmetric_image(tmp_path: Path, n: int) -> None:
+    winner, _ = built(n)
+    positions = reached(n)[:: 1 if n == 3 else 7]
+    given = {}
+    keys = set()
+    for position in positions:
+        if canonical_key(position) in keys:
+            continue  # one frame of each position (the writer refuses two that disagree)
+        keys.add(canonical_key(position))
+        red, blue = legal_masks(position)
+        given[position] = Grid.get(n).points(red if winner == RED else blue)[-1]
+    folder = tmp_path / "given"
+    write_strategy(folder, n, winner, given)
+    strategy = Strategy.load(n, folder)
+    keeping = [s for s in Grid.get(n).symmetries if not s.swaps_edges]
+    for position, move in given.items():
+        for s in keeping:
+            image = position.transform(s)
+            answer = strategy.move_for(image)
+            assert answer is not None
+            # The stored placement, mapped back, is the image of the given one up to the symmetries
+            # that fix the position: the positions after them are the same up to symmetry.
+            assert after_key(image, answer) == after_key(image, s.image[move])
+            assert is_legal(image, answer, winner)
+        assert strategy.move_for(position.with_turn(other(winner))) is None
+
+
+def test_canonical_keys_are_the_tables_keys() -> None:
+    for position in reached(3) + reached(4)[::50]:
+        assert canonical_key(position) == tables_key(position)
+        assert canonical_key(position) >> (2 * position.grid.size) == 0
+
+
+def test_the_writer_is_deterministic(tmp_path: Path) -> None:
+    winner, recs = built(3)
+    shuffled = dict(sorted(recs.items(), key=lambda item: (item[0] * 7919) % 1009))
+    assert strategy_files(3, winner, recs) == strategy_files(3, winner, shuffled)
+    # By positions or by keys, one entry or several images of it: the same bytes.
+    start = Position.empty(3)
+    g = start.grid
+    one = strategy_files(3, RED, {start: g.point("a2")})
+    assert one == strategy_files(3, RED, {start: g.point("c2")})  # the mirror image of a2
+    assert one == strategy_files(3, RED, {canonical_key(start): g.point("a2")})
+    corners = Position.parse("R../.../..B r")
+    turned = corners.transform(g.symmetries[2])  # the half turn: B../.../..R r
+    assert strategy_files(3, RED, {corners: g.point("b3")}) == strategy_files(3, RED, {turned: g.point("b1")})
+    assert len(canonical_records(3, RED, {corners: g.point("b3"), turned: g.point("b1")})) == 1
+    with pytest.raises(NakedDiagonalError, match="two different placements"):
+        canonical_records(3, RED, {corners: g.point("b3"), turned: g.point("b3")})
+    with pytest.raises(NakedDiagonalError, match="with Red to move"):
+        canonical_records(3, RED, {start.with_turn("b"): 0})
+
+
+def test_the_verifier_imports_no_search_and_no_tables() -> None:
+    code = ("import sys, pipeline.naked_diagonal.check_strategy\n"
+            "print(' '.join(sorted(sys.modules)))")
+    loaded = set(subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True,
+                                text=True, env={"PYTHONPATH": str(ROOT)}).stdout.split())
+    assert "pipeline.naked_diagonal.check_strategy" in loaded
+    engine = {"areas", "cache", "construct", "game", "grid", "legality", "notation", "position", "rules",
+              "strategy", "witness"}
+    ours = {m for m in loaded if m.startswith(("unitile_py.naked_diagonal.", "pipeline."))}
+    pipeline = {"pipeline", "pipeline.errors", "pipeline.naked_diagonal",
+                "pipeline.naked_diagonal.check_strategy"}
+    assert ours <= {f"unitile_py.naked_diagonal.{m}" for m in engine} | pipeline, ours
+    assert not {m for m in loaded if m.split(".")[0] in ("numpy", "numba", "dask", "zarr")}
