@@ -9,6 +9,10 @@ library only (it runs under Pyodide):
 * :meth:`Strategy.move_for`: the stored placement of a position, mapped back through the symmetry that
   made its key canonical, or None for a position off the strategy.
 
+>>> key, symmetry = canonical(Position.parse("R../.../... b"))  # Blue's turn: a colour-exchanged image
+>>> key >> 18, symmetry.swaps_edges, str(key_position(3, key))
+(0, True, 'B../.../... r')
+
 Every file is checked before anything is answered: sizes and sha256 against the manifest, every header
 field, every block (it must inflate to its size), every record (keys strictly increasing, a position with
 the winner to move, the placement an empty point) and a digest of the decoded
@@ -32,7 +36,17 @@ from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import NakedDiagonalError
-from ..table_io import SHA256, Directory, checked, field, folder_of, read_bytes, root_of, tables_root
+from ..table_io import (
+    SHA256,
+    Directory,
+    checked,
+    field,
+    folder_of,
+    loaded_once,
+    read_bytes,
+    root_of,
+    tables_root,
+)
 from ..table_io import parse_manifest as read_manifest
 from .grid import Grid, Symmetry
 from .position import Position
@@ -318,6 +332,15 @@ class Strategy:
         return None if found is None else found[1]
 
 
+_strategy_for = loaded_once(Strategy.load, default_root)
+
+
+def strategy_for(n: int, directory: Directory = None) -> Strategy:
+    """The strategy of the n x n board (in ``directory``, default :func:`default_root`), loaded and
+    checked once per process and directory."""
+    return _strategy_for(n, directory)
+
+
 __all__ = [
     "DATA_FILE",
     "FORMAT",
@@ -336,4 +359,5 @@ __all__ = [
     "key_position",
     "position_key",
     "records_digest",
+    "strategy_for",
 ]
