@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 import subprocess
 import sys
@@ -381,3 +382,35 @@ def test_the_verifier_imports_no_search_and_no_tables() -> None:
                 "pipeline.naked_diagonal.check_strategy"}
     assert ours <= {f"unitile_py.naked_diagonal.{m}" for m in engine} | pipeline, ours
     assert not {m for m in loaded if m.split(".")[0] in ("numpy", "numba", "dask", "zarr")}
+
+
+@pytest.mark.parametrize("n, winner", [(5, RED), (6, "b"), (7, RED)])
+def test_wide_keys_round_trip(tmp_path: Path, n: int, winner: str) -> None:
+    """Boards whose keys pass 64 bits (6x6: 72, 7x7: 98): positions of seeded random games, each with a
+    legal placement, written and read back on every image that keeps the players."""
+    rng = random.Random(n)
+    given: dict[Position, int] = {}
+    keys: set[int] = set()
+    for _ in range(3):
+        position = Position.empty(n)
+        while position.winner() is None and len(given) < 40:
+            red, blue = legal_masks(position)
+            points = Grid.points(red if position.turn == RED else blue)
+            if position.turn == winner and canonical_key(position) not in keys:
+                keys.add(canonical_key(position))
+                given[position] = points[rng.randrange(len(points))]
+            position = after(position, points[rng.randrange(len(points))])
+    folder = tmp_path / f"{n}"
+    write_strategy(folder, n, winner, given)
+    strategy = Strategy.load(n, folder)
+    assert len(strategy) == len(given) and strategy.winner == winner
+    data = (folder / DATA_FILE).read_bytes()
+    assert data[16] == -(-2 * n * n // 8)  # bytes per key: 7, 9, 13
+    if n >= 6:
+        assert max(strategy.keys) >= 1 << 64 and data[17] > 8  # keys and deltas wider than a u64
+    keeping = [s for s in Grid.get(n).symmetries if not s.swaps_edges]
+    for position, move in given.items():
+        for s in keeping:
+            image = position.transform(s)
+            answer = strategy.move_for(image)
+            assert answer is not None and after_key(image, answer) == after_key(image, s.image[move])
