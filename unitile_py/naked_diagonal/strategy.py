@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 import re
 import struct
 import sys
@@ -224,10 +225,14 @@ def parse_manifest(n: int | None, raw: bytes) -> dict[str, Any]:
     the board ``n``, or any board for None)."""
     board = f"{n}x{n}" if n is not None else "NxN"
     where = f"strategy naked-diagonal {board}: manifest.json"
-    manifest = read_manifest(where, raw, FILE_NAME, DATA_FILE, NakedDiagonalError)
-    if (manifest.get("game") != "naked-diagonal" or manifest.get("kind") != KIND
-            or manifest.get("format") != FORMAT):
+    try:  # what the manifest is, before its files are checked (a tables manifest lists other files)
+        kind = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        kind = None
+    if isinstance(kind, dict) and (kind.get("game"), kind.get("kind"), kind.get("format")) != (
+            "naked-diagonal", KIND, FORMAT):
         raise NakedDiagonalError(f"{where} is not format {FORMAT} of a Naked Diagonal strategy")
+    manifest = read_manifest(where, raw, FILE_NAME, DATA_FILE, NakedDiagonalError)
     text = field(where, manifest, "board", str, "a board such as 5x5", NakedDiagonalError)
     size = board_of(text)
     if size is None or not 1 <= size <= MAX_N or (n is not None and size != n):
@@ -249,7 +254,8 @@ def board_of(text: str) -> int | None:
     parts = text.split("x")
     if len(parts) != 2 or parts[0] != parts[1] or not parts[0].isdigit() or not parts[0].isascii():
         return None
-    return int(parts[0])
+    size = int(parts[0])
+    return size if text == f"{size}x{size}" else None
 
 
 class Strategy:

@@ -414,3 +414,8 @@ def test_wide_keys_round_trip(tmp_path: Path, n: int, winner: str) -> None:
             image = position.transform(s)
             answer = strategy.move_for(image)
             assert answer is not None and after_key(image, answer) == after_key(image, s.image[move])
+
+
+def test_a_tables_folder_is_not_a_strategy() -> None:
+    message = damaged_message(ROOT / "tables" / "naked-diagonal" / "3x3")
+    assert "is not format 1 of a Naked Diagonal strategy" in message
