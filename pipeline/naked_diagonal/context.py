@@ -52,6 +52,6 @@ class NDOptions:
 
 def default_tables(n: int) -> str:
     """``tables/naked-diagonal/<n>x<n>`` of the repository (or under ``$UNITILE_TABLES``)."""
-    from unitile_py.naked_diagonal.tables import default_root
+    from unitile_py.naked_diagonal.keys import default_root
 
     return os.fspath(default_root() / f"{n}x{n}")

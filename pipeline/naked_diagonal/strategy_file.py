@@ -23,6 +23,7 @@ from typing import Any
 from unitile_py.colours import COLOUR_NAMES, RED, other
 from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.grid import Grid
+from unitile_py.naked_diagonal.keys import canonical, key_position, position_key
 from unitile_py.naked_diagonal.legality import after, legal_masks
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.strategy import (
@@ -33,10 +34,7 @@ from unitile_py.naked_diagonal.strategy import (
     MAGIC,
     MAX_N,
     WINNERS,
-    canonical,
     key_bytes,
-    key_position,
-    position_key,
     records_digest,
 )
 from unitile_py.naked_diagonal.tables import NDTables, tables_for

@@ -3,15 +3,11 @@
 A strategy (format in docs/naked-diagonal-tables.md, section "Strategy files"; written by
 ``pipeline/naked_diagonal/strategy_file.py``) gives, for every position where the winner is to move that
 the strategy reaches from the empty board, the winner's placement, keyed by the position's canonical key
-(:func:`canonical_key`, the same key as the tables'). :class:`Strategy` answers from it with the standard
-library only (it runs under Pyodide):
+(:func:`unitile_py.naked_diagonal.keys.canonical_key`, the same key as the tables'). :class:`Strategy`
+answers from it with the standard library only (it runs under Pyodide):
 
 * :meth:`Strategy.move_for`: the stored placement of a position, mapped back through the symmetry that
   made its key canonical, or None for a position off the strategy.
-
->>> key, symmetry = canonical(Position.parse("R../.../... b"))  # Blue's turn: a colour-exchanged image
->>> key >> 18, symmetry.swaps_edges, str(key_position(3, key))
-(0, True, 'B../.../... r')
 
 Every file is checked before anything is answered: sizes and sha256 against the manifest, every header
 field, every block (it must inflate to its size), every record (keys strictly increasing, a position with
@@ -32,7 +28,6 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
@@ -46,10 +41,10 @@ from ..table_io import (
     loaded_once,
     read_bytes,
     root_of,
-    tables_root,
 )
 from ..table_io import parse_manifest as read_manifest
 from .grid import Grid, Symmetry
+from .keys import canonical, default_root
 from .position import Position
 
 #: The format this reader reads.
@@ -74,52 +69,9 @@ WINNERS = {RED: 0, BLUE: 1}
 WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 
 
-def default_root() -> Path:
-    """``naked-diagonal/`` in the tables directory (``$UNITILE_TABLES`` if set, else the repository's)."""
-    return tables_root() / "naked-diagonal"
-
-
 def key_bytes(n: int) -> int:
     """Bytes of a stored key on the n x n board: its ``2 * N * N`` bits (the turn bit is always 0)."""
     return -(-2 * n * n // 8)
-
-
-def position_key(position: Position) -> int:
-    """``red | blue << P | turn << 2P`` (turn 1: Blue to move), P the points on the board (as the
-    tables' key)."""
-    size = position.grid.size
-    return position.red | position.blue << size | int(position.turn != RED) << (2 * size)
-
-
-def canonical(position: Position) -> tuple[int, Symmetry]:
-    """The smallest key of the position's eight images (:meth:`Position.transform`), and the first
-    symmetry (in ``Grid.symmetries`` order) that gives it.
-
-    This is the tables' canonical key (``unitile_py.naked_diagonal.tables.canonical_key``, not imported
-    here so that the strategy's checker stays apart from the tables). A map that exchanges the edges
-    also exchanges the side to move, so the smallest image always has Red to move: the key's turn bit
-    is 0, and a position with Red to move and its colour-exchanged image with Blue to move share a key.
-    A position of Blue's turn (one red stone more) has a canonical image with one blue stone more.
-    """
-    best_key, best_sym = -1, position.grid.symmetries[0]
-    for s in position.grid.symmetries:
-        key = position_key(position.transform(s))
-        if best_key < 0 or key < best_key:
-            best_key, best_sym = key, s
-    return best_key, best_sym
-
-
-def canonical_key(position: Position) -> int:
-    """The position's canonical key (:func:`canonical`)."""
-    return canonical(position)[0]
-
-
-def key_position(n: int, key: int) -> Position:
-    """The position of a key (unchecked for naked diagonals: the caller checks what it needs)."""
-    size = n * n
-    full = (1 << size) - 1
-    turn = BLUE if key >> (2 * size) & 1 else RED
-    return Position(Grid.get(n), key & full, key >> size & full, turn)
 
 
 def inverse_point(symmetry: Symmetry, point: int) -> int:
@@ -356,14 +308,9 @@ __all__ = [
     "MAX_N",
     "Strategy",
     "board_of",
-    "canonical",
-    "canonical_key",
     "decode",
-    "default_root",
     "inverse_point",
     "key_bytes",
-    "key_position",
-    "position_key",
     "records_digest",
     "strategy_for",
 ]

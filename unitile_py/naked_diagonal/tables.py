@@ -50,10 +50,10 @@ from ..table_io import (
     loaded_once,
     read_bytes,
     root_of,
-    tables_root,
 )
 from ..table_io import parse_manifest as read_manifest
 from .grid import Grid
+from .keys import canonical_key, default_root, position_key
 from .legality import after, legal_masks
 from .position import Position
 
@@ -70,22 +70,6 @@ WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 FILE_NAME = re.compile(r"t[0-9]{2}\.bin", re.ASCII)
 #: The board sizes the format can describe (keys of 2 * N * N + 1 bits in 64).
 MAX_N = 5
-
-
-def default_root() -> Path:
-    """``naked-diagonal/`` in the tables directory (``$UNITILE_TABLES`` if set, else the repository's)."""
-    return tables_root() / "naked-diagonal"
-
-
-def position_key(position: Position) -> int:
-    """``red | blue << P | turn << 2P`` (turn 1: Blue to move), P the points on the board."""
-    size = position.grid.size
-    return position.red | position.blue << size | int(position.turn != RED) << (2 * size)
-
-
-def canonical_key(position: Position) -> int:
-    """The smallest key of the position's eight images (:meth:`Position.transform`)."""
-    return min(position_key(position.transform(s)) for s in position.grid.symmetries)
 
 
 def _u64(data: bytes) -> array[int]:
