@@ -5,8 +5,9 @@ Modules: :mod:`.grid` and :mod:`.position` (the N x N board, point names, bit ma
 symmetries; immutable positions and their text form); :mod:`.rules` (naked diagonals, dead points,
 chains and the winner); :mod:`.witness`, :mod:`.construct`, :mod:`.areas` and :mod:`.cache` (clean
 fillings and the exact NDE solver, with its bounded cache); :mod:`.legality` (legal placements,
-explanations of bans, NDE regions); :mod:`.notation` (records); :mod:`.tables` (perfect play on the
-solved sizes, from ``tables/naked-diagonal/``); :mod:`.strategy` (a winner's strategy: the placement at
+explanations of bans, NDE regions); :mod:`.notation` (records); :mod:`.keys` (stored positions' keys,
+canonical under the symmetries); :mod:`.tables` (perfect play on the solved sizes, from
+``tables/naked-diagonal/``); :mod:`.strategy` (a winner's strategy: the placement at
 each of the winner's turns it reaches); :mod:`.game` (the game object that enforces the rules
 and skips a player who cannot place); :mod:`.players` and :mod:`.search` (levels 1-6 and the hint);
 :mod:`.cli` (the command line); :mod:`.webapi` (the site worker's service).
