@@ -14,6 +14,9 @@ table keyed by :func:`.moves.canonical_pair` (the eight symmetries share entries
   proof alone. Lost table entries, capped sums and the overcounting of sums over transpositions (the
   game is a DAG: stones are only added, no position repeats, so there is no graph-history problem)
   change only how fast a proof is found, never what it proves.
+* **Starting numbers** of a child not in the table: from the path lengths of :func:`.moves.path_length`
+  (``init`` 2, the default: ``pn`` the square of its side to move's, ``dn`` of the side that moved; 0:
+  1 and 1). Heuristic only, and never 0.
 * **1 + epsilon** (Pawlewicz and Hayward): the chosen child's ``dn`` threshold is
   ``ceil(second smallest dn * (1 + epsilon))`` instead of ``+ 1``, so the search stays longer in one
   subtree before switching.
@@ -131,7 +134,7 @@ def _widen(x: int, num: int, den: int) -> int:
 @INLINE
 def _leaf(path: int, init: int) -> int:
     """The starting number of an unexpanded child from a path length (:func:`.moves.path_length`):
-    ``init`` 1 the length, 2 its square, 3 two to its power (at least 1, capped)."""
+    ``init`` 1 the length, 2 its square, 3 two to its power (the length taken between 1 and 20)."""
     x = max(1, min(path, 20))
     if init == 1:
         return x
@@ -260,7 +263,11 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, b
 
 
 class DfpnSearch:
-    """Win or loss for the side to move by df-pn (see the module docstring), with a node budget."""
+    """Win or loss for the side to move by df-pn (see the module docstring), with a node budget.
+
+    ``slots``: table slots (0: :data:`TABLE_SLOTS` on 5 x 5 and up); ``epsilon``: the 1 + epsilon
+    trick's fraction (``(0, 1)`` for plain df-pn); ``init``: the starting numbers (:func:`_leaf`).
+    """
 
     def __init__(self, n: int, slots: int = 0, epsilon: tuple[int, int] = EPSILON,
                  init: int = 2) -> None:
