@@ -8,6 +8,8 @@
     .venv/bin/python bench/nd_solve.py forward --board 4x4          # forward negamax vs the tables
     .venv/bin/python bench/nd_solve.py proof --sizes 2 3 4          # proof-search nodes from the empty board
     .venv/bin/python bench/nd_solve.py depth --board 5x5 --stones 14 12 10 --samples 20 --budget 2000000
+    .venv/bin/python bench/nd_solve.py compare --stones 13 11 9 7 5 --samples 6 --budget 2000000
+    .venv/bin/python bench/nd_solve.py dfpn-check --board 4x4    # df-pn vs every record of the tables
 
 * ``build`` runs ``python -m pipeline nd-build`` on a fresh store (a temporary one unless ``--store``)
   and prints the wall time, the CPU time of the whole process tree and the peak resident memory of
@@ -26,11 +28,18 @@
 * ``proof`` and ``depth`` measure the proof search of ``nd-prove``: nodes to solve the empty board of
   small boards, and nodes to solve random positions with a given number of stones (for the cost model
   in docs/naked-diagonal-solve.md).
+* ``compare`` runs the alpha-beta search and df-pn (``nd-prove --search``) on the same positions: the
+  ``depth`` positions (same seed, same games) and the 4x4 empty board; each search in its own process
+  (its peak resident memory is its own), a fresh legality memo per position; nodes, nodes per CPU
+  second, CPU and wall seconds per position and in all.
+* ``dfpn-check`` proves every record of a solved size's tables with one df-pn search and compares the
+  outcome.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -359,6 +368,128 @@ def cmd_depth(args: argparse.Namespace) -> int:
     return 0
 
 
+def depth_positions(board: str, stones_list: list[int], samples: int,
+                    seed: int) -> list[tuple[int, int, int, int]]:
+    """``(stones, red, blue, turn)`` of the positions ``depth`` measures (seeded random games)."""
+    n = size_of(board)
+    rng = random.Random(seed)
+    out = []
+    for stones in stones_list:
+        k = 0
+        while k < samples:
+            game = Game(Position.empty(n))
+            while not game.is_over() and len(game.moves) < stones:
+                game.push(rng.choice(game.legal_moves()))
+            if game.is_over():
+                continue
+            p = game.position
+            out.append((stones, p.red, p.blue, int(p.turn == "b")))
+            k += 1
+    return out
+
+
+def cmd_compare_one(args: argparse.Namespace) -> int:
+    """One search on the ``compare`` positions (run by ``compare`` in a process of its own)."""
+    import resource
+
+    from pipeline.naked_diagonal import kernels
+    from pipeline.naked_diagonal.dfpn import DfpnSearch
+    from pipeline.naked_diagonal.proof import Budget, ProofSearch
+
+    cases = [(f"{args.board} {s} stones", size_of(args.board), r, b, t)
+             for s, r, b, t in depth_positions(args.board, args.stones, args.samples, args.seed)]
+    cases.append(("4x4 empty", 4, 0, 0, 0))
+    # Compile first, so that no position pays for it.
+    for n in sorted({c[1] for c in cases}):
+        DfpnSearch(n, slots=16).prove(0, 0, 0, 10)
+        with contextlib.suppress(Budget):
+            ProofSearch(n, 10, slots=16).wins(0, 0, 0)
+    for name, n, red, blue, turn in cases:
+        kernels._MEMOS.clear()
+        c0, t0 = time.process_time(), time.perf_counter()
+        result: bool | None
+        if args.search == "dfpn":
+            search = DfpnSearch(n)
+            result = search.prove(red, blue, turn, args.budget)
+            nodes, table = search.nodes, search.table.nbytes
+        else:
+            ab = ProofSearch(n, args.budget)
+            try:
+                result = ab.wins(red, blue, turn)
+            except Budget:
+                result = None
+            nodes, table = ab.nodes, ab.table.nbytes
+        cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+        print(json.dumps({"case": name, "search": args.search, "wins": result, "nodes": nodes,
+                          "cpu_seconds": round(cpu, 3), "seconds": round(wall, 3),
+                          "table_mib": round(table / 2**20)}), flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"search": args.search, "peak_mib": round(peak)}), flush=True)
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Alpha-beta and df-pn on the same positions, each in its own process (see the module docstring)."""
+    rows: dict[str, list[dict[str, object]]] = {}
+    peaks = {}
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    for search in ("alphabeta", "dfpn"):
+        cmd = [PY, __file__, "compare-one", "--search", search, "--board", args.board, "--samples",
+               str(args.samples), "--budget", str(args.budget), "--seed", str(args.seed), "--stones",
+               *map(str, args.stones)]
+        out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            row = json.loads(line)
+            if "peak_mib" in row:
+                peaks[search] = row["peak_mib"]
+            else:
+                rows.setdefault(search, []).append(row)
+                print(line, flush=True)
+    print(f"load average after: {os.getloadavg()}", flush=True)
+    ab, df = rows["alphabeta"], rows["dfpn"]
+    for x, y in zip(ab, df, strict=True):
+        if x["wins"] is not None and y["wins"] is not None and x["wins"] != y["wins"]:
+            print(f"DISAGREE on {x['case']}: alpha-beta {x['wins']}, df-pn {y['wins']}")
+            return 1
+    print("| positions | search | solved | nodes (median) | nodes (sum) | CPU s | wall s | nodes/CPU s |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for case in dict.fromkeys(str(r["case"]) for r in ab):
+        for search, got in (("alpha-beta", ab), ("df-pn", df)):
+            sel = [r for r in got if r["case"] == case]
+            nodes = sorted(int(str(r["nodes"])) for r in sel)
+            cpu = sum(float(str(r["cpu_seconds"])) for r in sel)
+            wall = sum(float(str(r["seconds"])) for r in sel)
+            solved = sum(r["wins"] is not None for r in sel)
+            print(f"| {case} ({len(sel)}) | {search} | {solved} | {nodes[len(nodes) // 2]:,} "
+                  f"| {sum(nodes):,} | {cpu:.2f} | {wall:.2f} | {sum(nodes) / max(cpu, 1e-9):,.0f} |")
+    print(f"peak resident memory (MiB): alpha-beta {peaks.get('alphabeta')}, df-pn {peaks.get('dfpn')}")
+    return 0
+
+
+def cmd_dfpn_check(args: argparse.Namespace) -> int:
+    """df-pn's outcome of every record of a solved size's tables against the tables."""
+    from pipeline.naked_diagonal.dfpn import DfpnSearch
+
+    n = size_of(args.board)
+    tables = NDTables.load(n, args.tables) if args.tables else NDTables.load(n)
+    size = n * n
+    full = (1 << size) - 1
+    search = DfpnSearch(n, slots=args.slots)
+    c0, t0 = time.process_time(), time.perf_counter()
+    records = mismatches = 0
+    for tier in tables.tiers.values():
+        for key, value in zip(tier.keys, tier.values, strict=True):
+            got = search.prove(key & full, key >> size & full, key >> (2 * size) & 1)
+            records += 1
+            if got is not bool(value & 1):
+                mismatches += 1
+                print(f"MISMATCH key {key}: df-pn {got}, tables {'win' if value & 1 else 'loss'}")
+    print(json.dumps({"board": args.board, "records": records, "mismatches": mismatches,
+                      "nodes": search.nodes, "cpu_seconds": round(time.process_time() - c0, 1),
+                      "seconds": round(time.perf_counter() - t0, 1), "load": os.getloadavg()}))
+    return 1 if mismatches else 0
+
+
 def main() -> int:
     """Entry point."""
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -397,6 +528,20 @@ def main() -> int:
     d.add_argument("--budget", type=int, default=2_000_000)
     d.add_argument("--seed", type=int, default=1)
     d.set_defaults(func=cmd_depth)
+    for name, func in (("compare", cmd_compare), ("compare-one", cmd_compare_one)):
+        c = sub.add_parser(name)
+        c.add_argument("--board", default="5x5")
+        c.add_argument("--stones", type=int, nargs="*", default=[13, 11, 9, 7, 5])
+        c.add_argument("--samples", type=int, default=6)
+        c.add_argument("--budget", type=int, default=2_000_000)
+        c.add_argument("--seed", type=int, default=1)
+        c.add_argument("--search", default="dfpn", help="compare-one only: alphabeta or dfpn")
+        c.set_defaults(func=func)
+    dc = sub.add_parser("dfpn-check")
+    dc.add_argument("--board", default="4x4")
+    dc.add_argument("--tables", help="tables directory (default: the committed ones)")
+    dc.add_argument("--slots", type=int, default=1 << 22, help="df-pn table slots")
+    dc.set_defaults(func=cmd_dfpn_check)
     args = p.parse_args()
     return int(args.func(args))
 

@@ -18,7 +18,9 @@ it or before it in its row:
 | ``context`` | ``NDContext`` and ``NDStage`` (the shared framework's, for N x N), ``NDOptions`` |
 | ``tiers``, ``solve``, ``verify``, ``tables`` | the stages and their tasks |
 | ``build`` | ``plan`` and ``run_plan`` |
-| ``proof`` | the proof search and its tasks over opening lines |
+| ``moves`` | numba: the proof searches' move generation and ordering, two-word canonical images |
+| ``dfpn`` | numba: the df-pn proof search (one compiled loop, transposition table, 1 + epsilon) |
+| ``proof`` | the alpha-beta proof search and the tasks over opening lines (either search) |
 | ``strategy_file`` | a winner's strategy: the writer, and a solved board's strategy from its tables |
 | ``check_strategy`` | the strategy's verifier: only the game's rules engine and the strategy reader |
 | ``atlas``, ``survey``, ``areas_file`` | the exhaustive atlas, the survey of games, the published file |

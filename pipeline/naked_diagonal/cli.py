@@ -61,6 +61,8 @@ def register(sub: Any) -> None:
     prove.set_defaults(board="5x5")
     prove.add_argument("--split", type=int, default=1, help="placements of the opening lines (default 1)")
     prove.add_argument("--budget", type=int, default=0, help="most nodes per task, 0 for no limit")
+    prove.add_argument("--search", choices=("alphabeta", "dfpn"), default="alphabeta",
+                       help="the proof search of every task: alpha-beta (default) or df-pn")
     prove.add_argument("--out", metavar="FILE", help="write the results as JSON here too")
     prove.set_defaults(run=_prove)
     register_strategy(sub)
@@ -116,7 +118,8 @@ def _prove(args: argparse.Namespace) -> int:
 
     n = board_size(args.board)
     with engine(args) as executor:
-        result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args))
+        result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args),
+                                search=args.search)
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")

@@ -10,7 +10,8 @@ eight symmetries share entries) and move ordering, split into dask tasks over op
   (:func:`expand`): the legal placements of the side to move, a placement that wins at once if any,
   and the children sorted by a connection heuristic: the mover's shortest path between its edges
   (stones 0, empty points 1) minus the opponent's, smallest first. Every answer is exact: the ordering
-  only decides how soon a winning move is found.
+  only decides how soon a winning move is found. ``--search dfpn`` runs :mod:`.dfpn`'s df-pn
+  instead (the whole search in one numba call).
 * **The split** (:func:`prove_openings`): the lines of ``split`` placements from the empty board, one
   task per canonical position at their end (each with its own table and an optional node budget); the
   client then combines the answers up the opening tree. With a budget a task may answer "unknown",
@@ -30,73 +31,15 @@ import numpy as np
 from pipeline.executor import Executor
 from unitile_py.naked_diagonal.grid import Grid
 
-from .geometry import NDArgs, NDGeometry
-from .kernels import INLINE, JIT, canonical, dilate4, grow, legal_masks, memo_for, winner_bits
+from .dfpn import DfpnSearch
+from .geometry import NDGeometry
+from .kernels import JIT, canonical, legal_masks, memo_for, winner_bits
+from .moves import FAR, connection_score, expand, path_length
 
-#: Shortest-path length meaning "no path".
-FAR = 99
+__all__ = ["FAR", "Budget", "ProofSearch", "connection_score", "expand", "path_length", "prove_openings"]
 
-
-@INLINE
-def path_length(g: NDArgs, own: int, enemy: int, first: int, second: int) -> int:
-    """Empty points the stones ``own`` still need for an orthogonal chain from edge ``first`` to
-    ``second`` avoiding ``enemy`` (:data:`FAR` when none can)."""
-    empty = g.full & ~(own | enemy)
-    reach = grow(g, own & first, own)
-    for k in range(g.size + 1):
-        if reach & second:
-            return k
-        step = ((dilate4(g, reach) | first) & empty) | reach
-        bigger = grow(g, step, step | own)
-        if bigger == reach:
-            return FAR
-        reach = bigger
-    return FAR
-
-
-@INLINE
-def connection_score(g: NDArgs, red: int, blue: int, turn: int) -> int:
-    """The mover's path length minus the opponent's (lower is better for the mover)."""
-    d_red = path_length(g, red, blue, g.north, g.south)
-    d_blue = path_length(g, blue, red, g.west, g.east)
-    return d_red - d_blue if turn == 0 else d_blue - d_red
-
-
-@JIT
-def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, np.ndarray]:
-    """One node of the search: ``(winning point, children)``.
-
-    ``winning point`` is a legal placement that wins at once (-1 if none; then there are no children).
-    ``children[j] = (point, red, blue, next turn, canonical key)`` of each legal placement, best first by
-    :func:`connection_score`.
-    """
-    mine = legal_masks(g, red, blue, memo)[turn]
-    count = 0
-    for p in range(g.size):
-        if mine >> p & 1:
-            count += 1
-    kids = np.empty((count, 5), dtype=np.int64)
-    score = np.empty(count, dtype=np.int64)
-    j = 0
-    centre = g.n - 1
-    for p in range(g.size):
-        if not mine >> p & 1:
-            continue
-        bit = 1 << p
-        r2 = red | bit if turn == 0 else red
-        b2 = blue | bit if turn == 1 else blue
-        if winner_bits(g, r2, b2):
-            return p, kids[:0]
-        nxt = 1 - turn
-        kids[j, 0], kids[j, 1], kids[j, 2], kids[j, 3] = p, r2, b2, nxt
-        kids[j, 4] = canonical(g, r2, b2, nxt)[0]
-        row, col = p // g.n, p % g.n
-        score[j] = connection_score(g, r2, b2, turn) * 64 + abs(2 * row - centre) + abs(2 * col - centre)
-        j += 1
-    order = np.argsort(score, kind="mergesort")
-    return -1, kids[order]
-
-
+#: The searches ``nd-prove`` can run (the first is the default).
+SEARCHES = ("alphabeta", "dfpn")
 #: Slots of a search's transposition table by default (8 bytes each: 256 MiB).
 TABLE_SLOTS = 1 << 25
 #: Slots tried from a key's home slot before an entry is overwritten.
@@ -217,6 +160,8 @@ class ProveTask:
     n: int
     line: tuple[int, ...]
     budget: int
+    #: ``"alphabeta"`` (:class:`ProofSearch`) or ``"dfpn"`` (:class:`.dfpn.DfpnSearch`).
+    search: str = "alphabeta"
 
 
 def position_after(n: int, line: tuple[int, ...]) -> tuple[int, int, int]:
@@ -234,18 +179,28 @@ def prove_task(task: ProveTask) -> dict[str, Any]:
     """``{"line", "wins" (True, False or None when over budget), "nodes", "seconds", "cpu_seconds",
     "proof"}`` for the side to move after the line."""
     t0, c0 = time.perf_counter(), time.process_time()
-    search = ProofSearch(task.n, task.budget)
     red, blue, turn = position_after(task.n, task.line)
     wins: bool | None
-    try:
-        wins = search.wins(red, blue, turn)
-        proof = [Grid.get(task.n).name(p) for p in search.best_line(red, blue, turn)]
-    except Budget:
-        wins, proof = None, []
+    search: ProofSearch | DfpnSearch
+    if task.search == "dfpn":
+        search = DfpnSearch(task.n)
+        wins = search.prove(red, blue, turn, task.budget)
+        nodes = search.nodes
+        line = search.best_line(red, blue, turn) if wins is not None else []
+    else:
+        search = ProofSearch(task.n, task.budget)
+        try:
+            wins = search.wins(red, blue, turn)
+            line = search.best_line(red, blue, turn)
+        except Budget:
+            wins, line = None, []
+        nodes = search.nodes
+    proof = [Grid.get(task.n).name(p) for p in line]
     return {
         "line": [Grid.get(task.n).name(p) for p in task.line],
+        "search": task.search,
         "wins": wins,
-        "nodes": search.nodes,
+        "nodes": nodes,
         "table": search.stored,
         "seconds": round(time.perf_counter() - t0, 3),
         "cpu_seconds": round(time.process_time() - c0, 3),
@@ -283,15 +238,19 @@ def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], 
 
 
 def prove_openings(
-    n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print
+    n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print,
+    search: str = "alphabeta",
 ) -> dict[str, Any]:
-    """The value of the empty board and of each first placement (see the module docstring)."""
+    """The value of the empty board and of each first placement (see the module docstring), each task
+    proven by ``search`` (``"alphabeta"`` or ``"dfpn"``)."""
+    if search not in SEARCHES:
+        raise ValueError(f"search {search!r}: expected one of {', '.join(SEARCHES)}")
     t0 = time.perf_counter()
     geo = NDGeometry.of(n)
     g = geo.args
     grid = Grid.get(n)
     moves, leaves = opening_tree(n, split)
-    tasks = [ProveTask(n, line, budget) for line in leaves.values()]
+    tasks = [ProveTask(n, line, budget, search) for line in leaves.values()]
     log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
     results = executor.map(prove_task, tasks, f"prove {n}x{n}")
     known: dict[int, bool | None] = {}
@@ -324,6 +283,7 @@ def prove_openings(
     return {
         "board": f"{n}x{n}",
         "split": split,
+        "search": search,
         "budget": budget,
         "empty_board": _word(root),
         "winner": None if root is None else ("red" if root else "blue"),

@@ -1,0 +1,354 @@
+"""Depth-first proof-number search (df-pn) of "does the side to move win", run as one numba loop.
+
+The method (docs/naked-diagonal-solve.md, "df-pn"): every node has a proof number ``pn`` (how many
+leaves must still be proven to show the side to move wins) and a disproof number ``dn``. In the negamax
+form a node's ``pn`` is the smallest ``dn`` of its children and its ``dn`` the sum of their ``pn``
+(a child's values are for the opponent, who moves there). :func:`search` descends from the root to the
+child of smallest ``dn`` with thresholds, as Nagai's df-pn does, and comes back up only when a node's
+numbers cross its thresholds, so the tree is never held in memory: the numbers live in a transposition
+table keyed by :func:`.moves.canonical_pair` (the eight symmetries share entries).
+
+* **Exact.** A node is proven (``pn`` 0) only when a legal placement wins at once or a child's ``dn`` is
+  0, and disproven (``dn`` 0) only when every child's ``pn`` is 0 or it has no placement; unexpanded
+  children start at 1 and 1, and sums are capped below :data:`INF`, so a 0 or :data:`INF` comes from a
+  proof alone. Lost table entries, capped sums and the overcounting of sums over transpositions (the
+  game is a DAG: stones are only added, no position repeats, so there is no graph-history problem)
+  change only how fast a proof is found, never what it proves.
+* **Starting numbers** of a child not in the table: from the path lengths of :func:`.moves.path_length`
+  (``init`` 2, the default: ``pn`` the square of its side to move's, ``dn`` of the side that moved; 0:
+  1 and 1). Heuristic only, and never 0.
+* **1 + epsilon** (Pawlewicz and Hayward): the chosen child's ``dn`` threshold is
+  ``ceil(second smallest dn * (1 + epsilon))`` instead of ``+ 1``, so the search stays longer in one
+  subtree before switching.
+* **Moves** come from :func:`.moves.ordered_children`, as in the alpha-beta of :mod:`.proof`: a placement
+  that wins at once proves the node without any child; ties of ``dn`` go to the first child in the
+  connection heuristic's order.
+* **Table**: ``WAYS`` slots per bucket; a new entry takes a free slot of its bucket or the one whose
+  search cost the fewest nodes (``work``).
+* **Budget**: a call expands at most ``budget`` nodes and answers None when they run out; the table is
+  kept, so a later call continues from what it holds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .geometry import NDArgs, NDGeometry
+from .kernels import INLINE, JIT, MEMO_LIMIT, legal_masks, memo_for, winner_bits
+from .moves import (
+    BLUE,
+    COLUMNS,
+    MOVER_PATH,
+    NEXT_PATH,
+    POINT,
+    RED,
+    TURN,
+    canonical_pair,
+    children_of,
+    ordered_children,
+)
+
+#: A proof number meaning "proven" for the other side (a disproof's ``pn``, a proof's ``dn``).
+INF = (1 << 31) - 1
+#: Largest unproven number: sums are capped here, so :data:`INF` comes from proofs alone.
+LARGE = INF - 1
+#: Slots per bucket of the transposition table.
+WAYS = 4
+#: Table slots by default (36 bytes each: 576 MiB on 5 x 5 and up, 9 MiB below).
+TABLE_SLOTS = 1 << 24
+#: Multipliers of the table's hash (odd 64-bit constants as signed numbers; numba's products wrap).
+MIX_HIGH = 0x9E3779B97F4A7C15 - (1 << 64)
+MIX_LOW = 0xC2B2AE3D27D4EB4F - (1 << 64)
+#: epsilon of the 1 + epsilon trick as a fraction (numerator, denominator).
+EPSILON = (1, 4)
+
+
+class Tables:
+    """The transposition table: ``keys[i] = (high + 1, low, legal + 1)`` of a canonical position (0 when
+    free; ``legal`` the legal points of its side to move, 0 when not known), ``nums[i] = (pn, dn,
+    work)``."""
+
+    def __init__(self, slots: int) -> None:
+        slots = 1 << max(4, (slots - 1).bit_length())
+        self.keys = np.zeros((slots, 3), dtype=np.int64)
+        self.nums = np.zeros((slots, 3), dtype=np.int32)
+
+    @property
+    def stored(self) -> int:
+        """Entries in the table."""
+        return int(np.count_nonzero(self.keys[:, 0]))
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the table's arrays."""
+        return int(self.keys.nbytes + self.nums.nbytes)
+
+
+@INLINE
+def _bucket(keys: np.ndarray, high: int, low: int) -> int:
+    h = (high * MIX_HIGH) ^ (low * MIX_LOW)
+    return (h >> 24) & (keys.shape[0] - 1) & ~(WAYS - 1)
+
+
+@JIT
+def tt_find(keys: np.ndarray, high: int, low: int) -> int:
+    """The slot holding position ``(high, low)`` (see :func:`.moves.canonical_pair`), -1 if none."""
+    base = _bucket(keys, high, low)
+    for i in range(WAYS):
+        if keys[base + i, 0] == high + 1 and keys[base + i, 1] == low:
+            return base + i
+    return -1
+
+
+@JIT
+def tt_store(keys: np.ndarray, nums: np.ndarray, high: int, low: int, pn: int, dn: int, work: int,
+             legal: int) -> None:
+    """Store a position's numbers and ``legal + 1`` (0: not known): over its own entry, else in a free
+    slot of its bucket, else over the entry of least work (a lost entry costs only a search again)."""
+    base = _bucket(keys, high, low)
+    at = -1
+    for i in range(WAYS):
+        if keys[base + i, 0] == high + 1 and keys[base + i, 1] == low:
+            at = base + i
+    if at < 0:
+        least = INF + 1
+        for i in range(WAYS):
+            work = -1 if keys[base + i, 0] == 0 else nums[base + i, 2]
+            if work < least:
+                at, least = base + i, work
+    keys[at, 0], keys[at, 1], keys[at, 2] = high + 1, low, legal
+    nums[at, 0], nums[at, 1], nums[at, 2] = pn, dn, min(work, INF)
+
+
+@INLINE
+def _widen(x: int, num: int, den: int) -> int:
+    """The 1 + epsilon threshold above ``x``: ``x + max(1, ceil(x * num / den))``, :data:`INF` past
+    :data:`LARGE`."""
+    if x >= LARGE:
+        return INF
+    return min(LARGE, x + max(1, (x * num + den - 1) // den))
+
+
+@INLINE
+def _leaf(path: int, init: int) -> int:
+    """The starting number of an unexpanded child from a path length (:func:`.moves.path_length`):
+    ``init`` 1 the length, 2 its square, 3 two to its power (the length taken between 1 and 20)."""
+    x = max(1, min(path, 20))
+    if init == 1:
+        return x
+    if init == 2:
+        return x * x
+    return 1 << (x - 1)
+
+
+@JIT
+def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, blue: int, turn: int,
+           budget: int, eps_num: int, eps_den: int, init: int) -> tuple[int, int, int]:
+    """``(pn, dn, nodes)`` of the position for the side to move (``turn`` 0 Red, 1 Blue; no winner yet)
+    after at most ``budget`` node expansions; ``pn`` 0 is a proven win, ``dn`` 0 a proven loss, and
+    ``(-1, -1, nodes)`` means the budget ran out (see the module docstring).
+
+    Recursive in principle, it runs on an explicit stack of frames, one per depth, each with its
+    position, thresholds and children (rows of :func:`.moves.ordered_children`, their canonical pairs
+    and numbers).
+    """
+    size = g.size
+    depth = size + 2
+    f_red = np.zeros(depth, dtype=np.int64)
+    f_blue = np.zeros(depth, dtype=np.int64)
+    f_turn = np.zeros(depth, dtype=np.int64)
+    f_high = np.zeros(depth, dtype=np.int64)
+    f_low = np.zeros(depth, dtype=np.int64)
+    f_thpn = np.zeros(depth, dtype=np.int64)
+    f_thdn = np.zeros(depth, dtype=np.int64)
+    f_count = np.zeros(depth, dtype=np.int64)
+    f_chosen = np.zeros(depth, dtype=np.int64)
+    f_start = np.zeros(depth, dtype=np.int64)
+    f_legal = np.zeros(depth, dtype=np.int64)
+    kids = np.zeros((depth, size, COLUMNS), dtype=np.int64)
+    k_high = np.zeros((depth, size), dtype=np.int64)
+    k_low = np.zeros((depth, size), dtype=np.int64)
+    k_pn = np.zeros((depth, size), dtype=np.int64)
+    k_dn = np.zeros((depth, size), dtype=np.int64)
+    score = np.zeros(size, dtype=np.int64)
+
+    f_high[0], f_low[0] = canonical_pair(g, red, blue, turn)
+    # Every frame holds the canonical image of its position, as its table entry does.
+    f_red[0], f_blue[0], f_turn[0] = f_low[0], f_high[0] & g.full, f_high[0] >> size
+    f_thpn[0], f_thdn[0] = INF, INF
+    top = 0
+    nodes = 0
+    entering = True
+    while True:
+        d = top
+        finished = False
+        pn = dn = 0
+        if entering:
+            entering = False
+            if nodes >= budget:
+                return -1, -1, nodes
+            nodes += 1
+            f_start[d] = nodes
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            at = tt_find(keys, f_high[d], f_low[d])
+            if at >= 0 and keys[at, 2] > 0:
+                mine = keys[at, 2] - 1
+            else:
+                mine = legal_masks(g, f_red[d], f_blue[d], memo)[f_turn[d]]
+            f_legal[d] = mine + 1
+            point, count = children_of(g, f_red[d], f_blue[d], f_turn[d], mine, kids[d], score)
+            f_count[d] = count
+            if point >= 0:
+                pn, dn, finished = 0, INF, True
+            elif count == 0:
+                pn, dn, finished = INF, 0, True  # no placement and no winner: never in play (fact 5)
+            else:
+                for j in range(count):
+                    hi, lo = canonical_pair(g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN])
+                    k_high[d, j], k_low[d, j] = hi, lo
+                    at = tt_find(keys, hi, lo)
+                    if at >= 0:
+                        k_pn[d, j], k_dn[d, j] = nums[at, 0], nums[at, 1]
+                    elif init == 0:
+                        k_pn[d, j], k_dn[d, j] = 1, 1
+                    else:
+                        k_pn[d, j] = _leaf(kids[d, j, NEXT_PATH], init)
+                        k_dn[d, j] = _leaf(kids[d, j, MOVER_PATH], init)
+        if not finished:
+            count = f_count[d]
+            pn, dn = INF, 0
+            best = -1
+            second = INF
+            for j in range(count):
+                c_dn = k_dn[d, j]
+                if c_dn < pn:
+                    second = pn
+                    pn, best = c_dn, j
+                elif c_dn < second:
+                    second = c_dn
+                dn = min(LARGE, dn + k_pn[d, j])
+            if pn == 0:
+                dn = INF
+            elif pn == INF:
+                dn = 0
+            if pn >= f_thpn[d] or dn >= f_thdn[d]:
+                finished = True
+            else:
+                f_chosen[d] = best
+                top = d + 1
+                f_high[top], f_low[top] = k_high[d, best], k_low[d, best]
+                f_red[top], f_blue[top], f_turn[top] = f_low[top], f_high[top] & g.full, f_high[top] >> size
+                # Keep this node's dn below its threshold, and the child the best while its dn stays
+                # under 1 + epsilon times the second best.
+                th_dn = f_thdn[d]
+                f_thpn[top] = INF if th_dn >= INF else min(LARGE, th_dn - dn + k_pn[d, best])
+                f_thdn[top] = min(f_thpn[d], _widen(second, eps_num, eps_den))
+                entering = True
+                continue
+        # The frame is done: store it and return its numbers to the frame below.
+        tt_store(keys, nums, f_high[d], f_low[d], pn, dn, nodes - f_start[d] + 1, f_legal[d])
+        if d == 0:
+            return pn, dn, nodes
+        top = d - 1
+        c = f_chosen[top]
+        k_pn[top, c], k_dn[top, c] = pn, dn
+        for j in range(f_count[top]):
+            if j != c:
+                at = tt_find(keys, k_high[top, j], k_low[top, j])
+                if at >= 0:
+                    k_pn[top, j], k_dn[top, j] = nums[at, 0], nums[at, 1]
+
+
+class DfpnSearch:
+    """Win or loss for the side to move by df-pn (see the module docstring), with a node budget.
+
+    ``slots``: table slots (0: :data:`TABLE_SLOTS` on 5 x 5 and up); ``epsilon``: the 1 + epsilon
+    trick's fraction (``(0, 1)`` for plain df-pn); ``init``: the starting numbers (:func:`_leaf`).
+    """
+
+    def __init__(self, n: int, slots: int = 0, epsilon: tuple[int, int] = EPSILON,
+                 init: int = 2) -> None:
+        self.n = n
+        self.geo = NDGeometry.of(n)
+        self.memo = memo_for(n)
+        self.table = Tables(slots or (TABLE_SLOTS if n >= 5 else 1 << 18))
+        self.epsilon = epsilon
+        self.init = init
+        #: Nodes expanded by every call so far, and by the last call.
+        self.nodes = 0
+        self.last_nodes = 0
+
+    @property
+    def stored(self) -> int:
+        """Entries in the transposition table."""
+        return self.table.stored
+
+    def known(self, red: int, blue: int, turn: int) -> bool | None:
+        """The table's proven answer for a position (None when it holds none)."""
+        if winner_bits(self.geo.args, red, blue):
+            return False
+        at = tt_find(self.table.keys, *canonical_pair(self.geo.args, red, blue, turn))
+        if at < 0:
+            return None
+        pn, dn = int(self.table.nums[at, 0]), int(self.table.nums[at, 1])
+        return True if pn == 0 else False if dn == 0 else None
+
+    def prove(self, red: int, blue: int, turn: int, budget: int = 0) -> bool | None:
+        """Whether the side to move (0 Red, 1 Blue) wins with perfect play; None when ``budget`` nodes
+        (0: no limit) did not settle it. The table stays: a later call resumes from it."""
+        self.last_nodes = 0
+        if winner_bits(self.geo.args, red, blue):
+            return False  # the opponent's last placement won
+        known = self.known(red, blue, turn)
+        if known is not None:
+            return known
+        limit = budget if budget > 0 else 1 << 62
+        pn, dn, nodes = search(self.geo.args, self.memo, self.table.keys, self.table.nums, red, blue, turn,
+                               limit, *self.epsilon, self.init)
+        self.nodes += nodes
+        self.last_nodes = nodes
+        return True if pn == 0 else False if dn == 0 else None
+
+    def winning_move(self, red: int, blue: int, turn: int, budget: int = 0) -> int:
+        """A placement that wins for the side to move, -1 if the position is not a win (or ``budget``
+        nodes per child did not find one): a placement that wins at once, else the first child in the
+        search order proven lost for the opponent (by the table, or searched again if its entry is gone)."""
+        if self.prove(red, blue, turn, budget) is not True:
+            return -1
+        rows, count, point = self._children(red, blue, turn)
+        if point >= 0:
+            return point
+        after = [(int(rows[j, RED]), int(rows[j, BLUE]), int(rows[j, TURN])) for j in range(count)]
+        for j, (r2, b2, t2) in enumerate(after):
+            if self.known(r2, b2, t2) is False:
+                return int(rows[j, POINT])
+        for j, (r2, b2, t2) in enumerate(after):
+            if self.prove(r2, b2, t2, budget) is False:
+                return int(rows[j, POINT])
+        return -1
+
+    def best_line(self, red: int, blue: int, turn: int, limit: int = 64) -> list[int]:
+        """A line of play where the winner always plays :meth:`winning_move` and the loser its first
+        placement in the search order; points in this position's orientation."""
+        g = self.geo.args
+        line: list[int] = []
+        while not winner_bits(g, red, blue) and len(line) < limit:
+            rows, count, point = self._children(red, blue, turn)
+            if point < 0 and count == 0:
+                break
+            move = self.winning_move(red, blue, turn) if point < 0 else point
+            if move < 0:
+                move = int(rows[0, POINT])
+            line.append(move)
+            bit = 1 << move
+            red, blue, turn = (red | bit, blue, 1) if turn == 0 else (red, blue | bit, 0)
+        return line
+
+    def _children(self, red: int, blue: int, turn: int) -> tuple[np.ndarray, int, int]:
+        rows = np.zeros((self.geo.size, COLUMNS), dtype=np.int64)
+        score = np.zeros(self.geo.size, dtype=np.int64)
+        point, count = ordered_children(self.geo.args, red, blue, turn, self.memo, rows, score)
+        return rows, int(count), int(point)

@@ -1,0 +1,137 @@
+"""Move generation and ordering shared by the proof searches (:mod:`.proof`'s alpha-beta, :mod:`.dfpn`).
+
+:func:`ordered_children` writes the legal placements of the side to move into caller-owned arrays,
+best first by a connection heuristic (the mover's shortest path between its edges, stones 0 and empty
+points 1, minus the opponent's; then nearer the centre), and stops at a placement that wins at once.
+The heuristic only orders: it never decides an outcome. :func:`canonical_pair` is a position's
+canonical image as two words, unique on every board the kernels take (the one-word key of
+:func:`.kernels.canonical` holds 2 N^2 + 1 bits, which fit 64 only up to 5 x 5).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .geometry import NDArgs
+from .kernels import INLINE, JIT, canonical, dilate4, grow, image, legal_masks, winner_bits
+
+#: Shortest-path length meaning "no path".
+FAR = 99
+#: Columns of a child row: point, red, blue, next turn, canonical key (``key``: see :func:`expand`), the
+#: path lengths (:func:`path_length`) of the side that moved and of the side to move next.
+POINT, RED, BLUE, TURN, KEY, MOVER_PATH, NEXT_PATH = 0, 1, 2, 3, 4, 5, 6
+#: Columns of a child row.
+COLUMNS = 7
+
+
+@INLINE
+def path_length(g: NDArgs, own: int, enemy: int, first: int, second: int) -> int:
+    """Empty points the stones ``own`` still need for an orthogonal chain from edge ``first`` to
+    ``second`` avoiding ``enemy`` (:data:`FAR` when none can)."""
+    empty = g.full & ~(own | enemy)
+    reach = grow(g, own & first, own)
+    for k in range(g.size + 1):
+        if reach & second:
+            return k
+        step = ((dilate4(g, reach) | first) & empty) | reach
+        bigger = grow(g, step, step | own)
+        if bigger == reach:
+            return FAR
+        reach = bigger
+    return FAR
+
+
+@INLINE
+def path_lengths(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
+    """``(path length of the side turn, of the other side)`` (:func:`path_length`)."""
+    d_red = path_length(g, red, blue, g.north, g.south)
+    d_blue = path_length(g, blue, red, g.west, g.east)
+    return (d_red, d_blue) if turn == 0 else (d_blue, d_red)
+
+
+@INLINE
+def connection_score(g: NDArgs, red: int, blue: int, turn: int) -> int:
+    """The mover's path length minus the opponent's (lower is better for the mover)."""
+    mine, theirs = path_lengths(g, red, blue, turn)
+    return mine - theirs
+
+
+@INLINE
+def canonical_pair(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
+    """``(high, low)`` of the smallest image of a position under the eight symmetries, compared as
+    ``(turn << P | blue, red)`` (P points): the same image as :func:`.kernels.canonical`, whose key is
+    ``high << P | low`` on boards up to 5 x 5, and unique up to 7 x 7."""
+    size = g.size
+    best_hi = -1
+    best_lo = -1
+    for s in range(8):
+        r, b = image(g, s, red), image(g, s, blue)
+        if g.swaps[s]:
+            hi, lo = r | (1 - turn) << size, b
+        else:
+            hi, lo = b | turn << size, r
+        if best_hi < 0 or hi < best_hi or (hi == best_hi and lo < best_lo):
+            best_hi, best_lo = hi, lo
+    return best_hi, best_lo
+
+
+@JIT
+def ordered_children(g: NDArgs, red: int, blue: int, turn: int, memo: Any, kids: np.ndarray,
+                     score: np.ndarray) -> tuple[int, int]:
+    """``(winning point, count)``: the legal placements of the side to move (``turn`` 0 Red, 1 Blue).
+
+    ``winning point`` is a legal placement that wins at once (-1 if none; then ``count`` is 0).
+    Otherwise ``kids[:count]`` holds one row per legal placement (columns :data:`POINT`, :data:`RED`,
+    :data:`BLUE`, :data:`TURN`, :data:`MOVER_PATH`, :data:`NEXT_PATH`; :data:`KEY` is left to the caller),
+    sorted best first by :func:`connection_score`, ties kept in point order (a stable insertion sort).
+    ``kids`` needs at least ``g.size`` rows of :data:`COLUMNS` columns, ``score`` ``g.size`` entries.
+    """
+    return children_of(g, red, blue, turn, legal_masks(g, red, blue, memo)[turn], kids, score)
+
+
+@JIT
+def children_of(g: NDArgs, red: int, blue: int, turn: int, mine: int, kids: np.ndarray,
+                score: np.ndarray) -> tuple[int, int]:
+    """:func:`ordered_children` with the legal points ``mine`` of the side to move already known."""
+    count = 0
+    centre = g.n - 1
+    nxt = 1 - turn
+    for p in range(g.size):
+        if not mine >> p & 1:
+            continue
+        bit = 1 << p
+        r2 = red | bit if turn == 0 else red
+        b2 = blue | bit if turn == 1 else blue
+        if winner_bits(g, r2, b2):
+            return p, 0
+        row, col = p // g.n, p % g.n
+        mover, other = path_lengths(g, r2, b2, turn)
+        s = (mover - other) * 64 + abs(2 * row - centre) + abs(2 * col - centre)
+        j = count
+        while j > 0 and score[j - 1] > s:
+            score[j] = score[j - 1]
+            kids[j, :] = kids[j - 1, :]
+            j -= 1
+        score[j] = s
+        kids[j, POINT], kids[j, RED], kids[j, BLUE], kids[j, TURN] = p, r2, b2, nxt
+        kids[j, MOVER_PATH], kids[j, NEXT_PATH] = mover, other
+        count += 1
+    return -1, count
+
+
+@JIT
+def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, np.ndarray]:
+    """One node of the alpha-beta search: ``(winning point, children)``.
+
+    ``winning point`` is a legal placement that wins at once (-1 if none; then there are no children).
+    ``children[j] = (point, red, blue, next turn, canonical key)`` of each legal placement, best first by
+    :func:`connection_score` (:func:`ordered_children`).
+    """
+    kids = np.empty((g.size, COLUMNS), dtype=np.int64)
+    score = np.empty(g.size, dtype=np.int64)
+    point, count = ordered_children(g, red, blue, turn, memo, kids, score)
+    for j in range(count):
+        kids[j, KEY] = canonical(g, kids[j, RED], kids[j, BLUE], kids[j, TURN])[0]
+    return point, kids[:count, :5].copy()
