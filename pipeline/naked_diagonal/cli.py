@@ -37,8 +37,8 @@ def board_size(text: str) -> int:
     return int(parts[0])
 
 
-def _engine_arguments(s: argparse.ArgumentParser) -> None:
-    s.add_argument("--board", default="4x4", help="NxN (default 4x4)")
+def _engine_arguments(s: argparse.ArgumentParser, board: str = "4x4") -> None:
+    s.add_argument("--board", default=board, help=f"NxN (default {board})")
     engine_arguments(s)
 
 
@@ -57,8 +57,7 @@ def register(sub: Any) -> None:
     build.set_defaults(run=_build)
     verify.set_defaults(run=_verify)
     prove = sub.add_parser("nd-prove", help="Naked Diagonal: who wins the empty board, each first move")
-    _engine_arguments(prove)
-    prove.set_defaults(board="5x5")
+    _engine_arguments(prove, board="5x5")
     prove.add_argument("--split", type=int, default=1, help="placements of the opening lines (default 1)")
     prove.add_argument("--budget", type=int, default=0, help="most nodes per task, 0 for no limit")
     prove.add_argument("--search", choices=("alphabeta", "dfpn"), default="alphabeta",
@@ -114,9 +113,12 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _prove(args: argparse.Namespace) -> int:
-    from .proof import prove_openings
+    from .proof import ALPHA_BETA_MAX_N, prove_openings
 
     n = board_size(args.board)
+    if args.search == "alphabeta" and n > ALPHA_BETA_MAX_N:
+        raise NakedDiagonalError(f"board {args.board}: the alpha-beta search's keys hold boards up to "
+                                 f"{ALPHA_BETA_MAX_N}x{ALPHA_BETA_MAX_N}; use --search dfpn")
     with engine(args) as executor:
         result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args),
                                 search=args.search)

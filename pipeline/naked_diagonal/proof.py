@@ -83,10 +83,18 @@ class Budget(Exception):
     """The search used its node budget without an answer."""
 
 
+#: The largest board of :class:`ProofSearch`: its table entry, ``(canonical key + 1) << 1 | win``, holds
+#: the key's ``2 N N + 1`` bits in a signed 64-bit word only up to 5 x 5 (df-pn keys are two words).
+ALPHA_BETA_MAX_N = 5
+
+
 class ProofSearch:
     """Win or loss for the side to move, exactly (see the module docstring)."""
 
     def __init__(self, n: int, budget: int = 0, slots: int = 0) -> None:
+        if not 1 <= n <= ALPHA_BETA_MAX_N:
+            largest = f"{ALPHA_BETA_MAX_N}x{ALPHA_BETA_MAX_N}"
+            raise ValueError(f"the alpha-beta search takes boards 1x1 to {largest}")
         self.n = n
         self.geo = NDGeometry.of(n)
         self.memo = memo_for(n)

@@ -1,4 +1,4 @@
-"""The NDE area commands (pipeline/naked_diagonal/cli.py): bad input is one line, ``nd-survey
+"""The Naked Diagonal commands (pipeline/naked_diagonal/cli.py): bad input is one line, ``nd-survey
 --kept-only`` merges the finished tasks."""
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from pipeline.naked_diagonal import survey
     (["nd-survey", "--sizes", "4", "--in-process"], "--sizes 4"),
     (["nd-survey", "--players", "nobody", "--in-process"], "--players nobody"),
     (["nd-areas", "--atlas", "/nonexistent/a.json"], "no such file"),
+    # The alpha-beta table's one-word keys hold 5x5 at most: a larger board would share entries.
+    (["nd-prove", "--board", "6x6", "--in-process"], "use --search dfpn"),
 ])
-def test_area_commands_refuse_bad_input_in_one_line(argv: list[str], words: str,
+def test_commands_refuse_bad_input_in_one_line(argv: list[str], words: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     assert nd_cli.main(argv) == 2
     err = capsys.readouterr().err.strip()
