@@ -340,20 +340,14 @@ def cmd_depth(args: argparse.Namespace) -> int:
     from pipeline.naked_diagonal.proof import Budget, ProofSearch
 
     n = size_of(args.board)
-    rng = random.Random(args.seed)
+    positions = depth_positions(args.board, args.stones, args.samples, args.seed)
     for stones in args.stones:
         rows = []
-        while len(rows) < args.samples:
-            game = Game(Position.empty(n))
-            while not game.is_over() and len(game.moves) < stones:
-                game.push(rng.choice(game.legal_moves()))
-            if game.is_over():
-                continue
-            p = game.position
+        for _, red, blue, turn in (p for p in positions if p[0] == stones):
             search = ProofSearch(n, args.budget)
             c0 = time.process_time()
             try:
-                result: bool | None = search.wins(p.red, p.blue, int(p.turn == "b"))
+                result: bool | None = search.wins(red, blue, turn)
             except Budget:
                 result = None
             rows.append((search.nodes, result, time.process_time() - c0))
