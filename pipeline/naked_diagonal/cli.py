@@ -72,8 +72,7 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
     n = board_size(args.board)
     if not 1 <= n <= 5:
         raise NakedDiagonalError(
-            f"board {args.board}: the tiers take boards 1x1 to 5x5 (larger: see "
-            f"nd-prove)"
+            f"board {args.board}: the tiers take boards 1x1 to 5x5 (larger: see nd-prove)"
         )
     path = resolved(args.store or default_path(n))
     tables = str(Path(args.tables).resolve()) if getattr(args, "tables", None) else None

@@ -83,8 +83,7 @@ class NDStore(StageStore):
             arr = zarr.open_array(store=self.path, path=name, mode="r+")
         except FileNotFoundError:
             raise NakedDiagonalError(
-                f"store {self.path}: array {name} is missing (the store is "
-                f"damaged)"
+                f"store {self.path}: array {name} is missing (the store is damaged)"
             ) from None
         # The setting is not kept in the metadata: every writer asks again for every chunk to be stored.
         return arr.with_config(CONFIG)

@@ -96,13 +96,11 @@ class TierFile:
         points = n * n
         if size_n != n or stones > points or zero != b"\0\0\0":
             raise NakedDiagonalError(
-                f"{where}: header field board {size_n}, stones {stones} or padding is "
-                f"wrong"
+                f"{where}: header field board {size_n}, stones {stones} or padding is wrong"
             )
         if not 1 <= per_block <= MAX_PER_BLOCK or per_block & (per_block - 1):
             raise NakedDiagonalError(
-                f"{where}: header field records per block {per_block} is not a power of "
-                f"two"
+                f"{where}: header field records per block {per_block} is not a power of two"
             )
         if width not in WIDTHS:
             raise NakedDiagonalError(f"{where}: header field key width {width} is not 1, 2, 4 or 8")
@@ -146,8 +144,7 @@ class TierFile:
                 red, blue = key & full, key >> points & full
                 if red & blue or (red | blue).bit_count() != stones:
                     raise NakedDiagonalError(
-                        f"{where} block {b}: key {key} is not a position with {stones} "
-                        f"stones"
+                        f"{where} block {b}: key {key} is not a position with {stones} stones"
                     )
             keys.extend(block_keys)
             block_values = raw[m * width :]
@@ -155,8 +152,7 @@ class TierFile:
                 d = v >> 1
                 if d > points - stones or (v & 1 and d == 0):
                     raise NakedDiagonalError(
-                        f"{where} block {b}: value byte {v} is no outcome at {stones} "
-                        f"stones"
+                        f"{where} block {b}: value byte {v} is no outcome at {stones} stones"
                     )
             values += block_values
         self.keys = keys
