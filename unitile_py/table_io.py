@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import struct
 from collections.abc import Callable, Hashable, Mapping
 from functools import cache
 from pathlib import Path
@@ -26,6 +27,8 @@ from .errors import GameError
 #: The environment variable that points the readers at another tables directory.
 ENV = "UNITILE_TABLES"
 SHA256 = re.compile(r"[0-9a-f]{64}", re.ASCII)
+#: Most records per block a reader of a binary table file accepts.
+MAX_PER_BLOCK = 1 << 20
 #: A directory a caller names, or None for the game's default.
 Directory = str | os.PathLike[str] | None
 
@@ -127,6 +130,29 @@ def checked(
     return manifest, check_files(where, files, manifest, error)
 
 
+def header_fields(
+    where: str, data: bytes, header: struct.Struct, magic: bytes, version: int, what: str,
+    error: type[GameError],
+) -> tuple[Any, ...]:
+    """The fields after the magic and the format of a binary file's ``header`` (which begins with both),
+    once the file is long enough for it, starts with ``magic`` (else it is no ``what``) and has format
+    ``version``; one-line ``error`` otherwise."""
+    if len(data) < header.size:
+        raise error(f"{where} is truncated")
+    fields: tuple[Any, ...] = header.unpack_from(data, 0)
+    if fields[0] != magic:
+        raise error(f"{where} is not a {what}")
+    if fields[1] != version:
+        raise error(f"{where} has format {fields[1]}; this reader reads format {version}")
+    return fields[2:]
+
+
+def check_per_block(where: str, per_block: int, error: type[GameError]) -> None:
+    """Records per block must be a power of two up to :data:`MAX_PER_BLOCK`."""
+    if not 1 <= per_block <= MAX_PER_BLOCK or per_block & (per_block - 1):
+        raise error(f"{where}: header field records per block {per_block} is not a power of two")
+
+
 def read_bytes(where: str, path: Path, error: type[GameError]) -> bytes:
     """The bytes of a table file; an unreadable one is one line naming it."""
     try:
@@ -137,12 +163,15 @@ def read_bytes(where: str, path: Path, error: type[GameError]) -> bytes:
 
 __all__ = [
     "ENV",
+    "MAX_PER_BLOCK",
     "SHA256",
     "Directory",
     "check_files",
+    "check_per_block",
     "checked",
     "field",
     "folder_of",
+    "header_fields",
     "loaded_once",
     "parse_manifest",
     "read_bytes",

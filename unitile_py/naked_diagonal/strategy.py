@@ -35,9 +35,11 @@ from ..errors import NakedDiagonalError
 from ..table_io import (
     SHA256,
     Directory,
+    check_per_block,
     checked,
     field,
     folder_of,
+    header_fields,
     loaded_once,
     read_bytes,
     root_of,
@@ -57,8 +59,6 @@ DATA_FILE = "strategy.bin"
 #: magic, format, board size, winner (0 Red, 1 Blue), records, records per block, key bytes, delta
 #: bytes, two zero bytes.
 HEADER = struct.Struct("<4sHBBIIBB2s")
-#: Most records per block a reader accepts.
-MAX_PER_BLOCK = 1 << 20
 #: The largest board the format describes (the placement is one byte; the reader decodes keys of any
 #: width, but boards beyond 7x7 have no search to fill them).
 MAX_N = 7
@@ -87,20 +87,16 @@ def decode(n: int, data: bytes) -> tuple[str, list[int], bytes]:
     """The winner (``"r"`` or ``"b"``), the sorted canonical keys and their placements of a
     ``strategy.bin``, every field and record checked (one-line :class:`NakedDiagonalError`)."""
     where = _where(n, DATA_FILE)
-    if len(data) < HEADER.size:
-        raise NakedDiagonalError(f"{where} is truncated")
-    fields: tuple[bytes, int, int, int, int, int, int, int, bytes] = HEADER.unpack_from(data, 0)
-    magic, fmt, size_n, winner_code, count, per_block, kbytes, width, zero = fields
-    if magic != MAGIC:
-        raise NakedDiagonalError(f"{where} is not a Naked Diagonal strategy file")
-    if fmt != FORMAT:
-        raise NakedDiagonalError(f"{where} has format {fmt}; this reader reads format {FORMAT}")
+    what = "Naked Diagonal strategy file"
+    fields: tuple[int, int, int, int, int, int, bytes] = header_fields(
+        where, data, HEADER, MAGIC, FORMAT, what, NakedDiagonalError
+    )
+    size_n, winner_code, count, per_block, kbytes, width, zero = fields
     if size_n != n or winner_code not in (0, 1) or zero != b"\0\0":
         raise NakedDiagonalError(
             f"{where}: header field board {size_n}, winner {winner_code} or padding is wrong"
         )
-    if not 1 <= per_block <= MAX_PER_BLOCK or per_block & (per_block - 1):
-        raise NakedDiagonalError(f"{where}: header field records per block {per_block} is not a power of two")
+    check_per_block(where, per_block, NakedDiagonalError)
     if kbytes != key_bytes(n) or not 1 <= width <= kbytes:
         raise NakedDiagonalError(f"{where}: header field key bytes {kbytes} or delta bytes {width} is wrong")
     points = n * n

@@ -44,9 +44,11 @@ from ..errors import NakedDiagonalError
 from ..table_io import (
     SHA256,
     Directory,
+    check_per_block,
     checked,
     field,
     folder_of,
+    header_fields,
     loaded_once,
     read_bytes,
     root_of,
@@ -62,8 +64,6 @@ FORMAT = 1
 MAGIC = b"NDTB"
 #: magic, format, board size, stones, records, records per block, key width, three zero bytes.
 HEADER = struct.Struct("<4sHBBIIB3s")
-#: Most records per block a reader accepts.
-MAX_PER_BLOCK = 1 << 20
 #: Array type codes of the key widths.
 WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 #: A tier file's name.
@@ -85,23 +85,17 @@ class TierFile:
 
     def __init__(self, name: str, data: bytes, n: int) -> None:
         where = f"tables naked-diagonal {n}x{n}: {name}"
-        if len(data) < HEADER.size:
-            raise NakedDiagonalError(f"{where} is truncated")
-        fields: tuple[bytes, int, int, int, int, int, int, bytes] = HEADER.unpack_from(data, 0)
-        magic, fmt, size_n, stones, count, per_block, width, zero = fields
-        if magic != MAGIC:
-            raise NakedDiagonalError(f"{where} is not a Naked Diagonal tables file")
-        if fmt != FORMAT:
-            raise NakedDiagonalError(f"{where} has format {fmt}; this reader reads format {FORMAT}")
+        what = "Naked Diagonal tables file"
+        fields: tuple[int, int, int, int, int, bytes] = header_fields(
+            where, data, HEADER, MAGIC, FORMAT, what, NakedDiagonalError
+        )
+        size_n, stones, count, per_block, width, zero = fields
         points = n * n
         if size_n != n or stones > points or zero != b"\0\0\0":
             raise NakedDiagonalError(
                 f"{where}: header field board {size_n}, stones {stones} or padding is wrong"
             )
-        if not 1 <= per_block <= MAX_PER_BLOCK or per_block & (per_block - 1):
-            raise NakedDiagonalError(
-                f"{where}: header field records per block {per_block} is not a power of two"
-            )
+        check_per_block(where, per_block, NakedDiagonalError)
         if width not in WIDTHS:
             raise NakedDiagonalError(f"{where}: header field key width {width} is not 1, 2, 4 or 8")
         self.name, self.stones, self.count = name, stones, count

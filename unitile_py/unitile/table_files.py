@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UnitileError
-from ..table_io import SHA256, checked, field
+from ..table_io import SHA256, check_per_block, checked, field, header_fields
 from ..table_io import parse_manifest as read_manifest
 from .board import Board
 
@@ -38,8 +38,6 @@ KINDS = {"odd": KIND_ODD, "even": KIND_EVEN}
 ENDS = 1 << 4
 #: The symbol bytes a record may hold: legal slides (bits 0-3) and best sets (bits 0-3 and ENDS).
 LEGAL_BITS, BEST_BITS = 15, 15 | ENDS
-#: Most records per block a reader accepts (the pipeline writes 65536).
-MAX_PER_BLOCK = 1 << 20
 #: A frame file's name: a cell name and ``.bin``, nothing that could leave the folder.
 FILE_NAME = re.compile(r"[a-z][0-9]{1,2}\.bin", re.ASCII)
 
@@ -51,18 +49,13 @@ class FrameFile:
         self.name = name
         self.board = board
         where = f"tables {board}: {name}"
-        if len(data) < HEADER.size:
-            raise UnitileError(f"{where} is truncated")
-        fields: tuple[bytes, int, int, int, int, int, int, int, int] = HEADER.unpack_from(data, 0)
-        magic, fmt, kind, cell, count, per_block, n_sym, width, _ = fields
-        if magic != MAGIC:
-            raise UnitileError(f"{where} is not a tables file")
-        if fmt != FORMAT:
-            raise UnitileError(f"{where} has format {fmt}; this reader reads format {FORMAT}")
+        fields: tuple[int, int, int, int, int, int, int] = header_fields(
+            where, data, HEADER, MAGIC, FORMAT, "tables file", UnitileError
+        )
+        kind, cell, count, per_block, n_sym, width, _ = fields
         if kind not in (KIND_ODD, KIND_EVEN) or cell >= board.cells:
             raise UnitileError(f"{where}: header field kind {kind} or cell {cell} is out of range")
-        if not 1 <= per_block <= MAX_PER_BLOCK or per_block & (per_block - 1):
-            raise UnitileError(f"{where}: header field records per block {per_block} is not a power of two")
+        check_per_block(where, per_block, UnitileError)
         if n_sym == 0 or width != (1 if n_sym <= 256 else 2):
             raise UnitileError(
                 f"{where}: header fields symbols {n_sym} and record width {width} disagree"
