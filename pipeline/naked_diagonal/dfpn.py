@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from .geometry import NDArgs, NDGeometry
-from .kernels import INLINE, JIT, MEMO_LIMIT, legal_masks, memo_for, winner_bits
+from .kernels import INLINE, JIT, MEMO_LIMIT, legal_points, memo_for, winner_bits
 from .moves import (
     BLUE,
     COLUMNS,
@@ -197,7 +197,7 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, b
             if at >= 0 and keys[at, 2] > 0:
                 mine = keys[at, 2] - 1
             else:
-                mine = legal_masks(g, f_red[d], f_blue[d], memo)[f_turn[d]]
+                mine = legal_points(g, f_red[d], f_blue[d], f_turn[d], memo)
             f_legal[d] = mine + 1
             point, count = children_of(g, f_red[d], f_blue[d], f_turn[d], mine, kids[d], score)
             f_count[d] = count

@@ -176,6 +176,40 @@ def _memo_key(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[i
     return area | (red & ring), area | (blue & ring), area | (jokers & ring)
 
 
+@INLINE
+def _popcount(m: int) -> int:
+    c = 0
+    while m:
+        m &= m - 1
+        c += 1
+    return c
+
+
+@INLINE
+def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, backward: bool) -> bool:
+    """Whether filling ``area`` point by point in reading order (or its reverse), each point with a colour
+    that forms no naked diagonal at that moment (Red when both do not), succeeds: if it does, that
+    order is a clean filling."""
+    r, b = red, blue
+    for i in range(g.size):
+        p = g.size - 1 - i if backward else i
+        if not area >> p & 1:
+            continue
+        red_ok = not forms(g, r, r | jokers, p)
+        blue_ok = not forms(g, b, b | jokers, p)
+        if red_ok and blue_ok:
+            near = dilate4(g, 1 << p)
+            if _popcount(b & near) > _popcount(r & near):
+                red_ok = False
+        if red_ok:
+            r |= 1 << p
+        elif blue_ok:
+            b |= 1 << p
+        else:
+            return False
+    return True
+
+
 @JIT
 def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict) -> bool:
     """Whether the connected set of empty points ``area`` has a clean filling (see the module docstring).
@@ -205,7 +239,11 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
             if a == 0:
                 done = 1
             else:
-                known = memo.get(_memo_key(g, a, r, b, j), -1)
+                known = -1
+                if _greedy(g, a, r, b, j, False) or _greedy(g, a, r, b, j, True):
+                    known = 2  # found at once, not worth a memo entry
+                else:
+                    known = memo.get(_memo_key(g, a, r, b, j), -1)
                 if known >= 0:
                     done = known
                 else:
@@ -271,7 +309,9 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
                     call_area, call_red, call_blue, call_jok = part, r2, b2, j
         f_state[top] = state
         if done >= 0:
-            if a != 0:
+            if done == 2:
+                done = 1
+            elif a != 0:
                 memo[_memo_key(g, a, r, b, j)] = done
             if top == 0:
                 return done == 1
@@ -326,6 +366,20 @@ def legal_masks(g: NDArgs, red: int, blue: int, memo: Dict) -> tuple[int, int]:
         if is_legal_in(g, region, red, blue, 1, p, memo):
             out_blue |= 1 << p
     return out_red, out_blue
+
+
+@JIT
+def legal_points(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> int:
+    """The points where ``colour`` (0 Red, 1 Blue) may legally place: ``legal_masks(...)[colour]``,
+    without testing the other colour."""
+    empty = g.full & ~(red | blue)
+    if not all_fillable(g, empty, red, blue, memo):
+        return 0
+    out = 0
+    for p in range(g.size):
+        if empty >> p & 1 and is_legal_in(g, grow(g, 1 << p, empty), red, blue, colour, p, memo):
+            out |= 1 << p
+    return out
 
 
 @JIT
@@ -418,15 +472,6 @@ def children(g: NDArgs, keys: np.ndarray, legal: np.ndarray, info: np.ndarray, m
                 child[at], skip[at] = child_of(g, red, blue, turn, p, memo)
                 at += 1
     return parent, point, child, skip
-
-
-@INLINE
-def _popcount(m: int) -> int:
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
 
 
 @JIT

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .geometry import NDArgs
-from .kernels import INLINE, JIT, canonical, dilate4, grow, image, legal_masks, winner_bits
+from .kernels import INLINE, JIT, canonical, dilate4, grow, image, legal_points, winner_bits
 
 #: Shortest-path length meaning "no path".
 FAR = 99
@@ -88,7 +88,7 @@ def ordered_children(g: NDArgs, red: int, blue: int, turn: int, memo: Any, kids:
     sorted best first by :func:`connection_score`, ties kept in point order (a stable insertion sort).
     ``kids`` needs at least ``g.size`` rows of :data:`COLUMNS` columns, ``score`` ``g.size`` entries.
     """
-    return children_of(g, red, blue, turn, legal_masks(g, red, blue, memo)[turn], kids, score)
+    return children_of(g, red, blue, turn, legal_points(g, red, blue, turn, memo), kids, score)
 
 
 @JIT

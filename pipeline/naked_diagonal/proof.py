@@ -33,7 +33,7 @@ from unitile_py.naked_diagonal.grid import Grid
 
 from .dfpn import DfpnSearch
 from .geometry import NDGeometry
-from .kernels import JIT, canonical, legal_masks, memo_for, winner_bits
+from .kernels import JIT, canonical, legal_points, memo_for, winner_bits
 from .moves import FAR, connection_score, expand, path_length
 
 __all__ = ["FAR", "Budget", "ProofSearch", "connection_score", "expand", "path_length", "prove_openings"]
@@ -233,7 +233,7 @@ def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], 
                 if not winner_bits(g, red, blue):
                     leaves.setdefault(key, line)
                 continue
-            mine = legal_masks(g, red, blue, memo)[turn]
+            mine = legal_points(g, red, blue, turn, memo)
             out = []
             for p in Grid.points(mine):
                 r2, b2 = (red | 1 << p, blue) if turn == 0 else (red, blue | 1 << p)

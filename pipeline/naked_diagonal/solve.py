@@ -25,7 +25,7 @@ from unitile_py.naked_diagonal.grid import Grid
 
 from .context import NDContext
 from .geometry import NDGeometry
-from .kernels import better, can_place, canonical, combine, legal_masks, memo_for, winner_bits
+from .kernels import better, can_place, canonical, combine, legal_points, memo_for, winner_bits
 from .store import NO_KEY, NDStore
 from .tiers import Part, padded, part_moves, tier_name
 
@@ -145,7 +145,7 @@ def principal_variation(store: NDStore, n: int) -> dict[str, Any]:
     start = int(values_of(store, 0, np.zeros(1, dtype=np.uint64))[0])
     line: list[str] = []
     while winner_bits(g, red, blue) == 0:
-        mine = legal_masks(g, red, blue, memo)[turn]
+        mine = legal_points(g, red, blue, turn, memo)
         best, best_point, best_state = 0, -1, (0, 0, 0)
         for p in grid.bits(mine):
             r2, b2 = (red | 1 << p, blue) if turn == 0 else (red, blue | 1 << p)
