@@ -48,6 +48,7 @@ from .moves import (
     canonical_pair,
     children_of,
     ordered_children,
+    wins_at_once,
 )
 
 #: A proof number meaning "proven" for the other side (a disproof's ``pn``, a proof's ``dn``).
@@ -145,7 +146,7 @@ def _leaf(path: int, init: int) -> int:
 
 @JIT
 def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, blue: int, turn: int,
-           budget: int, eps_num: int, eps_den: int, init: int) -> tuple[int, int, int]:
+           budget: int, eps_num: int, eps_den: int, init: int, threats: bool) -> tuple[int, int, int]:
     """``(pn, dn, nodes)`` of the position for the side to move (``turn`` 0 Red, 1 Blue; no winner yet)
     after at most ``budget`` node expansions; ``pn`` 0 is a proven win, ``dn`` 0 a proven loss, and
     ``(-1, -1, nodes)`` means the budget ran out (see the module docstring).
@@ -212,6 +213,9 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, b
                     at = tt_find(keys, hi, lo)
                     if at >= 0:
                         k_pn[d, j], k_dn[d, j] = nums[at, 0], nums[at, 1]
+                    elif threats and wins_at_once(g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN],
+                                                  memo):
+                        k_pn[d, j], k_dn[d, j] = 0, INF  # the opponent wins with its next placement
                     elif init == 0:
                         k_pn[d, j], k_dn[d, j] = 1, 1
                     else:
@@ -270,13 +274,14 @@ class DfpnSearch:
     """
 
     def __init__(self, n: int, slots: int = 0, epsilon: tuple[int, int] = EPSILON,
-                 init: int = 2) -> None:
+                 init: int = 2, threats: bool = True) -> None:
         self.n = n
         self.geo = NDGeometry.of(n)
         self.memo = memo_for(n)
         self.table = Tables(slots or (TABLE_SLOTS if n >= 5 else 1 << 18))
         self.epsilon = epsilon
         self.init = init
+        self.threats = threats
         #: Nodes expanded by every call so far, and by the last call.
         self.nodes = 0
         self.last_nodes = 0
@@ -307,7 +312,7 @@ class DfpnSearch:
             return known
         limit = budget if budget > 0 else 1 << 62
         pn, dn, nodes = search(self.geo.args, self.memo, self.table.keys, self.table.nums, red, blue, turn,
-                               limit, *self.epsilon, self.init)
+                               limit, *self.epsilon, self.init, self.threats)
         self.nodes += nodes
         self.last_nodes = nodes
         return True if pn == 0 else False if dn == 0 else None

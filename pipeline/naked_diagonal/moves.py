@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .geometry import NDArgs
-from .kernels import INLINE, JIT, canonical, dilate4, grow, image, legal_points, winner_bits
+from .kernels import INLINE, JIT, canonical, dilate4, grow, image, is_legal_in, legal_points, winner_bits
 
 #: Shortest-path length meaning "no path".
 FAR = 99
@@ -49,6 +49,43 @@ def path_lengths(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
     d_red = path_length(g, red, blue, g.north, g.south)
     d_blue = path_length(g, blue, red, g.west, g.east)
     return (d_red, d_blue) if turn == 0 else (d_blue, d_red)
+
+
+@INLINE
+def winning_points(g: NDArgs, own: int, first: int, second: int, empty: int) -> int:
+    """The empty points on which one more stone joins the stones ``own`` from edge ``first`` to edge
+    ``second`` (legality not considered): points next to, or on, both the stones joined to the first
+    edge and those joined to the second."""
+    near_first = dilate4(g, grow(g, own & first, own)) | first
+    near_second = dilate4(g, grow(g, own & second, own)) | second
+    return near_first & near_second & empty
+
+
+@JIT
+def wins_at_once(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
+    """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play (every region
+    fillable) has a legal placement that completes its chain: exactly :func:`ordered_children`'s winning
+    point, testing the legality of the few points that would win instead of every point."""
+    empty = g.full & ~(red | blue)
+    if turn == 0:
+        points = winning_points(g, red, g.north, g.south, empty)
+    else:
+        points = winning_points(g, blue, g.west, g.east, empty)
+    while points:
+        p = _lowest(points)
+        points &= points - 1
+        if is_legal_in(g, grow(g, 1 << p, empty), red, blue, turn, p, memo):
+            return True
+    return False
+
+
+@INLINE
+def _lowest(m: int) -> int:
+    """The index of the lowest set bit of a non-zero mask."""
+    p = 0
+    while not m >> p & 1:
+        p += 1
+    return p
 
 
 @INLINE
