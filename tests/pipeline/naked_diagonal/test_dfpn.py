@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pipeline.executor import InProcessExecutor
+from pipeline.naked_diagonal.check_strategy import check_strategy, load_checked
 from pipeline.naked_diagonal.dfpn import DfpnSearch
+from pipeline.naked_diagonal.geometry import NDGeometry
+from pipeline.naked_diagonal.kernels import memo_for, winner_bits
+from pipeline.naked_diagonal.moves import COLUMNS, ordered_children, wins_at_once
 from pipeline.naked_diagonal.proof import ProofSearch, prove_openings
+from pipeline.naked_diagonal.proof_strategy import strategy_from_search
+from pipeline.naked_diagonal.strategy_file import write_strategy
 from unitile_py.naked_diagonal.game import Game
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.tables import tables_for
@@ -121,3 +129,43 @@ def test_nd_prove_with_dfpn_on_3x3() -> None:
     assert result["search"] == "dfpn"
     assert result["empty_board"] == analysis["outcome"] == "win"
     assert result["first_placements"] == {name: m["outcome"] for name, m in analysis["moves"].items()}
+
+
+def test_wins_at_once_is_the_winning_point_of_the_move_generator() -> None:
+    # Exact, not a heuristic: on every 3x3 record and on positions of seeded 5x5 games (both sides to
+    # move), a legal placement completes the chain exactly when wins_at_once says so.
+    rows = [(3, r, b, t) for r, b, t, _ in records(3)]
+    rows += [(5, p.red, p.blue, t) for stones in range(4, 20) for p in random_positions(5, stones, 12, stones)
+             for t in (0, 1)]
+    seen = {True: 0, False: 0}
+    for n, red, blue, turn in rows:
+        geo = NDGeometry.of(n)
+        if winner_bits(geo.args, red, blue):
+            continue
+        rows_out = np.zeros((geo.size, COLUMNS), dtype=np.int64)
+        score = np.zeros(geo.size, dtype=np.int64)
+        point, _ = ordered_children(geo.args, red, blue, turn, memo_for(n), rows_out, score)
+        found = wins_at_once(geo.args, red, blue, turn, memo_for(n))
+        assert found is (point >= 0)
+        seen[found] += 1
+    assert seen[True] > 50 and seen[False] > 50
+
+
+def test_the_threat_check_changes_nodes_not_outcomes() -> None:
+    plain, checked = DfpnSearch(5, slots=1 << 16, threats=False), DfpnSearch(5, slots=1 << 16)
+    for stones in (9, 11, 13):
+        for p in random_positions(5, stones, 4, seed=100 + stones):
+            turn = int(p.turn == "b")
+            assert checked.prove(p.red, p.blue, turn) is plain.prove(p.red, p.blue, turn)
+    assert checked.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_the_strategy_of_a_proof_is_accepted_and_wins(tmp_path: Path, n: int) -> None:
+    found = strategy_from_search(n)
+    assert found.winner == ("r" if n == 3 else "b")  # the tables' winners
+    write_strategy(tmp_path, n, found.winner, found.moves, "test")
+    report = check_strategy(load_checked(tmp_path))
+    assert report.winner_turns == len(found.moves) and len(report.used) == len(found.moves)
+    # Smaller than the strategy of the tables' fastest wins (55 and 4,142 positions).
+    assert len(found.moves) < {3: 55, 4: 4142}[n]
