@@ -155,6 +155,14 @@ def register_strategy(sub: Any) -> None:
     strategy.add_argument("--board", default="4x4", help="NxN, a board with tables (default 4x4)")
     strategy.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
     strategy.add_argument("--out", metavar="DIR", required=True, help="the strategy folder to write")
+    strategy.add_argument("--from", dest="source", choices=("tables", "proof"), default="tables",
+                          help="the tables' fastest wins (default), or a df-pn proof (boards without tables)")
+    strategy.add_argument("--openings", metavar="FILE",
+                          help="with --from proof: nd-prove --search dfpn --out FILE's results for the "
+                               "manifest (default: prove the openings here, in this process)")
+    strategy.add_argument("--table-slots", type=int, default=0, metavar="N",
+                          help="with --from proof: slots of the df-pn table (default 2^24, 36 bytes each)")
+    strategy.add_argument("--quiet", action="store_true", help="no progress lines")
     strategy.set_defaults(run=_strategy)
     check = sub.add_parser("nd-check-strategy", help="Naked Diagonal: replay a strategy with the exact rules")
     check.add_argument("directory", metavar="DIR", help="a strategy folder (manifest.json, strategy.bin)")
@@ -165,12 +173,65 @@ def _strategy(args: argparse.Namespace) -> int:
     from .strategy_file import strategy_from_tables, write_strategy
 
     n = board_size(args.board)
+    if args.source == "proof":
+        return _strategy_from_proof(args, n)
     winner, records = strategy_from_tables(n, args.tables)
     command = f"python -m pipeline nd-strategy --board {n}x{n}"
     sizes = write_strategy(args.out, n, winner, records, command)
     print(f"{n}x{n}: {len(records):,} positions of the winner's turns; {args.out}: "
           + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
     return 0
+
+
+def _strategy_from_proof(args: argparse.Namespace, n: int) -> int:
+    from .dfpn import DfpnSearch
+    from .geometry import MAX_N
+    from .proof import prove_openings
+    from .proof_strategy import strategy_from_search
+    from .strategy_file import write_strategy
+
+    if not 2 <= n <= MAX_N:
+        raise NakedDiagonalError(f"board {args.board}: the df-pn proof takes boards 2x2 to {MAX_N}x{MAX_N}")
+    log = _log(args)
+    if args.openings:
+        openings = _openings_file(args.openings, n)
+    else:
+        log(f"{n}x{n}: proving every first placement (df-pn, in this process)")
+        openings = prove_openings(n, InProcessExecutor(), split=1, log=log, search="dfpn")
+    log(f"{n}x{n}: proving the empty board and walking its proof")
+    found = strategy_from_search(n, DfpnSearch(n, slots=args.table_slots), log=log)
+    if openings["winner"] != {"r": "red", "b": "blue"}[found.winner]:
+        raise CheckFailed(f"the openings file says {openings['winner']} wins, the proof {found.winner}")
+    results = {
+        "empty_board": openings["empty_board"],
+        "first_placements": openings["first_placements"],
+        "proof": {"search": "dfpn", "nodes": found.proof_nodes, "walk_nodes": found.walk_nodes,
+                  "loser_turns": found.loser_turns, "opening_nodes": openings["nodes"]},
+    }
+    command = f"python -m pipeline nd-strategy --board {n}x{n} --from proof"
+    sizes = write_strategy(args.out, n, found.winner, found.moves, command, results)
+    print(f"{n}x{n}: {'Red' if found.winner == 'r' else 'Blue'} wins; {len(found.moves):,} positions of the "
+          f"winner's turns, {found.loser_turns:,} of the loser's; {args.out}: "
+          + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
+    return 0
+
+
+def _openings_file(path: str, n: int) -> dict[str, Any]:
+    """nd-prove's results for an n x n board, every first placement decided."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise NakedDiagonalError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise NakedDiagonalError(f"{path}: not nd-prove's JSON results: {exc}") from None
+    if not isinstance(data, dict) or data.get("board") != f"{n}x{n}":
+        raise NakedDiagonalError(f"{path}: not nd-prove's results for {n}x{n}")
+    places = data.get("first_placements")
+    if data.get("winner") not in ("red", "blue") or not isinstance(places, dict) or not places or any(
+        v not in ("win", "loss") for v in places.values()
+    ):
+        raise NakedDiagonalError(f"{path}: the empty board or some first placement is not decided")
+    return data
 
 
 def _check_strategy(args: argparse.Namespace) -> int:

@@ -106,8 +106,10 @@ def encode(n: int, winner: str, records: Mapping[int, int]) -> tuple[bytes, list
     return head + firsts + table + b"".join(body), keys, moves
 
 
-def strategy_files(n: int, winner: str, strategy: Entries, command: str = "") -> dict[str, bytes]:
-    """The files of a strategy folder, ``{"manifest.json": ..., "strategy.bin": ...}``."""
+def strategy_files(n: int, winner: str, strategy: Entries, command: str = "",
+                   results: Mapping[str, Any] | None = None) -> dict[str, bytes]:
+    """The files of a strategy folder, ``{"manifest.json": ..., "strategy.bin": ...}``; ``results`` (the
+    proof's ``empty_board``, ``first_placements`` and what it cost) go into the manifest as they are."""
     if not 1 <= n <= MAX_N:
         raise NakedDiagonalError(f"board {n}x{n}: a strategy file holds boards up to {MAX_N}x{MAX_N}")
     if winner not in WINNERS:
@@ -130,15 +132,20 @@ def strategy_files(n: int, winner: str, strategy: Entries, command: str = "") ->
         "records_sha256": records_digest(n, keys, moves),
         "files": {DATA_FILE: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}},
     }
+    for name, value in (results or {}).items():
+        if name in manifest:
+            raise NakedDiagonalError(f"strategy result {name!r}: a field of the manifest itself")
+        manifest[name] = value
     text = json.dumps(manifest, indent=1) + "\n"
     return {"manifest.json": text.encode("utf-8"), DATA_FILE: data}
 
 
 def write_strategy(
-    out: str | os.PathLike[str], n: int, winner: str, strategy: Entries, command: str = ""
+    out: str | os.PathLike[str], n: int, winner: str, strategy: Entries, command: str = "",
+    results: Mapping[str, Any] | None = None,
 ) -> dict[str, int]:
     """Write a strategy folder (created if needed); ``{file name: bytes}`` of what was written."""
-    files = strategy_files(n, winner, strategy, command)
+    files = strategy_files(n, winner, strategy, command, results)
     folder = Path(out)
     manifest = folder / "manifest.json"
     if manifest.is_file() and b'"kind": "strategy"' not in manifest.read_bytes():
@@ -147,8 +154,12 @@ def write_strategy(
         )
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for name, data in files.items():
-            (folder / name).write_bytes(data)
+        # The data before the manifest that vouches for it, each whole or not at all (a temporary file
+        # renamed over the old one), so a write cut short never leaves a folder that looks complete.
+        for name in sorted(files, key=lambda name: name == "manifest.json"):
+            part = folder / f".{name}.part"
+            part.write_bytes(files[name])
+            os.replace(part, folder / name)
     except OSError as exc:
         raise NakedDiagonalError(f"{folder}: cannot write the strategy: {exc.strerror or exc}") from None
     return {name: len(data) for name, data in files.items()}

@@ -145,6 +145,34 @@ def test_the_command_line_writes_and_checks(tmp_path: Path, capsys: pytest.Captu
     assert "not a strategy's" in capsys.readouterr().err
 
 
+def test_a_strategy_from_a_proof_carries_the_openings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "proof"
+    proof = ["nd-strategy", "--board", "3x3", "--from", "proof", "--quiet"]
+    assert nd_cli.main([*proof, "--out", str(out)]) == 0
+    assert "3x3: Red wins" in capsys.readouterr().out
+    manifest = json.loads((out / "manifest.json").read_text())
+    analysis = tables_for(3).analysis(Position.empty(3))
+    assert manifest["empty_board"] == analysis["outcome"] == "win"
+    assert manifest["first_placements"] == {name: m["outcome"] for name, m in analysis["moves"].items()}
+    assert manifest["proof"]["nodes"] > 0 and not list(out.glob(".*.part"))
+    assert nd_cli.main(["nd-check-strategy", str(out)]) == 0
+    # nd-prove's results may be given instead; they must be of this board and decided.
+    results = tmp_path / "openings.json"
+    results.write_text(json.dumps({"board": "3x3", "winner": "red", "empty_board": "win", "nodes": 7,
+                                   "first_placements": manifest["first_placements"]}))
+    again = tmp_path / "again"
+    assert nd_cli.main(["nd-strategy", "--board", "3x3", "--from", "proof", "--openings", str(results),
+                        "--out", str(again), "--quiet"]) == 0
+    assert (again / DATA_FILE).read_bytes() == (out / DATA_FILE).read_bytes()
+    capsys.readouterr()
+    results.write_text(json.dumps({"board": "3x3", "winner": None, "first_placements": {"a1": "unknown"}}))
+    assert nd_cli.main(["nd-strategy", "--board", "3x3", "--from", "proof", "--openings", str(results),
+                        "--out", str(again)]) == 2
+    assert "not decided" in capsys.readouterr().err
+
+
 # Rejected -------------------------------------------------------------------------------------------
 
 
