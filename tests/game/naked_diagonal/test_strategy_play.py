@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -238,3 +239,18 @@ def test_webapi_offers_level_6_and_its_hint_on_strategy_sizes(use_root: Path) ->
 def game_name(n: int, point: int | None) -> str:
     assert point is not None
     return Position.empty(n).grid.name(point)
+
+
+def test_site_build_ships_strategy_folders_and_tells_them_from_tables(
+        use_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """site/build.py copies a size's folder whether it holds tables or a strategy, by the manifest's kind."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("site_build", ROOT / "site" / "build.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "site_build", build)  # its dataclasses look their module up
+    spec.loader.exec_module(build)
+    assert build.nd_folder_kind(use_root / "2x2") == "tables"
+    assert build.nd_folder_kind(use_root / "4x4") == "strategy"
+    assert build.nd_folder_kind(use_root / "6x6") is None
