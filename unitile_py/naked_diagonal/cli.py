@@ -47,7 +47,7 @@ from .game import Game, parse_record
 from .keys import default_root
 from .legality import explain, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
-from .players import LEVELS, PERFECT, hint, make_player
+from .players import LEVELS, PERFECT, best_hint, make_player
 from .position import Position
 from .strategy import KIND, strategy_for
 from .tables import NDTables, tables_for
@@ -194,7 +194,7 @@ def _start(args: argparse.Namespace) -> Position:
 def cmd_play(args: argparse.Namespace) -> int:
     """A game in the terminal between people and computer levels."""
     players = players_of({RED: args.red, BLUE: args.blue}, args.seed, make_player)
-    play_in_terminal(Game(_start(args)), dict(players), draw, hint)
+    play_in_terminal(Game(_start(args)), dict(players), draw, lambda position: best_hint(position)[0])
     return 0
 
 

@@ -182,8 +182,17 @@ def make_player(level: int, seed: int) -> Player[Position]:
 
 
 def hint(position: Position) -> int:
-    """The placement the strongest level would choose, the same every time for a position."""
+    """The placement the strongest search level would choose, the same every time for a position."""
     return make_player(BEST, 0).choose(position)
+
+
+def best_hint(position: Position) -> tuple[int, str]:
+    """The hint of the strongest level of the position's size, the same every time for a position, and
+    where it came from: level 6's (seed 0; :meth:`PerfectPlayer.choose_why`) where the size has tables or
+    a strategy, else level 5's (``"level 5"``). The page and ``nd play`` give this one."""
+    if position.grid.n in perfect_sizes():
+        return PerfectPlayer(0).choose_why(position)
+    return hint(position), f"level {BEST}"
 
 
 __all__ = [
@@ -194,6 +203,7 @@ __all__ = [
     "PerfectPlayer",
     "RandomPlayer",
     "SearchPlayer",
+    "best_hint",
     "hint",
     "levels_for",
     "make_player",

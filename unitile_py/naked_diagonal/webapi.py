@@ -38,7 +38,7 @@ from .grid import Grid
 from .keys import default_root
 from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
-from .players import BEST, LEVELS, PERFECT, PerfectPlayer, hint, levels_for, make_player, perfect_sizes
+from .players import BEST, LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
 from .position import Position
 from .rules import chain
 from .strategy import strategy_sizes, winner_of
@@ -322,11 +322,7 @@ class Api(service.Service[Game]):
 def _hint(position: Position, root: str = "") -> tuple[int, str]:
     """The hint of a position and where it came from (remembered per tables folder ``root``: the page
     asks for both)."""
-    if PERFECT in levels_for(position.grid.n):
-        player = make_player(PERFECT, 0)
-        assert isinstance(player, PerfectPlayer)
-        return player.choose_why(position)
-    return hint(position), f"level {BEST}"
+    return best_hint(position)
 
 
 #: The players of recent (level, seed) pairs: a search player keeps nothing between moves, but a
