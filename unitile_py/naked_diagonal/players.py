@@ -28,7 +28,7 @@ Traceback (most recent call last):
     ...
 unitile_py.errors.NakedDiagonalError: level 7: Naked Diagonal has levels 1 to 5, and 6 (perfect) on 2x2, ...
 >>> q = Position.empty(3)
->>> q.grid.name(make_player(PERFECT, 1).choose(q)) in ("a2", "c2"), levels_for(3), levels_for(5)
+>>> q.grid.name(make_player(PERFECT, 1).choose(q)) in ("a2", "c2"), levels_for(3), levels_for(7)
 (True, (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5))
 """
 

@@ -311,7 +311,9 @@ class Api(service.Service[Game]):
         level, seed = service.level_and_seed(level, seed, (*LEVELS, PERFECT), NakedDiagonalError)
         g = self._playable(game)
         if level not in levels_for(g.grid.n):
-            sizes = " and ".join(f"{n}x{n}" for n in perfect_sizes() if n in SIZES) or "no board of this site"
+            names = [f"{n}x{n}" for n in perfect_sizes() if n in SIZES]
+            sizes = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+            sizes = sizes or "no board of this site"
             here = f"{g.grid.n}x{g.grid.n}"
             raise NakedDiagonalError(f"level {level} (perfect play) plays on {sizes} only, not on {here}")
         point = _player(level, seed).choose(g.position)

@@ -80,7 +80,8 @@ export class NDController extends GameController {
       if (option) option.disabled = !here;
       if (!here && this.settings.get(colour) === perfect) {
         this.settings.set(colour, String(info.best));
-        const sizes = info.perfect_sizes.map((n) => `${n}x${n}`).join(" and ");
+        const names = info.perfect_sizes.map((n) => `${n}x${n}`);
+        const sizes = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
         this.say(`Level ${perfect} plays perfectly on ${sizes} only: ${COLOUR[colour]} plays level ${info.best} on this board.`, "note");
       }
     }

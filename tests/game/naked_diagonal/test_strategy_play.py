@@ -232,7 +232,7 @@ def test_webapi_offers_level_6_and_its_hint_on_strategy_sizes(use_root: Path) ->
     start = Position.empty(4)
     assert move == game_name(4, strategy_for(4).move_for(after(start, start.grid.point("a4"))))
     assert api.hint(game) == move and api.hint_source(game) == perfect.PROOF
-    with pytest.raises(NakedDiagonalError, match="3x3 and 4x4"):
+    with pytest.raises(NakedDiagonalError, match="on 3x3 and 4x4 only"):
         api.computer_move(api.new_game(5), PERFECT, 1)
 
 
