@@ -1,5 +1,6 @@
-"""Assemble the static site: site/web, unitile_py (both games), tables/5x5, Naked Diagonal's tables of the
-offered sizes that have them (tables/naked-diagonal/3x3, 4x4: level 6) and the Pyodide runtime.
+"""Assemble the static site: site/web, unitile_py (both games), tables/5x5, Naked Diagonal's folders of
+perfect play of the offered sizes that have them (the tables of tables/naked-diagonal/3x3 and 4x4, the
+strategy of 5x5, a stored proof: level 6, told apart by the manifest's ``kind``) and the Pyodide runtime.
 
 The result is one self-contained folder (default ``build/site``) that any static web server can host.
 ``build.json`` in it lists every file with its size; the service worker (``sw.js``) gets the same list
@@ -47,8 +48,11 @@ PYODIDE_FILES = (
 #: The version of the ``pyodide`` npm package the site is built and tested with.
 PYODIDE_VERSION = "314.0.7"
 BOARD = "5x5"
-#: Naked Diagonal's tables of perfect play, for the board sizes the page offers (3x3 to 13x13): level 6.
+#: Naked Diagonal's tables of perfect play, or a winner's strategy, for the board sizes the page offers
+#: (3x3 to 13x13): level 6.
 ND_TABLES = ROOT / "tables" / "naked-diagonal"
+#: The ``kind`` of a manifest of Naked Diagonal: tables (no kind) or a strategy (a stored proof).
+ND_KINDS = {"": "tables", "strategy": "strategy"}
 ND_SIZES = range(3, 14)
 #: Precompiled Python (the standard library, unitile_py) is made once per input and kept here.
 CACHE = ROOT / "build" / "cache"
@@ -102,6 +106,22 @@ class Built:
     version: str
     files: tuple[str, ...]
     total_bytes: int
+
+
+def nd_folder_kind(folder: Path) -> str | None:
+    """``"tables"`` or ``"strategy"``: what a Naked Diagonal size's folder holds, by its manifest's
+    ``kind``; None without a manifest. A manifest of another kind, or unreadable, stops the build."""
+    manifest = folder / "manifest.json"
+    if not manifest.is_file():
+        return None
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise BuildError(f"{manifest}: unreadable ({exc})") from None
+    kind = data.get("kind", "") if isinstance(data, dict) else None
+    if kind not in ND_KINDS:
+        raise BuildError(f"{manifest}: kind {kind!r} is neither tables nor a strategy")
+    return ND_KINDS[kind]
 
 
 def _copy_tree(src: Path, dst: Path, pattern: str = "*", skip: Path | None = None) -> list[Path]:
@@ -286,10 +306,13 @@ def build(out: Path, salt: str = "") -> Built:
     tables_dir = ROOT / "tables" / BOARD
     tables = _copy_tree(tables_dir, out / "tables" / BOARD) if tables_dir.is_dir() else []
     nd_tables = []
+    nd_perfect = {}
     for n in ND_SIZES:
         folder = ND_TABLES / f"{n}x{n}"
-        if (folder / "manifest.json").is_file():
+        kind = nd_folder_kind(folder)
+        if kind is not None:
             nd_tables += _copy_tree(folder, out / "tables" / "naked-diagonal" / folder.name)
+            nd_perfect[str(n)] = kind
     # Data the pages read themselves (the NDE areas page's areas.json), not the worker.
     nd_data = []
     for data in sorted(ND_TABLES.glob("*.json")) if ND_TABLES.is_dir() else []:
@@ -320,6 +343,7 @@ def build(out: Path, salt: str = "") -> Built:
         "python": rel(python),
         "tables": rel(tables),
         "nd_tables": rel(nd_tables),
+        "nd_perfect": nd_perfect,
         "files": {name: (out / name).stat().st_size for name in files},
     }
     (out / "build.json").write_text(json.dumps(info, indent=1) + "\n")

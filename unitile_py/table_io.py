@@ -153,6 +153,20 @@ def check_per_block(where: str, per_block: int, error: type[GameError]) -> None:
         raise error(f"{where}: header field records per block {per_block} is not a power of two")
 
 
+def manifest_kind(folder: Path) -> str | None:
+    """What the ``manifest.json`` of ``folder`` says it is: its ``kind`` (``"strategy"`` for a Naked
+    Diagonal strategy), ``""`` for a manifest without one (tables), None without a readable manifest
+    that is a JSON object. The readers check the rest; this only tells tables and strategies apart."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    if not isinstance(manifest, dict):
+        return None
+    kind = manifest.get("kind", "")
+    return kind if isinstance(kind, str) else None
+
+
 def read_bytes(where: str, path: Path, error: type[GameError]) -> bytes:
     """The bytes of a table file; an unreadable one is one line naming it."""
     try:
@@ -173,6 +187,7 @@ __all__ = [
     "folder_of",
     "header_fields",
     "loaded_once",
+    "manifest_kind",
     "parse_manifest",
     "read_bytes",
     "root_of",

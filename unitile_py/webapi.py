@@ -2,7 +2,8 @@
 
 A request ``{"op": name, "args": {...}}`` whose name starts with ``nd_`` goes to Naked Diagonal's
 service (:mod:`unitile_py.naked_diagonal.webapi`), any other to Unitile's
-(:mod:`unitile_py.unitile.webapi`); both answer the names in :data:`unitile_py.service.REQUESTS`. The
+(:mod:`unitile_py.unitile.webapi`); both answer the names in :data:`unitile_py.service.REQUESTS`
+(Naked Diagonal also ``nd_hint_source``: where its hint came from, on a size with a stored proof). The
 reply is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": one line}``, whatever was sent.
 
 >>> handle('{"op": "play", "args": {"game": {"start": null, "moves": []}, "move": "a1"}}')

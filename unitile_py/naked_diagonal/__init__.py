@@ -9,8 +9,9 @@ explanations of bans, NDE regions); :mod:`.notation` (records); :mod:`.keys` (st
 canonical under the symmetries); :mod:`.tables` (perfect play on the solved sizes, from
 ``tables/naked-diagonal/``); :mod:`.strategy` (a winner's strategy: the placement at
 each of the winner's turns it reaches); :mod:`.game` (the game object that enforces the rules
-and skips a player who cannot place); :mod:`.players` and :mod:`.search` (levels 1-6 and the hint);
-:mod:`.cli` (the command line); :mod:`.webapi` (the site worker's service).
+and skips a player who cannot place); :mod:`.players`, :mod:`.search` and :mod:`.perfect` (levels
+1-6 and the hint; level 6 on a strategy size); :mod:`.cli` (the command line); :mod:`.webapi` (the
+site worker's service).
 
 >>> from unitile_py.naked_diagonal import Position, after, legal_placements
 >>> pos = after(Position.empty(3), 4)

@@ -11,6 +11,9 @@
   to move and the distance to the end in placements with perfect play, and the same for each legal
   placement counting it; ``--json`` prints one line per position:
   ``{"outcome": "win" | "loss", "distance": N, "moves": {"a1": {"outcome": ..., "distance": ...}, ...}}``.
+  On a size whose folder holds a strategy (5x5: :mod:`.perfect`) the outcomes come from the stored
+  proof, else from a bounded exact search, else ``"unknown"``; every ``distance`` is null, and
+  ``source`` ``"strategy"``, ``winner``, ``how`` (or why unknown) and ``note`` are added.
 * ``play`` and ``match``: a game in the terminal, and computer levels against each other (level 6,
   perfect play, on the solved sizes).
 
@@ -38,11 +41,15 @@ from ..playing import (
     show_record,
     side_type,
 )
+from ..table_io import folder_of, manifest_kind, root_of
+from . import perfect
 from .game import Game, parse_record
+from .keys import default_root
 from .legality import explain, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
-from .players import LEVELS, PERFECT, hint, make_player
+from .players import LEVELS, PERFECT, best_hint, make_player
 from .position import Position
+from .strategy import KIND, strategy_for
 from .tables import NDTables, tables_for
 
 #: Every level, 6 (perfect play) only on the solved sizes.
@@ -128,9 +135,14 @@ def cmd_why(args: argparse.Namespace) -> int:
 
 
 def analysis_of(text: str, directory: str | None = None) -> dict[str, Any]:
-    """What ``analyze --json`` prints for one position (see :meth:`NDTables.analysis`)."""
+    """What ``analyze --json`` prints for one position (see :meth:`NDTables.analysis`; on a size whose
+    folder holds a strategy, :func:`.perfect.analysis`: distances None, outcomes possibly "unknown")."""
     position = Position.parse(text)
-    tables: NDTables = tables_for(position.grid.n, directory)
+    n = position.grid.n
+    folder = folder_of(root_of(directory, default_root), f"{n}x{n}")
+    if manifest_kind(folder) == KIND:
+        return perfect.analysis(position, strategy_for(n, directory))
+    tables: NDTables = tables_for(n, directory)
     return tables.analysis(position)
 
 
@@ -140,7 +152,15 @@ def format_analysis(position: Position, info: dict[str, Any]) -> str:
     if not info["moves"]:
         result = "won" if info["outcome"] == "win" else "lost"
         return f"{side} to move: the game is over ({side} has {result})"
-    verb = "wins" if info["outcome"] == "win" else "loses"
+    verb = {"win": "wins", "loss": "loses"}.get(info["outcome"], "")
+    if info["distance"] is None:  # a strategy: outcomes without distances
+        said = f" {verb}" if verb else ": unknown"
+        head = f"{side} to move{said} ({info['how']})"
+        lines = [head, f"no distances: {info['note']}", "point  result"]
+        for name, m in info["moves"].items():
+            mark = "  *" if m["outcome"] == "win" else ""
+            lines.append(f"{name:<6} {m['outcome']}{mark}")
+        return "\n".join(lines)
     lines = [f"{side} to move {verb} in {info['distance']} placements with perfect play",
              "point  result  placements"]
     best = (info["outcome"], info["distance"])
@@ -174,7 +194,7 @@ def _start(args: argparse.Namespace) -> Position:
 def cmd_play(args: argparse.Namespace) -> int:
     """A game in the terminal between people and computer levels."""
     players = players_of({RED: args.red, BLUE: args.blue}, args.seed, make_player)
-    play_in_terminal(Game(_start(args)), dict(players), draw, hint)
+    play_in_terminal(Game(_start(args)), dict(players), draw, lambda position: best_hint(position)[0])
     return 0
 
 
@@ -217,7 +237,9 @@ def register(sub: Any) -> None:
     record = cmds.add_parser("record", help="check a record, print it normalised and draw the end")
     record.add_argument("file", help="record file, or - for standard input")
     record.set_defaults(func=cmd_record)
-    analyze = cmds.add_parser("analyze", help="perfect play on a solved size (2x2, 3x3, 4x4)")
+    analyze = cmds.add_parser(
+        "analyze", help="perfect play on a solved size (2x2, 3x3, 4x4; 5x5 from its stored proof)"
+    )
     analyze.add_argument("position", help=f"{pos_help}; or - for one per line of standard input")
     analyze.add_argument(
         "--json", action="store_true", help='one line per position: {"outcome", "distance", "moves"}'

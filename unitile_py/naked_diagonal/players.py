@@ -7,8 +7,10 @@
   placement that wins at once is taken; a lone legal placement needs no search.
 * Level 6 (:data:`PERFECT`) plays perfectly from the tables of the solved sizes
   (:mod:`unitile_py.naked_diagonal.tables`: 2x2, 3x3, 4x4): the fastest win, else the longest
-  resistance, ties drawn at random; on other sizes it refuses to move (:func:`levels_for` lists the
-  levels of a size).
+  resistance, ties drawn at random. On a size whose folder holds a strategy instead
+  (:mod:`unitile_py.naked_diagonal.strategy`, 5x5) it follows the stored proof as the winner, and
+  otherwise searches exactly or falls back to level 5 (:mod:`unitile_py.naked_diagonal.perfect`). On
+  other sizes it refuses to move (:func:`levels_for` lists the levels of a size).
 * :func:`hint` is the choice of the strongest level, seeded by the position, so a position always
   gets the same hint.
 
@@ -26,7 +28,7 @@ Traceback (most recent call last):
     ...
 unitile_py.errors.NakedDiagonalError: level 7: Naked Diagonal has levels 1 to 5, and 6 (perfect) on 2x2, ...
 >>> q = Position.empty(3)
->>> q.grid.name(make_player(PERFECT, 1).choose(q)) in ("a2", "c2"), levels_for(3), levels_for(5)
+>>> q.grid.name(make_player(PERFECT, 1).choose(q)) in ("a2", "c2"), levels_for(3), levels_for(7)
 (True, (1, 2, 3, 4, 5, 6), (1, 2, 3, 4, 5))
 """
 
@@ -41,10 +43,12 @@ from ..errors import NakedDiagonalError
 from ..mcts import Edge, RaveSearch, choose_move
 from ..playing import Player
 from ..seeds import player_rng
+from . import perfect
 from .grid import Grid
 from .legality import legal_masks
 from .position import Position, _unchecked
 from .search import QuickDomain, winning_points
+from .strategy import strategy_for, strategy_sizes
 from .tables import solved_sizes, tables_for
 
 #: The computer levels, weakest first.
@@ -53,8 +57,10 @@ LEVELS = (1, 2, 3, 4, 5)
 PLAYOUTS = {2: 30, 3: 150, 4: 600, 5: 2200}
 #: The level whose choice is the hint.
 BEST = 5
-#: The perfect-play level, on the board sizes with tables.
+#: The perfect-play level, on the board sizes with tables or a strategy.
 PERFECT = 6
+#: Where level 6's choice came from on a size with tables.
+TABLES = "the tables"
 
 
 def legal_points(position: Position) -> tuple[int, ...]:
@@ -132,23 +138,39 @@ class PerfectPlayer:
     level: int = PERFECT
 
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
-        """The chosen point; :class:`NakedDiagonalError` on a board size without tables."""
+        """The chosen point; :class:`NakedDiagonalError` on a board size without tables or strategy."""
+        return self.choose_why(position, rng)[0]
+
+    def choose_why(self, position: Position, rng: random.Random | None = None) -> tuple[int, str]:
+        """The chosen point and where it came from: ``"the tables"``, or on a strategy size
+        :data:`perfect.PROOF`, :data:`perfect.EXACT`, :data:`perfect.FALLBACK` or
+        :data:`perfect.DEFENCE`."""
         legal_points(position)
-        best = tables_for(position.grid.n).best(position)
         rng = player_rng(rng, self.seed, position)
-        return best[rng.randrange(len(best))]
+        n = position.grid.n
+        if n not in solved_sizes() and n in strategy_sizes():
+            level5 = SearchPlayer(self.seed, BEST, PLAYOUTS[BEST])
+            return perfect.choose(position, strategy_for(n), rng, lambda: level5.choose(position, rng))
+        best = tables_for(n).best(position)
+        return best[rng.randrange(len(best))], TABLES
+
+
+def perfect_sizes() -> tuple[int, ...]:
+    """The board sizes where level 6 plays: those with tables and those with a strategy."""
+    return tuple(sorted({*solved_sizes(), *strategy_sizes()}))
 
 
 def levels_for(n: int) -> tuple[int, ...]:
-    """The levels that can play on the n x n board: 1 to 5, and 6 where the size is solved."""
-    return (*LEVELS, PERFECT) if n in solved_sizes() else LEVELS
+    """The levels that can play on the n x n board: 1 to 5, and 6 where the size is solved (tables) or
+    has a stored proof (a strategy)."""
+    return (*LEVELS, PERFECT) if n in perfect_sizes() else LEVELS
 
 
 def make_player(level: int, seed: int) -> Player[Position]:
     """The computer player of ``level`` (1 to 6) with its seed; :class:`NakedDiagonalError` for other
     levels."""
     if isinstance(level, bool) or not isinstance(level, int) or level not in (*LEVELS, PERFECT):
-        sizes = ", ".join(f"{n}x{n}" for n in solved_sizes()) or "no size (no tables)"
+        sizes = ", ".join(f"{n}x{n}" for n in perfect_sizes()) or "no size (no tables)"
         raise NakedDiagonalError(
             f"level {level}: Naked Diagonal has levels 1 to 5, and 6 (perfect) on {sizes}"
         )
@@ -160,8 +182,17 @@ def make_player(level: int, seed: int) -> Player[Position]:
 
 
 def hint(position: Position) -> int:
-    """The placement the strongest level would choose, the same every time for a position."""
+    """The placement the strongest search level would choose, the same every time for a position."""
     return make_player(BEST, 0).choose(position)
+
+
+def best_hint(position: Position) -> tuple[int, str]:
+    """The hint of the strongest level of the position's size, the same every time for a position, and
+    where it came from: level 6's (seed 0; :meth:`PerfectPlayer.choose_why`) where the size has tables or
+    a strategy, else level 5's (``"level 5"``). The page and ``nd play`` give this one."""
+    if position.grid.n in perfect_sizes():
+        return PerfectPlayer(0).choose_why(position)
+    return hint(position), f"level {BEST}"
 
 
 __all__ = [
@@ -172,7 +203,9 @@ __all__ = [
     "PerfectPlayer",
     "RandomPlayer",
     "SearchPlayer",
+    "best_hint",
     "hint",
     "levels_for",
     "make_player",
+    "perfect_sizes",
 ]

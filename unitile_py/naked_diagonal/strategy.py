@@ -41,6 +41,7 @@ from ..table_io import (
     folder_of,
     header_fields,
     loaded_once,
+    manifest_kind,
     read_bytes,
     root_of,
 )
@@ -65,6 +66,10 @@ MAX_N = 7
 #: The file names a strategy's manifest may list.
 FILE_NAME = re.compile(re.escape(DATA_FILE), re.ASCII)
 WINNERS = {RED: 0, BLUE: 1}
+#: The outcomes a manifest's ``empty_board`` and ``first_placements`` may give (for the mover).
+OUTCOMES = ("win", "loss")
+#: A point name in a manifest's ``first_placements``.
+POINT_NAME = re.compile(r"[a-z][1-9][0-9]?", re.ASCII)
 #: Array type codes of the delta widths that have one.
 WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}
 
@@ -194,6 +199,16 @@ def parse_manifest(n: int | None, raw: bytes) -> dict[str, Any]:
     digest = field(where, manifest, "records_sha256", str, "a sha256 in hex", NakedDiagonalError)
     if not SHA256.fullmatch(digest):
         raise NakedDiagonalError(f"{where}: field 'records_sha256' must be a sha256 in hex")
+    # Optional: the proof's outcomes for Red at the start (the empty board, each first placement).
+    if "empty_board" in manifest and manifest["empty_board"] not in OUTCOMES:
+        raise NakedDiagonalError(f"{where}: field 'empty_board' must be 'win' or 'loss'")
+    if "first_placements" in manifest:
+        first = field(where, manifest, "first_placements", dict, "an object", NakedDiagonalError)
+        for name, outcome in first.items():
+            if not POINT_NAME.fullmatch(name) or outcome not in OUTCOMES:
+                raise NakedDiagonalError(
+                    f"{where}: first_placements[{name[:10]!r}] must be 'win' or 'loss' for a point name"
+                )
     return manifest
 
 
@@ -257,6 +272,17 @@ class Strategy:
             )
         return Strategy(n, manifest, winner, keys, moves)
 
+    @property
+    def empty_board(self) -> str | None:
+        """The manifest's outcome for Red to move on the empty board (``"win"``/``"loss"``), or None."""
+        value = self.manifest.get("empty_board")
+        return value if isinstance(value, str) else None
+
+    @property
+    def first_placements(self) -> dict[str, str]:
+        """The manifest's outcome for Red after each first placement named there (may be empty)."""
+        return dict(self.manifest.get("first_placements", {}))
+
     def stored(self, key: int) -> int | None:
         """The placement stored for a canonical key (a point of the key's own frame), or None."""
         i = bisect_left(self.keys, key)
@@ -286,6 +312,26 @@ class Strategy:
         return None if found is None else found[1]
 
 
+def strategy_sizes(directory: Directory = None) -> tuple[int, ...]:
+    """The board sizes whose folder in ``directory`` (default :func:`default_root`) holds a strategy:
+    its ``manifest.json`` has ``kind`` ``"strategy"`` (a tables folder's has none)."""
+    root = root_of(directory, default_root)
+    return tuple(n for n in range(1, MAX_N + 1) if manifest_kind(root / f"{n}x{n}") == KIND)
+
+
+def winner_of(n: int, directory: Directory = None) -> str | None:
+    """``"red"`` or ``"blue"``: the winner a strategy folder's manifest names, without loading its
+    records (None when the size has no strategy or the manifest does not say)."""
+    folder = root_of(directory, default_root) / f"{n}x{n}"
+    if manifest_kind(folder) != KIND:
+        return None
+    try:
+        winner = json.loads((folder / "manifest.json").read_bytes().decode("utf-8")).get("winner")
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return winner if winner in ("red", "blue") else None
+
+
 _strategy_for = loaded_once(Strategy.load, default_root)
 
 
@@ -309,4 +355,6 @@ __all__ = [
     "key_bytes",
     "records_digest",
     "strategy_for",
+    "strategy_sizes",
+    "winner_of",
 ]

@@ -50,6 +50,7 @@ from ..table_io import (
     folder_of,
     header_fields,
     loaded_once,
+    manifest_kind,
     read_bytes,
     root_of,
 )
@@ -61,6 +62,8 @@ from .position import Position
 
 #: The format this reader reads.
 FORMAT = 1
+#: ``kind`` of a strategy's manifest (:mod:`.strategy`): such a folder holds no tables.
+STRATEGY = "strategy"
 MAGIC = b"NDTB"
 #: magic, format, board size, stones, records, records per block, key width, three zero bytes.
 HEADER = struct.Struct("<4sHBBIIB3s")
@@ -233,6 +236,10 @@ class NDTables:
         where = f"tables naked-diagonal {n}x{n}"
         if not (folder / "manifest.json").is_file():
             raise NakedDiagonalError(f"{where}: no tables in {folder} (solved sizes: {_sizes_text(root)})")
+        if manifest_kind(folder) == STRATEGY:
+            raise NakedDiagonalError(
+                f"{where}: {folder} holds a strategy (the winner's placements), not tables"
+            )
         files = {"manifest.json": _read(where, folder / "manifest.json")}
         for name in parse_manifest(n, files["manifest.json"])["files"]:
             files[name] = _read(where, folder / name)
@@ -316,9 +323,12 @@ def _read(where: str, path: Path) -> bytes:
 
 
 def solved_sizes(directory: Directory = None) -> tuple[int, ...]:
-    """The board sizes with tables in ``directory`` (default :func:`default_root`)."""
+    """The board sizes with tables in ``directory`` (default :func:`default_root`): a folder whose
+    ``manifest.json`` is a strategy's (``kind`` ``"strategy"``, :mod:`.strategy`) holds no tables."""
     root = root_of(directory, default_root)
-    return tuple(n for n in range(1, MAX_N + 1) if (root / f"{n}x{n}" / "manifest.json").is_file())
+    return tuple(n for n in range(1, MAX_N + 1)
+                 if (root / f"{n}x{n}" / "manifest.json").is_file()
+                 and manifest_kind(root / f"{n}x{n}") != STRATEGY)
 
 
 def _sizes_text(root: Path) -> str:

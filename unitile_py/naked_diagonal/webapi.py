@@ -35,11 +35,13 @@ from ..playing import Player
 from ..service import whole
 from .game import Game, parse_record
 from .grid import Grid
+from .keys import default_root
 from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
-from .players import BEST, LEVELS, PERFECT, hint, levels_for, make_player
+from .players import BEST, LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
 from .position import Position
 from .rules import chain
+from .strategy import strategy_sizes, winner_of
 from .tables import solved_sizes
 
 #: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
@@ -76,9 +78,12 @@ class Api(service.Service[Game]):
 
     def info(self) -> dict[str, Any]:
         """The board sizes, the default one and the computer levels: ``levels`` on every size, with
-        ``best`` (its choice is the hint), and ``perfect`` (level 6, perfect play from the tables) on
-        ``perfect_sizes``, the offered sizes whose tables are there, where it gives the hint."""
-        perfect = [n for n in solved_sizes() if n in SIZES]
+        ``best`` (its choice is the hint), and ``perfect`` (level 6, perfect play from the tables or a
+        stored proof) on ``perfect_sizes``, the offered sizes whose tables or strategy are there, where it
+        gives the hint; ``proof_sizes`` maps each size whose level 6 follows a stored proof (a strategy,
+        5x5) to the winner it proves (``"red"`` or ``"blue"``)."""
+        perfect = [n for n in perfect_sizes() if n in SIZES]
+        proofs = {str(n): winner_of(n) for n in strategy_sizes() if n in perfect and n not in solved_sizes()}
         return {
             "sizes": list(SIZES),
             "default_size": DEFAULT_SIZE,
@@ -86,6 +91,7 @@ class Api(service.Service[Game]):
             "best": BEST,
             "perfect": PERFECT,
             "perfect_sizes": perfect,
+            "proof_sizes": proofs,
         }
 
     # ----- games ------------------------------------------------------------------------------------
@@ -289,22 +295,36 @@ class Api(service.Service[Game]):
 
     def hint(self, game: Any) -> str:
         """The placement the strongest level of the board's size would choose (the same every time for
-        a position): level 6's (perfect play) where the size has tables, else level 5's."""
+        a position): level 6's (perfect play) where the size has tables or a stored proof, else level 5's."""
         g = self._playable(game)
-        if PERFECT in levels_for(g.grid.n):
-            return g.grid.name(make_player(PERFECT, 0).choose(g.position))
-        return g.grid.name(hint(g.position))
+        return g.grid.name(_hint(g.position, str(default_root()))[0])
+
+    def hint_source(self, game: Any) -> str:
+        """Where the hint of the game's position comes from, for the page to say: ``"the tables"``,
+        ``"the stored proof"``, ``"an exact search"``, ``"not in the stored proof: level 5's choice"``,
+        a defence of level 5, or ``"level 5"``."""
+        g = self._playable(game)
+        return _hint(g.position, str(default_root()))[1]
 
     def computer_move(self, game: Any, level: Any, seed: Any) -> str:
         """The placement computer ``level`` chooses; the same game, level and seed give the same one."""
         level, seed = service.level_and_seed(level, seed, (*LEVELS, PERFECT), NakedDiagonalError)
         g = self._playable(game)
         if level not in levels_for(g.grid.n):
-            sizes = " and ".join(f"{n}x{n}" for n in solved_sizes() if n in SIZES) or "no board of this site"
+            names = [f"{n}x{n}" for n in perfect_sizes() if n in SIZES]
+            sizes = " and ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+            sizes = sizes or "no board of this site"
             here = f"{g.grid.n}x{g.grid.n}"
             raise NakedDiagonalError(f"level {level} (perfect play) plays on {sizes} only, not on {here}")
         point = _player(level, seed).choose(g.position)
         return service.checked_choice(g, level, point, NakedDiagonalError)
+
+
+@lru_cache(maxsize=64)
+def _hint(position: Position, root: str = "") -> tuple[int, str]:
+    """The hint of a position and where it came from (remembered per tables folder ``root``: the page
+    asks for both)."""
+    return best_hint(position)
 
 
 #: The players of recent (level, seed) pairs: a search player keeps nothing between moves, but a
@@ -374,6 +394,6 @@ def _nde_text(grid: Grid, ban: LeavesNDE) -> str:
 API = Api()
 
 #: Naked Diagonal's requests by name.
-OPS: dict[str, Callable[..., Any]] = service.requests_of(API)
+OPS: dict[str, Callable[..., Any]] = {**service.requests_of(API), "hint_source": API.hint_source}
 
 __all__ = ["API", "OPS", "SIZES", "Api", "plain_game"]

@@ -20,7 +20,8 @@ const game = openPlayPage({
   name: "Naked Diagonal",
   defaults: { r: "human", b: "3", size: "9", pace: "600", marking: true, confirm: false },
   // unitile_py.naked_diagonal.players: levels 1-5 on every board, 6 (perfect play) where the board's
-  // size has tables (3x3, 4x4); the worker's info confirms them.
+  // size has tables (3x3, 4x4) or a stored proof (5x5: a winner's strategy, info.proof_sizes); the
+  // worker's info confirms them.
   levels: [1, 2, 3, 4, 5, 6],
   label: (level) => label(level),
   makeGame: (parts) => {
@@ -29,7 +30,8 @@ const game = openPlayPage({
   },
   boot: async () => {
     const info = await game.call("info");
-    const sizes = info.perfect_sizes.map((n) => `${n}×${n}`).join(", ");
+    const proofs = info.proof_sizes || {};
+    const sizes = info.perfect_sizes.map((n) => `${n}×${n}${n in proofs ? " by proof" : ""}`).join(", ");
     for (const option of document.querySelectorAll("#player-r option, #player-b option")) {
       const level = Number(option.value);
       if (level === info.perfect) option.textContent = label(level, sizes);

@@ -5,6 +5,12 @@
 import { GameController } from "./play.js";
 import { COLOUR, other, outcome, playerName } from "./words.js";
 
+/** What the page says on a board whose level 6 follows a stored proof (unitile_py/naked_diagonal/perfect.py). */
+function proofText(size, winner, perfect) {
+  const who = winner === "red" ? "Red, the first player," : "Blue, the second player,";
+  return `On ${size}×${size}, level ${perfect} and the hint follow a stored proof that ${who} wins; off its lines they search exactly, or play level 5 and say so.`;
+}
+
 const $ = (id) => document.getElementById(id);
 /** The edges each colour joins. */
 export const EDGES = { r: "north and south", b: "west and east" };
@@ -56,19 +62,26 @@ export class NDController extends GameController {
     this.board.moveCursor(step);
   }
 
-  /** Level 6 plays where the board's size has tables: offered there; elsewhere a player set to it
-   * plays the strongest search level instead, and the page says so. */
+  /** Level 6 plays where the board's size has tables or a stored proof: offered there; elsewhere a
+   * player set to it plays the strongest search level instead, and the page says so. On a size whose
+   * level 6 follows a stored proof (5x5), the page says so once when the board comes up. */
   fitLevels(size) {
     const info = this.info;
     if (!info || !info.perfect) return;
     const perfect = String(info.perfect);
     const here = info.perfect_sizes.includes(size);
+    const proved = (info.proof_sizes || {})[String(size)];
+    if (proved && this.proofNoted !== size) {
+      this.say(proofText(size, proved, perfect), "note");
+    }
+    this.proofNoted = size;
     for (const colour of ["r", "b"]) {
       const option = $(`player-${colour}`).querySelector(`option[value="${perfect}"]`);
       if (option) option.disabled = !here;
       if (!here && this.settings.get(colour) === perfect) {
         this.settings.set(colour, String(info.best));
-        const sizes = info.perfect_sizes.map((n) => `${n}x${n}`).join(" and ");
+        const names = info.perfect_sizes.map((n) => `${n}x${n}`);
+        const sizes = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
         this.say(`Level ${perfect} plays perfectly on ${sizes} only: ${COLOUR[colour]} plays level ${info.best} on this board.`, "note");
       }
     }
@@ -138,7 +151,18 @@ export class NDController extends GameController {
     if (!this.humanTurn() || !this.computersAvailable()) return;
     this.say("Looking for a hint…", "note");
     await super.hint();
-    if (this.hinted) this.say(`Hint: ${this.hinted}.`, "note");
+    if (!this.hinted) return;
+    const hinted = this.hinted;
+    let source = "";
+    if (this.info && this.state && (this.info.proof_sizes || {})[String(this.state.size)]) {
+      // On a stored proof's size: where the hint came from (remembered by the worker, no new search).
+      try {
+        source = ` (${await this.call("hint_source", this.hintArgs())})`;
+      } catch {
+        source = "";
+      }
+    }
+    if (this.hinted === hinted) this.say(`Hint: ${hinted}${source}.`, "note");
   }
 
   /** The board size changed in its menu: a new game of that size (asking first). */

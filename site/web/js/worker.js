@@ -92,7 +92,9 @@ function writeFiles(pyodide, paths, contents) {
   });
 }
 
-// Naked Diagonal's small tables of perfect play (level 6 on 3x3 and 4x4): fetched and written on its
+// Naked Diagonal's small tables of perfect play (level 6 on 3x3 and 4x4) and the 5x5 strategy (a
+// stored proof, tables/naked-diagonal/5x5/strategy.bin; the readers tell them apart by the manifest's
+// kind), as build.json's nd_tables lists them: fetched and written on its
 // first request, so Unitile's page never loads them; its reader finds them in tables/naked-diagonal/
 // next to the package, and reads them when level 6 or its hint is first asked for. Without them the
 // game plays on without level 6 (nd_info offers it on no size), and the next request tries again.

@@ -16,6 +16,7 @@ from unitile_py.naked_diagonal.game import Game, parse_record
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import LeavesNDE, NakedDiagonal, explain, legal_placements
 from unitile_py.naked_diagonal.position import Position
+from unitile_py.naked_diagonal.strategy import strategy_sizes
 from unitile_py.naked_diagonal.tables import tables_for
 from unitile_py.naked_diagonal.webapi import SIZES, Api
 from unitile_py.webapi import handle
@@ -297,6 +298,17 @@ def test_a_start_with_an_nde_area_is_refused() -> None:
     assert "leaves the NDE area" in api.salvage({"size": 5, "start": start, "moves": []})["problem"]
 
 
+def perfect_offered() -> list[int]:
+    """The offered sizes with level 6: 3x3 and 4x4 (tables), and any whose folder holds a strategy (5x5,
+    a stored proof, once it is in tables/naked-diagonal/)."""
+    return sorted({3, 4, *(n for n in strategy_sizes() if n in SIZES)})
+
+
+def perfect_text() -> str:
+    names = [f"{n}x{n}" for n in perfect_offered()]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def test_the_computer_and_the_hint_are_legal_and_reproducible(api: Api) -> None:
     game = random_game(api, 7, seed=6, plies=6)
     st = api.state(game)
@@ -307,7 +319,7 @@ def test_the_computer_and_the_hint_are_legal_and_reproducible(api: Api) -> None:
     assert hint in st["legal"] and hint == api.hint(game)
     for level, seed, words in [
         (0, 1, "level 0"),
-        (6, 1, "level 6 \\(perfect play\\) plays on 3x3 and 4x4 only, not on 7x7"),
+        (6, 1, f"level 6 \\(perfect play\\) plays on {perfect_text()} only, not on 7x7"),
         (7, 1, "level 7: expected one of 1, 2, 3, 4, 5, 6"),
         ("3", 1, "level must"),
         (3, 1.5, "seed must"),
@@ -326,7 +338,7 @@ def test_level_6_and_the_hint_play_perfectly_where_the_size_has_tables(api: Api,
     """On 3x3 and 4x4 level 6 plays from the tables (every choice one of their best), and the hint is
     its choice; a game of level 6 against itself ends as the tables say (3x3: Red in 9, 4x4: Blue in 16)."""
     info = api.info()
-    assert info["perfect"] == 6 and info["perfect_sizes"] == [3, 4]
+    assert info["perfect"] == 6 and info["perfect_sizes"] == perfect_offered()
     tables = tables_for(n)
     game = api.new_game(n)
     while not (st := api.state(game))["over"]:
