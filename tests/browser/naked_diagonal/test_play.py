@@ -145,7 +145,7 @@ def test_the_page_opens_on_the_empty_board_with_every_point_marked(site: Site) -
     assert site.page.locator('header .game[data-game="nd"]').get_attribute("aria-current") == "true"
     levels = site.js("[...document.querySelectorAll('#player-r option')].map(o => o.value)")
     assert levels == ["human", "1", "2", "3", "4", "5", "6"]
-    assert site.page.locator('#player-r option[value="6"]').is_disabled()  # perfect play: 3x3, 4x4 only
+    assert site.page.locator('#player-r option[value="6"]').is_disabled()  # perfect play: 3x3, 4x4, 5x5 only
     sizes = site.js("[...document.querySelectorAll('#size option')].map(o => o.value)")
     assert sizes == [str(n) for n in range(3, 14)]
     label = board(site, "aria-label")
@@ -233,7 +233,7 @@ def test_a_whole_9x9_game_against_level_2(site: Site) -> None:
 
 def test_level_6_plays_perfectly_on_4x4_and_gives_the_hint(site: Site) -> None:
     """On 4x4, which has tables, Red follows the hints (level 6's choice) against level 6 and loses:
-    perfect play wins for Blue in 16 placements. On 5x5 level 6 is not offered and Blue plays level 5."""
+    perfect play wins for Blue in 16 placements. On 6x6 level 6 is not offered and Blue plays level 5."""
     nd(site, query="?seed=4", b="6", size="4")
     option = site.page.locator('#player-b option[value="6"]')
     assert option.inner_text() == "Level 6 · Perfect (3×3, 4×4)" and not option.is_disabled()
@@ -246,10 +246,11 @@ def test_level_6_plays_perfectly_on_4x4_and_gives_the_hint(site: Site) -> None:
     st = play_against(site, "r", by_hint)
     assert (st["winner"], st["plies"]) == ("b", 16)
     check_end(site, st, "r")
-    site.page.locator("#size").select_option("5")
-    wait_until(lambda: site.state()["size"] == 5 and site.idle(), "the 5x5 board")  # the game was over
+    site.page.locator("#size").select_option("6")
+    wait_until(lambda: site.state()["size"] == 6 and site.idle(), "the 6x6 board")  # the game was over
     assert site.page.locator("#player-b").input_value() == "5" and option.is_disabled()
-    assert site.message() == "Level 6 plays perfectly on 3x3 and 4x4 only: Blue plays level 5 on this board."
+    assert site.message() == ("Level 6 plays perfectly on 3x3, 4x4 and 5x5 only: Blue plays level 5 on "
+                              "this board.")
 
 
 def test_a_finished_game_on_a_3x3_board(site: Site) -> None:

@@ -449,3 +449,61 @@ def test_wide_keys_round_trip(tmp_path: Path, n: int, winner: str) -> None:
 def test_a_tables_folder_is_not_a_strategy() -> None:
     message = damaged_message(ROOT / "tables" / "naked-diagonal" / "3x3")
     assert "is not format 1 of a Naked Diagonal strategy" in message
+
+
+# The committed 5x5 proof ------------------------------------------------------------------------------
+
+
+def committed_5x5() -> tuple[Strategy, dict[int, int]]:
+    strategy = Strategy.load(5, ROOT / "tables" / "naked-diagonal")
+    return strategy, dict(zip(strategy.keys, strategy.moves, strict=True))
+
+
+def test_the_committed_5x5_proof_is_accepted() -> None:
+    # The result of issue 33: Red wins 5x5. About a minute of CPU: the verifier replays every line.
+    strategy, _ = committed_5x5()
+    manifest = strategy.manifest
+    assert strategy.winner == RED and manifest["empty_board"] == "win"
+    assert len(strategy) == manifest["positions"]
+    report = check_strategy(strategy)
+    assert report.winner_turns == len(strategy) == len(report.used)
+    assert report.loser_turns > 100_000
+    wins = sorted(name for name, kind in manifest["first_placements"].items() if kind == "win")
+    assert len(manifest["first_placements"]) == 25 and len(wins) == 13
+    start = Position.empty(5)
+    assert Grid.get(5).name(strategy.move_for(start) or -1) in wins
+
+
+def changed_5x5(tmp_path: Path, position: Position, move: int) -> Path:
+    _, recs = committed_5x5()
+    ((key, stored),) = canonical_records(5, RED, {position: move}).items()
+    assert key in recs and recs[key] != stored
+    recs[key] = stored
+    folder = tmp_path / "changed"
+    write_strategy(folder, 5, RED, recs)
+    return folder
+
+
+def test_the_5x5_proof_with_a_losing_first_move_is_rejected(tmp_path: Path) -> None:
+    start = Position.empty(5)
+    losing = Grid.get(5).point("c4")
+    assert committed_5x5()[0].manifest["first_placements"]["c4"] == "loss"
+    message = rejection(changed_5x5(tmp_path, start, losing))
+    positions, _ = line_and_position(message, 5)
+    assert positions[1] == after(start, losing)
+
+
+def test_the_5x5_proof_with_a_changed_later_move_is_rejected(tmp_path: Path) -> None:
+    # Three placements in: Red's stored move replaced by the first other legal placement that is not an
+    # image of it. The lines below it are then not covered (or lost), and the verifier says where.
+    strategy, _ = committed_5x5()
+    position = after(Position.empty(5), strategy.move_for(Position.empty(5)) or -1)
+    position = after(position, Grid.points(legal_masks(position)[1])[0])
+    stored = strategy.move_for(position)
+    assert stored is not None
+    image = canonical(after(position, stored))[0]
+    other_move = next(p for p in Grid.points(legal_masks(position)[0])
+                      if canonical(after(position, p))[0] != image)
+    message = rejection(changed_5x5(tmp_path, position, other_move))
+    positions, _ = line_and_position(message, 5)
+    assert any(canonical(p)[0] == canonical(position)[0] and p.turn == position.turn for p in positions)
