@@ -248,9 +248,11 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
     names = [grid.name(p) for p in task.line]
     name = task_name(names)
     search = DfpnSearch(task.n)
-    rows, rounds = store.load(warn=_stderr)
+    seen: set[str] = set()
+    rows, rounds = store.load(warn=say, seen=seen)
     search.load(rows)
     saved = np.sort(entry_ids(rows))
+    loaded = int(rows.shape[0])
     last = latest(rounds, name)
     before = last.record if last is not None else {}
     nodes0 = int(before.get("nodes", 0))
@@ -263,30 +265,38 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
     ran = 0
     proof: list[str] = []
     while True:
-        r0 = time.perf_counter()
+        r0, n0 = time.perf_counter(), search.nodes
         room = task.budget - nodes0 - search.nodes if task.budget else step
         if room <= 0:
             break
+        if ran:
+            # What other tasks (other workers, other machines) saved since: exact facts, shared.
+            more, _ = store.load(warn=say, seen=seen)
+            if more.shape[0]:
+                search.load(more)
+                saved = np.sort(np.concatenate([saved, entry_ids(more)]))
+                loaded += int(more.shape[0])
         wins = search.prove(red, blue, turn, min(step, room))
         if wins is not None:
             proof = [grid.name(p) for p in search.best_line(red, blue, turn)]
+        done_nodes = search.nodes - n0
         entries = search.proven_entries()
         new = entries[~np.isin(entry_ids(entries), saved)]
         saved = np.sort(np.concatenate([saved, entry_ids(new)]))
-        record = {
-            "line": names, "wins": wins, "nodes": nodes0 + search.nodes, "round_nodes": search.last_nodes,
-            "table": search.stored, "proven_in_table": int(entries.shape[0]), "loaded": int(rows.shape[0]),
+        record: dict[str, Any] = {
+            "line": names, "wins": wins, "nodes": nodes0 + search.nodes, "round_nodes": done_nodes,
+            "table": search.stored, "proven_in_table": int(entries.shape[0]), "loaded": loaded,
             "cpu_seconds": round(cpu0 + time.process_time() - c0, 3),
             "seconds": round(wall0 + time.perf_counter() - t0, 3), "proof": proof,
         }
-        store.write_round(name, index, writer, new, record)
+        seen.add(store.write_round(name, index, writer, new, record).path)
         ran += 1
         index += 1
         if not task.quiet:
             took = max(time.perf_counter() - r0, 1e-9)
             done = len({r.task for r in store.rounds() if r.record.get("wins") is not None})
             say(f"  {' '.join(names) or '(empty)'}: round {index - 1}, {record['nodes']:,} nodes "
-                f"({search.last_nodes / took:,.0f}/s), {_word(wins)}, {done} tasks proven, "
+                f"({done_nodes / took:,.0f}/s), {_word(wins)}, {done} tasks proven, "
                 f"{search.stored:,} table entries ({new.shape[0]:,} newly proven saved)")
         if wins is not None or (task.max_rounds and ran >= task.max_rounds):
             break
@@ -301,7 +311,7 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
         "proof": proof,
         "rounds": index - 1,
         "run_nodes": search.nodes,
-        "loaded": int(rows.shape[0]),
+        "loaded": loaded,
     }
 
 

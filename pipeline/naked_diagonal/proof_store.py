@@ -164,11 +164,17 @@ class ProofStore(StageStore):
             raise Damaged(f"store {self.path}: array {r.path}: shape {rows.shape}, expected (entries, 5)")
         return rows
 
-    def load(self, warn: Callable[[str], None] | None = None) -> tuple[np.ndarray, list[Round]]:
+    def load(self, warn: Callable[[str], None] | None = None,
+             seen: set[str] | None = None) -> tuple[np.ndarray, list[Round]]:
         """The proven entries of every completed round of every task, and those rounds; a damaged round is
-        left out (with a line to ``warn``)."""
+        left out (with a line to ``warn``). With ``seen``, only the rounds whose :attr:`Round.path` is not
+        in it, and every round looked at (damaged or not) is added to it."""
         parts, good = [], []
         for r in self.rounds():
+            if seen is not None:
+                if r.path in seen:
+                    continue
+                seen.add(r.path)
             try:
                 parts.append(self.read_round(r))
             except Damaged as exc:

@@ -12,6 +12,7 @@ import pytest
 from pipeline.executor import InProcessExecutor
 from pipeline.naked_diagonal import cli as nd_cli
 from pipeline.naked_diagonal import proof
+from pipeline.naked_diagonal.dfpn import DfpnSearch
 from pipeline.naked_diagonal.proof import prove_openings
 from pipeline.naked_diagonal.proof_store import ProofStore
 from unitile_py.command_line import EXIT_INTERRUPTED
@@ -123,3 +124,19 @@ def test_ctrl_c_stops_cleanly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
             "--store", str(tmp_path / "p.zarr")]
     assert nd_cli.main(argv) == EXIT_INTERRUPTED
     assert "stopped: rerun the same command to continue" in capsys.readouterr().err
+
+
+def test_a_round_without_its_record_does_not_count(tmp_path: Path) -> None:
+    # A write killed before the record: the array is there, its record is not.
+    store = ProofStore(str(tmp_path / "p.zarr"), 3, create=True)
+    rows = DfpnSearch(3)
+    rows.prove(0, 0, 0)
+    entries = rows.proven_entries()
+    done = store.write_round("root", 1, "w1", entries, {"wins": rows.known(0, 0, 0)})
+    store.create_array("proven/root/00002-w2", entries.shape, entries.shape, None, "int64", None, 0)
+    assert [r.path for r in store.rounds()] == [done.path]
+    loaded, rounds = store.load()
+    assert rounds == [done] and loaded.shape == entries.shape
+    fresh = DfpnSearch(3)
+    fresh.load(loaded)
+    assert fresh.prove(0, 0, 0) is True and fresh.last_nodes == 0  # known from the loaded entries
