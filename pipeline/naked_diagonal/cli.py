@@ -72,6 +72,9 @@ def register(sub: Any) -> None:
                        help=f"df-pn with a store: nodes per task between saves (default {ROUND_NODES:,})")
     prove.add_argument("--max-rounds", type=int, default=0,
                        help="df-pn with a store: stop each task after this many rounds (0: no limit)")
+    prove.add_argument("--hint-work", type=int, default=0, metavar="NODES",
+                       help="df-pn with a store: also save unproven entries whose search took at least "
+                            "NODES nodes, as hints a resumed task loads (0: none, the default)")
     prove.set_defaults(run=_prove)
     register_strategy(sub)
     register_areas(sub)
@@ -143,7 +146,8 @@ def _prove(args: argparse.Namespace) -> int:
         with engine(args) as executor:
             result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args),
                                     search=args.search, store=store, round_nodes=args.round_nodes,
-                                    max_rounds=args.max_rounds, progress=not args.quiet)
+                                    max_rounds=args.max_rounds, progress=not args.quiet,
+                                    hint_work=max(0, args.hint_work))
     except KeyboardInterrupt:
         where = f" (the completed rounds are in {store})" if store else ""
         print(f"stopped: rerun the same command to continue{where}", file=sys.stderr)

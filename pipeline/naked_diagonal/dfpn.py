@@ -310,6 +310,26 @@ class DfpnSearch:
         rows[:, 2:] = nums[at]
         return rows
 
+    def hint_entries(self, least_work: int) -> np.ndarray:
+        """The table's unproven entries whose search took at least ``least_work`` nodes, as rows of
+        :meth:`proven_entries`: hints for a later search, never a proof."""
+        keys, nums = self.table.keys, self.table.nums
+        unproven = (nums[:, 0] > 0) & (nums[:, 1] > 0) & (nums[:, 0] < INF) & (nums[:, 1] < INF)
+        at = np.flatnonzero((keys[:, 0] != 0) & unproven & (nums[:, 2] >= max(1, least_work)))
+        rows = np.empty((at.size, 5), dtype=np.int64)
+        rows[:, 0] = keys[at, 0] - 1
+        rows[:, 1] = keys[at, 1]
+        rows[:, 2:] = nums[at]
+        return rows
+
+    def load_hints(self, rows: np.ndarray) -> None:
+        """Put unproven entries (rows of :meth:`hint_entries`) into the table, before any proven entry is
+        loaded (a hint never replaces a proof): their numbers only order the search."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1, 5)
+        if not ((rows[:, 2:4] > 0) & (rows[:, 2:4] < INF)).all():
+            raise ValueError("a hint must be unproven (pn and dn between 1 and INF - 1)")
+        tt_load(self.table.keys, self.table.nums, rows[np.argsort(rows[:, 4], kind="stable")])
+
     def load(self, rows: np.ndarray) -> None:
         """Put proven entries (rows of :meth:`proven_entries`, from any search of this board) into the
         table, the costliest last so that they stay where a bucket overflows."""

@@ -179,6 +179,9 @@ class ProveTask:
     round_nodes: int = 0
     max_rounds: int = 0
     quiet: bool = True
+    #: With a store: also save, each round, the unproven entries whose search took at least this many
+    #: nodes, as hints that a resumed run of the task loads first (0: none).
+    hint_work: int = 0
 
 
 def position_after(n: int, line: tuple[int, ...]) -> tuple[int, int, int]:
@@ -250,10 +253,13 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
     search = DfpnSearch(task.n)
     seen: set[str] = set()
     rows, rounds = store.load(warn=say, seen=seen)
+    last = latest(rounds, name)
+    hints = store.read_hints(last, warn=say) if last is not None else None
+    if hints is not None:
+        search.load_hints(hints)  # first: a proven entry loaded next replaces a hint, never the reverse
     search.load(rows)
     saved = np.sort(entry_ids(rows))
     loaded = int(rows.shape[0])
-    last = latest(rounds, name)
     before = last.record if last is not None else {}
     nodes0 = int(before.get("nodes", 0))
     cpu0, wall0 = float(before.get("cpu_seconds", 0.0)), float(before.get("seconds", 0.0))
@@ -289,7 +295,8 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
             "cpu_seconds": round(cpu0 + time.process_time() - c0, 3),
             "seconds": round(wall0 + time.perf_counter() - t0, 3), "proof": proof,
         }
-        seen.add(store.write_round(name, index, writer, new, record).path)
+        kept = search.hint_entries(task.hint_work) if task.hint_work > 0 else None
+        seen.add(store.write_round(name, index, writer, new, record, kept).path)
         ran += 1
         index += 1
         if not task.quiet:
@@ -312,6 +319,7 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
         "rounds": index - 1,
         "run_nodes": search.nodes,
         "loaded": loaded,
+        "hints_loaded": 0 if hints is None else int(hints.shape[0]),
     }
 
 
@@ -347,7 +355,7 @@ def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], 
 def prove_openings(
     n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print,
     search: str = "alphabeta", store: str | None = None, round_nodes: int = ROUND_NODES,
-    max_rounds: int = 0, progress: bool = False,
+    max_rounds: int = 0, progress: bool = False, hint_work: int = 0,
 ) -> dict[str, Any]:
     """The value of the empty board and of each first placement (see the module docstring), each task
     proven by ``search`` (``"alphabeta"`` or ``"dfpn"``).
@@ -366,7 +374,7 @@ def prove_openings(
     g = geo.args
     grid = Grid.get(n)
     moves, leaves = opening_tree(n, split)
-    tasks = [ProveTask(n, line, budget, search, store, round_nodes, max_rounds, not progress)
+    tasks = [ProveTask(n, line, budget, search, store, round_nodes, max_rounds, not progress, hint_work)
              for line in leaves.values()]
     log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
     recorded: dict[int, dict[str, Any]] = {}

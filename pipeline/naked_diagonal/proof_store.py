@@ -8,6 +8,8 @@ Layout (one zarr group, default ``build/naked-diagonal-<N>x<N>-proof.zarr``)::
     zarr.json attrs: naked_diagonal_proof = {format, board}, search = "dfpn"
     proven/<task>/<round>-<writer>    (entries, 5) int64: high, low, pn, dn, work of proven table entries
                                       attrs: record = {round, nodes, cpu_seconds, table, wins, ...}
+    hints/<task>/<round>-<writer>     (entries, 5) int64: unproven entries of much work (optional), never
+                                      a proof: a resumed task loads its last round's, before the proofs
 
 ``<task>`` names the opening line (``c3``, ``c3-b2``; ``root`` for the empty board), ``<round>`` is the
 task's round number (five digits) and ``<writer>`` a random word of the process that wrote it, so that
@@ -185,21 +187,45 @@ class ProofStore(StageStore):
         rows = np.concatenate(parts) if parts else np.zeros((0, len(COLUMNS)), dtype=np.int64)
         return rows, good
 
-    def write_round(self, task: str, index: int, writer: str, rows: np.ndarray,
-                    record: dict[str, Any]) -> Round:
-        """Write a round's entries as a new array, then its record (which makes the round count)."""
-        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
-        name = f"{index:05d}-{writer}"
+    def _write_rows(self, name: str, rows: np.ndarray) -> zarr.Array:
         chunk = max(1, min(CHUNK, rows.shape[0]))
-        arr = self.create_array(f"proven/{task}/{name}", rows.shape, (chunk, len(COLUMNS)), None, np.int64,
+        arr = self.create_array(name, rows.shape, (chunk, len(COLUMNS)), None, np.int64,
                                 zarr.codecs.ZstdCodec(level=3), 0)
-        full = {"round": index, "writer": writer, "entries": int(rows.shape[0]), **record,
-                "finished": time.time()}
         with self._writing():
             if rows.size:
                 arr[...] = rows
+        return arr
+
+    def write_round(self, task: str, index: int, writer: str, rows: np.ndarray, record: dict[str, Any],
+                    hints: np.ndarray | None = None) -> Round:
+        """Write a round's proven entries as a new array (and its ``hints``, unproven entries, as
+        ``hints/<task>/<round>-<writer>``), then its record (which makes the round count)."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1, len(COLUMNS))
+        name = f"{index:05d}-{writer}"
+        extra: dict[str, Any] = {}
+        if hints is not None:
+            hints = np.ascontiguousarray(hints, dtype=np.int64).reshape(-1, len(COLUMNS))
+            self._write_rows(f"hints/{task}/{name}", hints)
+            extra["hints"] = int(hints.shape[0])
+        arr = self._write_rows(f"proven/{task}/{name}", rows)
+        full = {"round": index, "writer": writer, "entries": int(rows.shape[0]), **extra, **record,
+                "finished": time.time()}
+        with self._writing():
             arr.attrs["record"] = full
         return Round(task, name, full)
+
+    def read_hints(self, r: Round, warn: Callable[[str], None] | None = None) -> np.ndarray | None:
+        """The hints saved with a round (None when it has none, or they are damaged: said to ``warn``)."""
+        if "hints" not in r.record:
+            return None
+        try:
+            arr = open_array(self.path, f"hints/{r.task}/{r.name}")
+            rows = arr[...]
+        except Damaged as exc:
+            if warn is not None:
+                warn(f"warning: {exc}; hints ignored")
+            return None
+        return rows if rows.ndim == 2 and rows.shape[1] == len(COLUMNS) else None
 
 
 def decided(rounds: list[Round]) -> dict[str, Round]:

@@ -140,3 +140,25 @@ def test_a_round_without_its_record_does_not_count(tmp_path: Path) -> None:
     fresh = DfpnSearch(3)
     fresh.load(loaded)
     assert fresh.prove(0, 0, 0) is True and fresh.last_nodes == 0  # known from the loaded entries
+
+
+def test_hints_are_loaded_but_never_count_as_proof(runs: dict[str, Any], tmp_path: Path) -> None:
+    store = tmp_path / "hints.zarr"
+
+    def hinted(max_rounds: int = 0) -> dict[str, Any]:
+        return prove_openings(4, InProcessExecutor(), split=1, search="dfpn", log=lambda msg: None,
+                              store=str(store), round_nodes=ROUND, max_rounds=max_rounds, hint_work=1)
+
+    hinted(max_rounds=2)
+    assert list(store.glob("hints/*/*/zarr.json"))
+    resumed = hinted()
+    assert answers(resumed) == answers(runs["fresh"])
+    assert sum(t.get("hints_loaded", 0) for t in resumed["tasks"]) > 0
+    search = DfpnSearch(4)
+    rows, rounds = ProofStore(str(store), 4).load()
+    hints = [h for r in rounds if (h := ProofStore(str(store), 4).read_hints(r)) is not None]
+    assert hints and all(((h[:, 2] > 0) & (h[:, 3] > 0)).all() for h in hints)
+    with pytest.raises(ValueError, match="only proven"):
+        search.load(hints[0])
+    with pytest.raises(ValueError, match="unproven"):
+        search.load_hints(rows)
