@@ -17,11 +17,12 @@ from typing import Any
 from pipeline.errors import CheckFailed
 from pipeline.executor import InProcessExecutor, engine, engine_arguments
 from pipeline.store import resolved
-from unitile_py.command_line import run_command
+from unitile_py.command_line import EXIT_INTERRUPTED, run_command
 from unitile_py.errors import NakedDiagonalError
 
 from .build import plan, run_plan
 from .context import NDContext, NDOptions
+from .proof_store import ROUND_MIN, ROUND_NODES, ProofStore, default_proof_path
 from .store import NDStore, default_path
 
 
@@ -63,6 +64,17 @@ def register(sub: Any) -> None:
     prove.add_argument("--search", choices=("alphabeta", "dfpn"), default="alphabeta",
                        help="the proof search of every task: alpha-beta (default) or df-pn")
     prove.add_argument("--out", metavar="FILE", help="write the results as JSON here too")
+    prove.add_argument("--store", metavar="PATH",
+                       help="df-pn only: the proof store to resume from and save each round's proven "
+                            "entries in (default build/naked-diagonal-<N>x<N>-proof.zarr)")
+    prove.add_argument("--no-store", action="store_true", help="df-pn: keep everything in memory")
+    prove.add_argument("--round-nodes", type=int, default=ROUND_NODES,
+                       help=f"df-pn with a store: nodes per task between saves (default {ROUND_NODES:,})")
+    prove.add_argument("--max-rounds", type=int, default=0,
+                       help="df-pn with a store: stop each task after this many rounds (0: no limit)")
+    prove.add_argument("--hint-work", type=int, default=0, metavar="NODES",
+                       help="df-pn with a store: also save unproven entries whose search took at least "
+                            "NODES nodes, as hints a resumed task loads (0: none, the default)")
     prove.set_defaults(run=_prove)
     register_strategy(sub)
     register_areas(sub)
@@ -118,9 +130,28 @@ def _prove(args: argparse.Namespace) -> int:
     if args.search == "alphabeta" and n > ALPHA_BETA_MAX_N:
         raise NakedDiagonalError(f"board {args.board}: the alpha-beta search's keys hold boards up to "
                                  f"{ALPHA_BETA_MAX_N}x{ALPHA_BETA_MAX_N}; use --search dfpn")
-    with engine(args) as executor:
-        result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args),
-                                search=args.search)
+    if args.search != "dfpn" and args.store:
+        raise NakedDiagonalError(f"--store {args.store}: a proof store keeps df-pn proofs only "
+                                 f"(add --search dfpn)")
+    store = None
+    if args.search == "dfpn" and not args.no_store:
+        if args.round_nodes < ROUND_MIN:
+            # A round stops with its open frames unstored: rounds shorter than a descent make no progress.
+            raise NakedDiagonalError(f"--round-nodes {args.round_nodes}: must be at least {ROUND_MIN:,}")
+        if args.max_rounds < 0:
+            raise NakedDiagonalError(f"--max-rounds {args.max_rounds}: must be 0 (no limit) or more")
+        store = resolved(args.store or default_proof_path(n))
+        ProofStore(store, n, create=True).check_writable()
+    try:
+        with engine(args) as executor:
+            result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args),
+                                    search=args.search, store=store, round_nodes=args.round_nodes,
+                                    max_rounds=args.max_rounds, progress=not args.quiet,
+                                    hint_work=max(0, args.hint_work))
+    except KeyboardInterrupt:
+        where = f" (the completed rounds are in {store})" if store else ""
+        print(f"stopped: rerun the same command to continue{where}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")

@@ -123,6 +123,14 @@ def tt_store(keys: np.ndarray, nums: np.ndarray, high: int, low: int, pn: int, d
     nums[at, 0], nums[at, 1], nums[at, 2] = pn, dn, min(work, INF)
 
 
+@JIT
+def tt_load(keys: np.ndarray, nums: np.ndarray, rows: np.ndarray) -> None:
+    """Store entries given as rows ``(high, low, pn, dn, work)`` (:meth:`DfpnSearch.proven_entries`), in
+    order: rows sorted by increasing work keep the costliest where a bucket overflows."""
+    for i in range(rows.shape[0]):
+        tt_store(keys, nums, rows[i, 0], rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4], 0)
+
+
 @INLINE
 def _widen(x: int, num: int, den: int) -> int:
     """The 1 + epsilon threshold above ``x``: ``x + max(1, ceil(x * num / den))``, :data:`INF` past
@@ -290,6 +298,46 @@ class DfpnSearch:
     def stored(self) -> int:
         """Entries in the transposition table."""
         return self.table.stored
+
+    def proven_entries(self) -> np.ndarray:
+        """The table's proven entries (``pn`` or ``dn`` 0) as int64 rows ``(high, low, pn, dn, work)``:
+        exact facts about canonical positions, valid in any search of the same board."""
+        keys, nums = self.table.keys, self.table.nums
+        at = np.flatnonzero((keys[:, 0] != 0) & ((nums[:, 0] == 0) | (nums[:, 1] == 0)))
+        rows = np.empty((at.size, 5), dtype=np.int64)
+        rows[:, 0] = keys[at, 0] - 1
+        rows[:, 1] = keys[at, 1]
+        rows[:, 2:] = nums[at]
+        return rows
+
+    def hint_entries(self, least_work: int) -> np.ndarray:
+        """The table's unproven entries whose search took at least ``least_work`` nodes, as rows of
+        :meth:`proven_entries`: hints for a later search, never a proof."""
+        keys, nums = self.table.keys, self.table.nums
+        unproven = (nums[:, 0] > 0) & (nums[:, 1] > 0) & (nums[:, 0] < INF) & (nums[:, 1] < INF)
+        at = np.flatnonzero((keys[:, 0] != 0) & unproven & (nums[:, 2] >= max(1, least_work)))
+        rows = np.empty((at.size, 5), dtype=np.int64)
+        rows[:, 0] = keys[at, 0] - 1
+        rows[:, 1] = keys[at, 1]
+        rows[:, 2:] = nums[at]
+        return rows
+
+    def load_hints(self, rows: np.ndarray) -> None:
+        """Put unproven entries (rows of :meth:`hint_entries`) into the table, before any proven entry is
+        loaded (a hint never replaces a proof): their numbers only order the search."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1, 5)
+        if not ((rows[:, 2:4] > 0) & (rows[:, 2:4] < INF)).all():
+            raise ValueError("a hint must be unproven (pn and dn between 1 and INF - 1)")
+        tt_load(self.table.keys, self.table.nums, rows[np.argsort(rows[:, 4], kind="stable")])
+
+    def load(self, rows: np.ndarray) -> None:
+        """Put proven entries (rows of :meth:`proven_entries`, from any search of this board) into the
+        table, the costliest last so that they stay where a bucket overflows."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64).reshape(-1, 5)
+        proven = (rows[:, 2] == 0) & (rows[:, 3] == INF) | (rows[:, 2] == INF) & (rows[:, 3] == 0)
+        if not proven.all():
+            raise ValueError("only proven entries (pn 0 and dn INF, or pn INF and dn 0) can be loaded")
+        tt_load(self.table.keys, self.table.nums, rows[np.argsort(rows[:, 4], kind="stable")])
 
     def known(self, red: int, blue: int, turn: int) -> bool | None:
         """The table's proven answer for a position (None when it holds none)."""

@@ -21,6 +21,7 @@ eight symmetries share entries) and move ordering, split into dask tasks over op
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,6 +36,7 @@ from .dfpn import DfpnSearch
 from .geometry import NDGeometry
 from .kernels import JIT, canonical, legal_points, memo_for, winner_bits
 from .moves import FAR, connection_score, expand, path_length
+from .proof_store import ROUND_NODES
 
 __all__ = ["FAR", "Budget", "ProofSearch", "connection_score", "expand", "path_length", "prove_openings"]
 
@@ -170,6 +172,16 @@ class ProveTask:
     budget: int
     #: ``"alphabeta"`` (:class:`ProofSearch`) or ``"dfpn"`` (:class:`.dfpn.DfpnSearch`).
     search: str = "alphabeta"
+    #: df-pn only: the proof store (:mod:`.proof_store`) to load proven entries from and to save the
+    #: task's rounds of ``round_nodes`` nodes in (None: all in memory); at most ``max_rounds`` rounds
+    #: in this run (0: no limit); ``quiet``: no progress line per round.
+    store: str | None = None
+    round_nodes: int = 0
+    max_rounds: int = 0
+    quiet: bool = True
+    #: With a store: also save, each round, the unproven entries whose search took at least this many
+    #: nodes, as hints that a resumed run of the task loads first (0: none).
+    hint_work: int = 0
 
 
 def position_after(n: int, line: tuple[int, ...]) -> tuple[int, int, int]:
@@ -186,6 +198,8 @@ def position_after(n: int, line: tuple[int, ...]) -> tuple[int, int, int]:
 def prove_task(task: ProveTask) -> dict[str, Any]:
     """``{"line", "wins" (True, False or None when over budget), "nodes", "seconds", "cpu_seconds",
     "proof"}`` for the side to move after the line."""
+    if task.store is not None:
+        return prove_task_in_rounds(task)
     t0, c0 = time.perf_counter(), time.process_time()
     red, blue, turn = position_after(task.n, task.line)
     wins: bool | None
@@ -213,6 +227,99 @@ def prove_task(task: ProveTask) -> dict[str, Any]:
         "seconds": round(time.perf_counter() - t0, 3),
         "cpu_seconds": round(time.process_time() - c0, 3),
         "proof": proof,
+    }
+
+
+def _stderr(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
+    """:func:`prove_task` by df-pn with a proof store: load the proven entries of every completed round
+    in the store (of every task: proven facts hold in any search of the board), then search in rounds
+    of ``round_nodes`` nodes, each ending with its newly proven entries and its record written to the
+    store, until the task is decided, its ``budget`` (nodes over all its runs) is spent or
+    ``max_rounds`` rounds have run. Totals (nodes, CPU and wall seconds) continue those of the task's
+    last completed round."""
+    assert task.store is not None
+    from .proof_store import ProofStore, entry_ids, latest, new_writer, task_name
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    say = (lambda msg: None) if task.quiet else _stderr
+    store = ProofStore(task.store, task.n)
+    grid = Grid.get(task.n)
+    names = [grid.name(p) for p in task.line]
+    name = task_name(names)
+    search = DfpnSearch(task.n)
+    seen: set[str] = set()
+    rows, rounds = store.load(warn=say, seen=seen)
+    last = latest(rounds, name)
+    hints = store.read_hints(last, warn=say) if last is not None else None
+    if hints is not None:
+        search.load_hints(hints)  # first: a proven entry loaded next replaces a hint, never the reverse
+    search.load(rows)
+    saved = np.sort(entry_ids(rows))
+    loaded = int(rows.shape[0])
+    before = last.record if last is not None else {}
+    nodes0 = int(before.get("nodes", 0))
+    cpu0, wall0 = float(before.get("cpu_seconds", 0.0)), float(before.get("seconds", 0.0))
+    index = (last.index if last is not None else 0) + 1
+    writer = new_writer()
+    red, blue, turn = position_after(task.n, task.line)
+    step = task.round_nodes if task.round_nodes > 0 else ROUND_NODES
+    wins: bool | None = None
+    ran = 0
+    proof: list[str] = []
+    while True:
+        r0, n0 = time.perf_counter(), search.nodes
+        room = task.budget - nodes0 - search.nodes if task.budget else step
+        if room <= 0:
+            break
+        if ran:
+            # What other tasks (other workers, other machines) saved since: exact facts, shared.
+            more, _ = store.load(warn=say, seen=seen)
+            if more.shape[0]:
+                search.load(more)
+                saved = np.sort(np.concatenate([saved, entry_ids(more)]))
+                loaded += int(more.shape[0])
+        wins = search.prove(red, blue, turn, min(step, room))
+        if wins is not None:
+            proof = [grid.name(p) for p in search.best_line(red, blue, turn)]
+        done_nodes = search.nodes - n0
+        entries = search.proven_entries()
+        new = entries[~np.isin(entry_ids(entries), saved)]
+        saved = np.sort(np.concatenate([saved, entry_ids(new)]))
+        record: dict[str, Any] = {
+            "line": names, "wins": wins, "nodes": nodes0 + search.nodes, "round_nodes": done_nodes,
+            "table": search.stored, "proven_in_table": int(entries.shape[0]), "loaded": loaded,
+            "cpu_seconds": round(cpu0 + time.process_time() - c0, 3),
+            "seconds": round(wall0 + time.perf_counter() - t0, 3), "proof": proof,
+        }
+        kept = search.hint_entries(task.hint_work) if task.hint_work > 0 else None
+        seen.add(store.write_round(name, index, writer, new, record, kept).path)
+        ran += 1
+        index += 1
+        if not task.quiet:
+            took = max(time.perf_counter() - r0, 1e-9)
+            done = len({r.task for r in store.rounds() if r.record.get("wins") is not None})
+            say(f"  {' '.join(names) or '(empty)'}: round {index - 1}, {record['nodes']:,} nodes "
+                f"({done_nodes / took:,.0f}/s), {_word(wins)}, {done} tasks proven, "
+                f"{search.stored:,} table entries ({new.shape[0]:,} newly proven saved)")
+        if wins is not None or (task.max_rounds and ran >= task.max_rounds):
+            break
+    return {
+        "line": names,
+        "search": task.search,
+        "wins": wins,
+        "nodes": nodes0 + search.nodes,
+        "table": search.stored,
+        "seconds": round(wall0 + time.perf_counter() - t0, 3),
+        "cpu_seconds": round(cpu0 + time.process_time() - c0, 3),
+        "proof": proof,
+        "rounds": index - 1,
+        "run_nodes": search.nodes,
+        "loaded": loaded,
+        "hints_loaded": 0 if hints is None else int(hints.shape[0]),
     }
 
 
@@ -247,25 +354,53 @@ def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], 
 
 def prove_openings(
     n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print,
-    search: str = "alphabeta",
+    search: str = "alphabeta", store: str | None = None, round_nodes: int = ROUND_NODES,
+    max_rounds: int = 0, progress: bool = False, hint_work: int = 0,
 ) -> dict[str, Any]:
     """The value of the empty board and of each first placement (see the module docstring), each task
-    proven by ``search`` (``"alphabeta"`` or ``"dfpn"``)."""
+    proven by ``search`` (``"alphabeta"`` or ``"dfpn"``).
+
+    With a proof ``store`` (df-pn only, :mod:`.proof_store`; made when missing) the tasks search in
+    rounds of ``round_nodes`` nodes (at most ``max_rounds`` in this call, 0: no limit) and save what
+    they prove; tasks the store holds as decided are not run again (their recorded results are
+    used), the others continue with every proven entry of the store loaded. ``progress``: a line per
+    round (from the process running the task)."""
     if search not in SEARCHES:
         raise ValueError(f"search {search!r}: expected one of {', '.join(SEARCHES)}")
+    if store is not None and search != "dfpn":
+        raise ValueError("a proof store holds df-pn proofs only")
     t0 = time.perf_counter()
     geo = NDGeometry.of(n)
     g = geo.args
     grid = Grid.get(n)
     moves, leaves = opening_tree(n, split)
-    tasks = [ProveTask(n, line, budget, search) for line in leaves.values()]
+    tasks = [ProveTask(n, line, budget, search, store, round_nodes, max_rounds, not progress, hint_work)
+             for line in leaves.values()]
     log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
-    results = executor.map(prove_task, tasks, f"prove {n}x{n}")
+    recorded: dict[int, dict[str, Any]] = {}
+    if store is not None:
+        from .proof_store import ProofStore, decided, task_name
+
+        held = decided(ProofStore(store, n, create=True).load(warn=log)[1])
+        for i, task in enumerate(tasks):
+            r = held.get(task_name([grid.name(p) for p in task.line]))
+            if r is not None:
+                recorded[i] = {"search": search, "table": r.record.get("table", 0), "recorded": True,
+                               **{k: r.record[k] for k in ("line", "wins", "nodes", "seconds",
+                                                           "cpu_seconds", "proof", "round")}}
+                res = recorded[i]
+                log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
+                    f"(recorded in the store: {res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
+        log(f"{len(recorded)} of {len(tasks)} tasks decided in {store}")
+    todo = [i for i in range(len(tasks)) if i not in recorded]
+    ran = iter(executor.map(prove_task, [tasks[i] for i in todo], f"prove {n}x{n}"))
+    results = [recorded[i] if i in recorded else next(ran) for i in range(len(tasks))]
     known: dict[int, bool | None] = {}
-    for key, res in zip(leaves, results, strict=True):
+    for i, (key, res) in enumerate(zip(leaves, results, strict=True)):
         known[key] = res["wins"]
-        log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
-            f"({res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
+        if i not in recorded:
+            log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
+                f"({res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
 
     def value(key: int) -> bool | None:
         if key in known:
@@ -293,6 +428,7 @@ def prove_openings(
         "split": split,
         "search": search,
         "budget": budget,
+        **({"store": store} if store is not None else {}),
         "empty_board": _word(root),
         "winner": None if root is None else ("red" if root else "blue"),
         "first_placements": first,
