@@ -61,8 +61,8 @@ def register(sub: Any) -> None:
     _engine_arguments(prove, board="5x5")
     prove.add_argument("--split", type=int, default=1, help="placements of the opening lines (default 1)")
     prove.add_argument("--budget", type=int, default=0, help="most nodes per task, 0 for no limit")
-    prove.add_argument("--search", choices=("alphabeta", "dfpn"), default="alphabeta",
-                       help="the proof search of every task: alpha-beta (default) or df-pn")
+    prove.add_argument("--search", choices=("dfpn", "alphabeta"), default="dfpn",
+                       help="the proof search of every task: df-pn (default) or alpha-beta")
     prove.add_argument("--out", metavar="FILE", help="write the results as JSON here too")
     prove.add_argument("--store", metavar="PATH",
                        help="df-pn only: the proof store to resume from and save each round's proven "
@@ -132,7 +132,7 @@ def _prove(args: argparse.Namespace) -> int:
                                  f"{ALPHA_BETA_MAX_N}x{ALPHA_BETA_MAX_N}; use --search dfpn")
     if args.search != "dfpn" and args.store:
         raise NakedDiagonalError(f"--store {args.store}: a proof store keeps df-pn proofs only "
-                                 f"(add --search dfpn)")
+                                 f"(the default --search dfpn)")
     store = None
     if args.search == "dfpn" and not args.no_store:
         if args.round_nodes < ROUND_MIN:

@@ -1,8 +1,9 @@
 """``python -m pipeline nd-prove``: who wins a board too large for the tiers, by a proof search.
 
-The value of the empty board and of every first placement (5 x 5 and up), without distances: a
-depth-first alpha-beta search over win or loss with a transposition table (canonical keys, so the
-eight symmetries share entries) and move ordering, split into dask tasks over opening lines.
+The value of the empty board and of every first placement (5 x 5 and up), without distances: by
+:mod:`.dfpn`'s df-pn (the default, which solved 5x5), or by a depth-first alpha-beta search over win or
+loss with a transposition table (canonical keys, so the eight symmetries share entries) and move
+ordering, split into dask tasks over opening lines.
 
 * **The search** (:class:`ProofSearch`): a position is a win for the side to move when some legal
   placement wins at once, or leads to a position that is a loss for the opponent (no turn is ever
@@ -10,8 +11,8 @@ eight symmetries share entries) and move ordering, split into dask tasks over op
   (:func:`expand`): the legal placements of the side to move, a placement that wins at once if any,
   and the children sorted by a connection heuristic: the mover's shortest path between its edges
   (stones 0, empty points 1) minus the opponent's, smallest first. Every answer is exact: the ordering
-  only decides how soon a winning move is found. ``--search dfpn`` runs :mod:`.dfpn`'s df-pn
-  instead (the whole search in one numba call).
+  only decides how soon a winning move is found. ``--search dfpn`` (the default) runs :mod:`.dfpn`'s
+  df-pn instead (the whole search in one numba call).
 * **The split** (:func:`prove_openings`): the lines of ``split`` placements from the empty board, one
   task per canonical position at their end (each with its own table and an optional node budget); the
   client then combines the answers up the opening tree. With a budget a task may answer "unknown",
@@ -41,7 +42,7 @@ from .proof_store import ROUND_NODES
 __all__ = ["FAR", "Budget", "ProofSearch", "connection_score", "expand", "path_length", "prove_openings"]
 
 #: The searches ``nd-prove`` can run (the first is the default).
-SEARCHES = ("alphabeta", "dfpn")
+SEARCHES = ("dfpn", "alphabeta")
 #: Slots of a search's transposition table by default (8 bytes each: 256 MiB).
 TABLE_SLOTS = 1 << 25
 #: Slots tried from a key's home slot before an entry is overwritten.
@@ -171,7 +172,7 @@ class ProveTask:
     line: tuple[int, ...]
     budget: int
     #: ``"alphabeta"`` (:class:`ProofSearch`) or ``"dfpn"`` (:class:`.dfpn.DfpnSearch`).
-    search: str = "alphabeta"
+    search: str = "dfpn"
     #: df-pn only: the proof store (:mod:`.proof_store`) to load proven entries from and to save the
     #: task's rounds of ``round_nodes`` nodes in (None: all in memory); at most ``max_rounds`` rounds
     #: in this run (0: no limit); ``quiet``: no progress line per round.
@@ -354,7 +355,7 @@ def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], 
 
 def prove_openings(
     n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print,
-    search: str = "alphabeta", store: str | None = None, round_nodes: int = ROUND_NODES,
+    search: str = "dfpn", store: str | None = None, round_nodes: int = ROUND_NODES,
     max_rounds: int = 0, progress: bool = False, hint_work: int = 0,
 ) -> dict[str, Any]:
     """The value of the empty board and of each first placement (see the module docstring), each task
