@@ -190,7 +190,8 @@ def test_the_settings_and_the_empty_board_show_before_python_is_ready(browser: A
 
 
 def test_a_whole_5x5_game_against_level_1_played_with_the_hints(site: Site) -> None:
-    """Red, a human, places on the hint (level 5's choice) each turn, and beats level 1."""
+    """Red, a human, places on the hint each turn (level 6's choice: 5x5 has a stored proof that Red
+    wins), and beats level 1."""
     nd(site, query="?seed=3", b="1")
     api = Api()
     hints = 0
@@ -202,7 +203,7 @@ def test_a_whole_5x5_game_against_level_1_played_with_the_hints(site: Site) -> N
         hinted = site.js("document.querySelector('#board .pt.hint').dataset.point")
         game = {"size": 5, "start": None, "moves": st["moves"]}
         assert hinted == api.hint(game)  # the page shows what the service chose
-        assert site.message() == f"Hint: {hinted}."
+        assert site.message() == f"Hint: {hinted} (the stored proof)."
         hints += 1
         return str(hinted)
 
@@ -236,7 +237,7 @@ def test_level_6_plays_perfectly_on_4x4_and_gives_the_hint(site: Site) -> None:
     perfect play wins for Blue in 16 placements. On 6x6 level 6 is not offered and Blue plays level 5."""
     nd(site, query="?seed=4", b="6", size="4")
     option = site.page.locator('#player-b option[value="6"]')
-    assert option.inner_text() == "Level 6 · Perfect (3×3, 4×4)" and not option.is_disabled()
+    assert option.inner_text() == "Level 6 · Perfect (3×3, 4×4, 5×5 by proof)" and not option.is_disabled()
 
     def by_hint(st: dict[str, Any]) -> str:
         site.page.locator("#btn-hint").click()
