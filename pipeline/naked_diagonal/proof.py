@@ -36,7 +36,7 @@ from unitile_py.naked_diagonal.grid import Grid
 from .dfpn import DfpnSearch
 from .geometry import NDGeometry
 from .kernels import JIT, canonical, legal_points, memo_for, winner_bits
-from .moves import FAR, connection_score, expand, path_length
+from .moves import FAR, canonical_pair, connection_score, expand, path_length
 from .proof_store import ROUND_NODES
 
 __all__ = ["FAR", "Budget", "ProofSearch", "connection_score", "expand", "path_length", "prove_openings"]
@@ -324,17 +324,23 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
     }
 
 
-def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], dict[int, tuple[int, ...]]]:
+#: A position of the opening tree: its canonical pair (:func:`.moves.canonical_pair`), unique on every
+#: board the kernels take (the one-word key of :func:`.kernels.canonical` overflows beyond 5 x 5).
+TreeKey = tuple[int, int]
+
+
+def opening_tree(n: int, split: int) -> tuple[dict[TreeKey, list[tuple[int, TreeKey]]],
+                                              dict[TreeKey, tuple[int, ...]]]:
     """The canonical positions of the first ``split`` placements: ``(moves, lines)`` where ``moves[key]``
     lists ``(point, child key)`` of each legal placement (no entry for a position at depth ``split``, or
     won) and ``lines[key]`` is one line reaching each leaf that needs a task."""
     geo = NDGeometry.of(n)
     g, memo = geo.args, memo_for(n)
-    moves: dict[int, list[tuple[int, int]]] = {}
-    leaves: dict[int, tuple[int, ...]] = {}
-    level: dict[int, tuple[int, ...]] = {0: ()}
+    moves: dict[TreeKey, list[tuple[int, TreeKey]]] = {}
+    leaves: dict[TreeKey, tuple[int, ...]] = {}
+    level: dict[TreeKey, tuple[int, ...]] = {canonical_pair(g, 0, 0, 0): ()}
     for depth in range(split + 1):
-        following: dict[int, tuple[int, ...]] = {}
+        following: dict[TreeKey, tuple[int, ...]] = {}
         for key, line in level.items():
             red, blue, turn = position_after(n, line)
             if depth == split or winner_bits(g, red, blue):
@@ -345,7 +351,7 @@ def opening_tree(n: int, split: int) -> tuple[dict[int, list[tuple[int, int]]], 
             out = []
             for p in Grid.points(mine):
                 r2, b2 = (red | 1 << p, blue) if turn == 0 else (red, blue | 1 << p)
-                child = canonical(g, r2, b2, 1 - turn)[0]
+                child = canonical_pair(g, r2, b2, 1 - turn)
                 out.append((p, child))
                 following.setdefault(child, (*line, p))
             moves[key] = out
@@ -396,17 +402,17 @@ def prove_openings(
     todo = [i for i in range(len(tasks)) if i not in recorded]
     ran = iter(executor.map(prove_task, [tasks[i] for i in todo], f"prove {n}x{n}"))
     results = [recorded[i] if i in recorded else next(ran) for i in range(len(tasks))]
-    known: dict[int, bool | None] = {}
+    known: dict[TreeKey, bool | None] = {}
     for i, (key, res) in enumerate(zip(leaves, results, strict=True)):
         known[key] = res["wins"]
         if i not in recorded:
             log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
                 f"({res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
 
-    def value(key: int) -> bool | None:
+    def value(key: TreeKey) -> bool | None:
         if key in known:
             return known[key]
-        red, blue, _ = geo.unkey(key)
+        red, blue = key[1], key[0] & g.full
         if winner_bits(g, red, blue):
             known[key] = False
             return False
@@ -419,9 +425,10 @@ def prove_openings(
             known[key] = None
         return known[key]
 
-    root = value(0)
+    start = canonical_pair(g, 0, 0, 0)
+    root = value(start)
     first = {}
-    for p, child in moves.get(0, []):
+    for p, child in moves.get(start, []):
         v = value(child)
         first[grid.name(p)] = _word(None if v is None else not v)
     return {

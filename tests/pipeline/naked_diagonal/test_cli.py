@@ -19,7 +19,7 @@ from pipeline.naked_diagonal import survey
     (["nd-survey", "--players", "nobody", "--in-process"], "--players nobody"),
     (["nd-areas", "--atlas", "/nonexistent/a.json"], "no such file"),
     # The alpha-beta table's one-word keys hold 5x5 at most: a larger board would share entries.
-    (["nd-prove", "--board", "6x6", "--in-process"], "use --search dfpn"),
+    (["nd-prove", "--board", "6x6", "--search", "alphabeta", "--in-process"], "use --search dfpn"),
 ])
 def test_commands_refuse_bad_input_in_one_line(argv: list[str], words: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:

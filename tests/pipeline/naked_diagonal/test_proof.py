@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pipeline.executor import InProcessExecutor
 from pipeline.naked_diagonal.geometry import NDGeometry
-from pipeline.naked_diagonal.proof import ProofSearch, prove_openings
+from pipeline.naked_diagonal.proof import ProofSearch, opening_tree, prove_openings
 from pipeline.naked_diagonal.store import NDStore
 from tests.pipeline.naked_diagonal.solving import stored_positions
 from unitile_py.naked_diagonal.position import Position
@@ -24,3 +26,14 @@ def test_the_proof_search_agrees_with_the_solve(solved: dict[int, Path]) -> None
     analysis = NDTables.load(3, solved[3] / "t").analysis(Position.empty(3))
     assert result["empty_board"] == analysis["outcome"] == "win"
     assert result["first_placements"] == {name: m["outcome"] for name, m in analysis["moves"].items()}
+
+
+@pytest.mark.parametrize(("n", "openings"), [(4, 4), (5, 9), (6, 9), (7, 16)])
+def test_the_opening_tree_has_one_task_per_first_placement_up_to_symmetry(n: int, openings: int) -> None:
+    # The four maps that keep the players: 25 points in 9 classes, 36 in 9, 49 in 16. Beyond 5x5 the
+    # positions are told apart by their canonical pairs (one-word keys would overflow and merge them).
+    moves, leaves = opening_tree(n, 1)
+    assert len(leaves) == openings
+    (root,) = moves
+    assert len(moves[root]) == n * n
+    assert {len(line) for line in leaves.values()} == {1}

@@ -107,7 +107,7 @@ def test_a_store_of_another_board_or_search_is_refused(tmp_path: Path,
     assert nd_cli.main([*base, "--board", "3x3", "--search", "dfpn", "--round-nodes", "1000"]) == 0
     capsys.readouterr()
     for argv, words in ([["--board", "4x4", "--search", "dfpn"], "holds board 3x3, not 4x4"],
-                        [["--board", "3x3"], "df-pn proofs only"],
+                        [["--board", "3x3", "--search", "alphabeta"], "df-pn proofs only"],
                         [["--board", "3x3", "--search", "dfpn", "--round-nodes", "10"], "at least 1,000"]):
         assert nd_cli.main([*base, *argv]) == 2
         err = capsys.readouterr().err.strip()
