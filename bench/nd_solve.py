@@ -10,6 +10,7 @@
     .venv/bin/python bench/nd_solve.py depth --board 5x5 --stones 14 12 10 --samples 20 --budget 2000000
     .venv/bin/python bench/nd_solve.py compare --stones 13 11 9 7 5 --samples 6 --budget 2000000
     .venv/bin/python bench/nd_solve.py dfpn-check --board 4x4    # df-pn vs every record of the tables
+    .venv/bin/python bench/nd_solve.py solve --board 5x5 --workers 1 2   # the 5x5 openings on 1, 2 workers
 
 * ``build`` runs ``python -m pipeline nd-build`` on a fresh store (a temporary one unless ``--store``)
   and prints the wall time, the CPU time of the whole process tree and the peak resident memory of
@@ -32,6 +33,9 @@
   ``depth`` positions (same seed, same games) and the 4x4 empty board; each search in its own process
   (its peak resident memory is its own), a fresh legality memo per position; nodes, nodes per CPU
   second, CPU and wall seconds per position and in all.
+* ``solve`` runs ``nd-prove`` (df-pn, every first placement, no store) on 1 and then 2 local dask
+  workers: nodes, nodes per CPU second of the process tree, wall and CPU seconds, peak memory of the
+  client and the largest worker, and checks that the answers agree.
 * ``dfpn-check`` proves every record of a solved size's tables with one df-pn search and compares the
   outcome.
 """
@@ -149,6 +153,47 @@ def cmd_build(args: argparse.Namespace) -> int:
         if args.tables:
             print(f"tables in {tables}")
         return status
+
+
+# solve -------------------------------------------------------------------------------------------
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """``nd-prove`` of every first placement (df-pn, no store) on 1 and then 2 local dask workers: nodes,
+    nodes per CPU second, wall and process-tree CPU seconds, peak resident memory of the client and of
+    the largest worker, the answer (the same on both)."""
+    import resource
+
+    answers = set()
+    for workers in args.workers:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "result.json"
+            cmd = [PY, "-m", "pipeline", "nd-prove", "--board", args.board, "--split", "1", "--no-store",
+                   "--quiet", "--workers", str(workers), "--out", str(out)]
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            load = os.getloadavg()
+            t0 = time.perf_counter()
+            status, err, peak = run_sampled(cmd, capture_stderr=True)
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if status != 0:
+                print(err, end="")
+                return status
+            result = json.loads(out.read_text())
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        answers.add((result["empty_board"], json.dumps(result["first_placements"], sort_keys=True)))
+        print(json.dumps({
+            "board": args.board, "workers": workers, "empty_board": result["empty_board"],
+            "nodes": result["nodes"], "nodes_per_cpu_second": round(result["nodes"] / max(cpu, 1e-9)),
+            "wall_seconds": round(wall, 1), "cpu_seconds_process_tree": round(cpu, 1),
+            "task_cpu_seconds": result["cpu_seconds"],
+            "peak_rss_mib": {k: round(v, 1) for k, v in peak.items()},
+            "load_average_before": load, "load_average_after": os.getloadavg(),
+        }), flush=True)
+    if len(answers) != 1:
+        print("DISAGREE: the runs gave different answers")
+        return 1
+    return 0
 
 
 # legality ----------------------------------------------------------------------------------------
@@ -531,6 +576,10 @@ def main() -> int:
         c.add_argument("--seed", type=int, default=1)
         c.add_argument("--search", default="dfpn", help="compare-one only: alphabeta or dfpn")
         c.set_defaults(func=func)
+    sv = sub.add_parser("solve")
+    sv.add_argument("--board", default="5x5")
+    sv.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    sv.set_defaults(func=cmd_solve)
     dc = sub.add_parser("dfpn-check")
     dc.add_argument("--board", default="4x4")
     dc.add_argument("--tables", help="tables directory (default: the committed ones)")
