@@ -10,8 +10,11 @@ maximal region is *fillable* when some order and colours fill it without ever fo
 :func:`fillable` decides it exactly, by a depth-first search over first placements: ``S`` is fillable
 when some clean first placement leaves parts of ``S`` minus that point that are all fillable (the parts
 never interact). The answer depends only on ``S`` and the stones (or jokers) on its ring of eight
-neighbours, so it is memoised on those in a dictionary the caller keeps across positions. Two exact
-shortcuts prune the search:
+neighbours, so it is memoised on those in a dictionary the caller keeps across positions. Before the
+search (and the memo), constructive fillings are tried: four reading orders, eight lattice orders and a
+forced-point-first order, each point taking a colour that forms no naked diagonal at that moment. One
+that succeeds *is* a clean filling, so "fillable" is then exact; only when all fail does the search run.
+Two exact shortcuts prune the search:
 
 * a *dead point* of ``S`` (for each colour some diagonal stone of that colour whose two shared points
   hold the other colour) can never be filled: ``S`` is not fillable;
@@ -186,13 +189,16 @@ def _popcount(m: int) -> int:
 
 
 @INLINE
-def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, backward: bool) -> bool:
-    """Whether filling ``area`` point by point in reading order (or its reverse), each point with a colour
-    that forms no naked diagonal at that moment (Red when both do not), succeeds: if it does, that
-    order is a clean filling."""
+def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> bool:
+    """Whether filling ``area`` point by point in one of four orders (``order`` 0: reading order, 1: its
+    reverse, 2: column by column, 3: its reverse), each point with a colour that forms no naked diagonal
+    at that moment (the one with more orthogonal neighbours of its colour, Red on a tie), succeeds: if it
+    does, that order is a clean filling."""
     r, b = red, blue
+    n = g.n
     for i in range(g.size):
-        p = g.size - 1 - i if backward else i
+        k = g.size - 1 - i if order & 1 else i
+        p = (k % n) * n + k // n if order & 2 else k
         if not area >> p & 1:
             continue
         red_ok = not forms(g, r, r | jokers, p)
@@ -208,6 +214,80 @@ def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, backward: bo
         else:
             return False
     return True
+
+
+@INLINE
+def _forced_first(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
+    """Whether a filling that always places next a point with a single safe colour (one that forms no
+    naked diagonal at that moment), else the first point in reading order with the colour that has more
+    orthogonal neighbours of its own, fills ``area`` cleanly (no point is ever left without a safe
+    colour): if it does, it is a clean filling."""
+    r, b = red, blue
+    rest = area
+    while rest:
+        chosen = -1
+        colour = 0
+        m = rest
+        while m:
+            p = 0
+            while not m >> p & 1:
+                p += 1
+            m &= m - 1
+            red_ok = not forms(g, r, r | jokers, p)
+            blue_ok = not forms(g, b, b | jokers, p)
+            if not red_ok and not blue_ok:
+                return False
+            if red_ok != blue_ok:
+                chosen, colour = p, 0 if red_ok else 1
+                break
+            if chosen < 0:
+                near = dilate4(g, 1 << p)
+                chosen, colour = p, 1 if _popcount(b & near) > _popcount(r & near) else 0
+        if colour == 0:
+            r |= 1 << chosen
+        else:
+            b |= 1 << chosen
+        rest &= ~(1 << chosen)
+    return True
+
+
+@INLINE
+def _lattice(g: NDArgs, area: int, red: int, blue: int, jokers: int, offset: int, prefer_red: bool) -> bool:
+    """Whether a lattice order fills ``area`` cleanly: first the points whose (row, column) parities,
+    relative to the offset (``offset`` 0 to 3: row parity * 2 + column parity), are (0, 0), then (0, 1),
+    (1, 0) and (1, 1), each with the preferred colour when it forms no naked diagonal, else the other
+    (the construction of :mod:`unitile_py.naked_diagonal.construct`, without its clothing repairs). Two
+    points of one phase share no 2x2 block, and in open ground one colour everywhere is clean."""
+    r, b = red, blue
+    n = g.n
+    r0, c0 = offset >> 1, offset & 1
+    for phase in range(4):
+        for p in range(g.size):
+            if not area >> p & 1 or ((p // n - r0) & 1) * 2 + ((p % n - c0) & 1) != phase:
+                continue
+            red_ok = not forms(g, r, r | jokers, p)
+            blue_ok = not forms(g, b, b | jokers, p)
+            if red_ok and (prefer_red or not blue_ok):
+                r |= 1 << p
+            elif blue_ok:
+                b |= 1 << p
+            else:
+                return False
+    return True
+
+
+@INLINE
+def _any_greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
+    """Whether one of :func:`_greedy`'s four orders, the eight lattice orders of :func:`_lattice` or
+    :func:`_forced_first` fills ``area`` cleanly (each tried only when those before it fail)."""
+    for order in range(4):
+        if _greedy(g, area, red, blue, jokers, order):
+            return True
+    for offset in range(4):
+        for prefer_red in (True, False):
+            if _lattice(g, area, red, blue, jokers, offset, prefer_red):
+                return True
+    return _forced_first(g, area, red, blue, jokers)
 
 
 @JIT
@@ -239,11 +319,8 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
             if a == 0:
                 done = 1
             else:
-                known = -1
-                if _greedy(g, a, r, b, j, False) or _greedy(g, a, r, b, j, True):
-                    known = 2  # found at once, not worth a memo entry
-                else:
-                    known = memo.get(_memo_key(g, a, r, b, j), -1)
+                # 2: a clean filling found at once, not worth a memo entry.
+                known = 2 if _any_greedy(g, a, r, b, j) else memo.get(_memo_key(g, a, r, b, j), -1)
                 if known >= 0:
                     done = known
                 else:

@@ -68,3 +68,25 @@ def test_legality_agrees_on_a_sample_of_4x4_and_5x5_positions() -> None:
             got = kernels.legal_masks(g5, p.red, p.blue, kernels.memo_for(5))
             assert tuple(got) == legal_masks(p), str(p)
             game.push(rng.choice(game.legal_moves()))
+
+
+def test_a_6x6_position_whose_fillability_search_exploded() -> None:
+    # Red on d5 here leaves a 29-point region that the reading-order fillings do not fill; the exact
+    # search then ran for minutes (df-pn on 6x6 stalled on it). A lattice order fills it at once.
+    grid = Grid.get(6)
+    red, blue = (sum(1 << grid.point(name) for name in names.split()) for names in ("a4 c3", "a6 a3 d3"))
+    position = Position(grid, red, blue, "r")
+    assert str(position) == "B...../....../R...../B.RB../....../...... r"
+    g = NDGeometry.of(6).args
+    memo = kernels.new_memo()
+    assert kernels.legal_masks(g, position.red, position.blue, memo) == legal_masks(position)
+    assert kernels.legal_points(g, position.red, position.blue, 0, memo) >> grid.point("d5") & 1
+    assert len(memo) < 10_000
+    # Random 6x6 games: the same legal points as unitile_py's engine.
+    rng = random.Random(66)
+    for _ in range(10):
+        game = Game(Position.empty(6))
+        while not game.is_over():
+            p = game.position
+            assert kernels.legal_masks(g, p.red, p.blue, memo) == legal_masks(p)
+            game.push(rng.choice(game.legal_moves()))
