@@ -189,11 +189,26 @@ def _popcount(m: int) -> int:
 
 
 @INLINE
+def _colour_for(g: NDArgs, r: int, b: int, jokers: int, p: int, prefer: int) -> int:
+    """The colour a constructive filling gives ``p`` (0 Red, 1 Blue; -1 when both would form a naked
+    diagonal): the only safe one, else ``prefer`` (2: the colour with more orthogonal neighbours of its
+    own, Red on a tie)."""
+    red_ok = not forms(g, r, r | jokers, p)
+    blue_ok = not forms(g, b, b | jokers, p)
+    if red_ok and blue_ok:
+        if prefer < 2:
+            return prefer
+        near = dilate4(g, 1 << p)
+        return 1 if _popcount(b & near) > _popcount(r & near) else 0
+    return 0 if red_ok else 1 if blue_ok else -1
+
+
+@INLINE
 def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> bool:
     """Whether filling ``area`` point by point in one of four orders (``order`` 0: reading order, 1: its
-    reverse, 2: column by column, 3: its reverse), each point with a colour that forms no naked diagonal
-    at that moment (the one with more orthogonal neighbours of its colour, Red on a tie), succeeds: if it
-    does, that order is a clean filling."""
+    reverse, 2: column by column, 3: its reverse), each point with the colour of :func:`_colour_for`
+    (the one with more orthogonal neighbours of its colour when both are safe), succeeds: if it does,
+    that order is a clean filling."""
     r, b = red, blue
     n = g.n
     for i in range(g.size):
@@ -201,18 +216,10 @@ def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) 
         p = (k % n) * n + k // n if order & 2 else k
         if not area >> p & 1:
             continue
-        red_ok = not forms(g, r, r | jokers, p)
-        blue_ok = not forms(g, b, b | jokers, p)
-        if red_ok and blue_ok:
-            near = dilate4(g, 1 << p)
-            if _popcount(b & near) > _popcount(r & near):
-                red_ok = False
-        if red_ok:
-            r |= 1 << p
-        elif blue_ok:
-            b |= 1 << p
-        else:
+        colour = _colour_for(g, r, b, jokers, p, 2)
+        if colour < 0:
             return False
+        r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
     return True
 
 
@@ -225,39 +232,32 @@ def _forced_first(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> boo
     r, b = red, blue
     rest = area
     while rest:
-        chosen = -1
-        colour = 0
-        m = rest
-        while m:
-            p = 0
-            while not m >> p & 1:
-                p += 1
-            m &= m - 1
-            red_ok = not forms(g, r, r | jokers, p)
-            blue_ok = not forms(g, b, b | jokers, p)
-            if not red_ok and not blue_ok:
+        chosen = colour = -1
+        for p in range(g.size):
+            if not rest >> p & 1:
+                continue
+            # The single safe colour when there is one: the same answer whatever the preference.
+            red_first, blue_first = _colour_for(g, r, b, jokers, p, 0), _colour_for(g, r, b, jokers, p, 1)
+            if red_first < 0:
                 return False
-            if red_ok != blue_ok:
-                chosen, colour = p, 0 if red_ok else 1
+            if red_first == blue_first:
+                chosen, colour = p, red_first
                 break
             if chosen < 0:
-                near = dilate4(g, 1 << p)
-                chosen, colour = p, 1 if _popcount(b & near) > _popcount(r & near) else 0
-        if colour == 0:
-            r |= 1 << chosen
-        else:
-            b |= 1 << chosen
+                chosen, colour = p, _colour_for(g, r, b, jokers, p, 2)
+        r, b = (r | 1 << chosen, b) if colour == 0 else (r, b | 1 << chosen)
         rest &= ~(1 << chosen)
     return True
 
 
 @INLINE
-def _lattice(g: NDArgs, area: int, red: int, blue: int, jokers: int, offset: int, prefer_red: bool) -> bool:
+def _lattice(g: NDArgs, area: int, red: int, blue: int, jokers: int, offset: int, prefer: int) -> bool:
     """Whether a lattice order fills ``area`` cleanly: first the points whose (row, column) parities,
     relative to the offset (``offset`` 0 to 3: row parity * 2 + column parity), are (0, 0), then (0, 1),
-    (1, 0) and (1, 1), each with the preferred colour when it forms no naked diagonal, else the other
-    (the construction of :mod:`unitile_py.naked_diagonal.construct`, without its clothing repairs). Two
-    points of one phase share no 2x2 block, and in open ground one colour everywhere is clean."""
+    (1, 0) and (1, 1), each with the colour ``prefer`` (0 Red, 1 Blue) when it forms no naked diagonal,
+    else the other (the construction of :mod:`unitile_py.naked_diagonal.construct`, without its clothing
+    repairs). Two points of one phase share no 2x2 block, and in open ground one colour everywhere is
+    clean."""
     r, b = red, blue
     n = g.n
     r0, c0 = offset >> 1, offset & 1
@@ -265,14 +265,10 @@ def _lattice(g: NDArgs, area: int, red: int, blue: int, jokers: int, offset: int
         for p in range(g.size):
             if not area >> p & 1 or ((p // n - r0) & 1) * 2 + ((p % n - c0) & 1) != phase:
                 continue
-            red_ok = not forms(g, r, r | jokers, p)
-            blue_ok = not forms(g, b, b | jokers, p)
-            if red_ok and (prefer_red or not blue_ok):
-                r |= 1 << p
-            elif blue_ok:
-                b |= 1 << p
-            else:
+            colour = _colour_for(g, r, b, jokers, p, prefer)
+            if colour < 0:
                 return False
+            r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
     return True
 
 
@@ -284,8 +280,8 @@ def _any_greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
         if _greedy(g, area, red, blue, jokers, order):
             return True
     for offset in range(4):
-        for prefer_red in (True, False):
-            if _lattice(g, area, red, blue, jokers, offset, prefer_red):
+        for prefer in range(2):
+            if _lattice(g, area, red, blue, jokers, offset, prefer):
                 return True
     return _forced_first(g, area, red, blue, jokers)
 
