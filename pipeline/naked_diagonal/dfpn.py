@@ -371,7 +371,7 @@ class DfpnSearch:
         search order proven lost for the opponent (by the table, or searched again if its entry is gone)."""
         if self.prove(red, blue, turn, budget) is not True:
             return -1
-        rows, count, point = self._children(red, blue, turn)
+        rows, count, point = self.children(red, blue, turn)
         if point >= 0:
             return point
         after = [(int(rows[j, RED]), int(rows[j, BLUE]), int(rows[j, TURN])) for j in range(count)]
@@ -389,7 +389,7 @@ class DfpnSearch:
         g = self.geo.args
         line: list[int] = []
         while not winner_bits(g, red, blue) and len(line) < limit:
-            rows, count, point = self._children(red, blue, turn)
+            rows, count, point = self.children(red, blue, turn)
             if point < 0 and count == 0:
                 break
             move = self.winning_move(red, blue, turn) if point < 0 else point
@@ -400,7 +400,8 @@ class DfpnSearch:
             red, blue, turn = (red | bit, blue, 1) if turn == 0 else (red, blue | bit, 0)
         return line
 
-    def _children(self, red: int, blue: int, turn: int) -> tuple[np.ndarray, int, int]:
+    def children(self, red: int, blue: int, turn: int) -> tuple[np.ndarray, int, int]:
+        """``(rows, count, winning point)`` of :func:`.moves.ordered_children` for a position."""
         rows = np.zeros((self.geo.size, COLUMNS), dtype=np.int64)
         score = np.zeros(self.geo.size, dtype=np.int64)
         point, count = ordered_children(self.geo.args, red, blue, turn, self.memo, rows, score)

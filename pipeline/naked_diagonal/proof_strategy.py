@@ -88,7 +88,7 @@ def strategy_from_search(
 
 def _winning_move(search: DfpnSearch, red: int, blue: int, turn: int) -> int:
     """A placement that wins for the side to move of a proven win (module docstring)."""
-    rows, count, point = search._children(red, blue, turn)
+    rows, count, point = search.children(red, blue, turn)
     if point >= 0:
         return point
     g = search.geo.args

@@ -59,11 +59,10 @@ from .grid import Grid
 from .keys import canonical_key, default_root, position_key
 from .legality import after, legal_masks
 from .position import Position
+from .strategy import KIND as STRATEGY_KIND
 
 #: The format this reader reads.
 FORMAT = 1
-#: ``kind`` of a strategy's manifest (:mod:`.strategy`): such a folder holds no tables.
-STRATEGY = "strategy"
 MAGIC = b"NDTB"
 #: magic, format, board size, stones, records, records per block, key width, three zero bytes.
 HEADER = struct.Struct("<4sHBBIIB3s")
@@ -236,7 +235,7 @@ class NDTables:
         where = f"tables naked-diagonal {n}x{n}"
         if not (folder / "manifest.json").is_file():
             raise NakedDiagonalError(f"{where}: no tables in {folder} (solved sizes: {_sizes_text(root)})")
-        if manifest_kind(folder) == STRATEGY:
+        if manifest_kind(folder) == STRATEGY_KIND:
             raise NakedDiagonalError(
                 f"{where}: {folder} holds a strategy (the winner's placements), not tables"
             )
@@ -328,7 +327,7 @@ def solved_sizes(directory: Directory = None) -> tuple[int, ...]:
     root = root_of(directory, default_root)
     return tuple(n for n in range(1, MAX_N + 1)
                  if (root / f"{n}x{n}" / "manifest.json").is_file()
-                 and manifest_kind(root / f"{n}x{n}") != STRATEGY)
+                 and manifest_kind(root / f"{n}x{n}") != STRATEGY_KIND)
 
 
 def _sizes_text(root: Path) -> str:
