@@ -308,7 +308,7 @@ def test_a_tap_on_a_tile_that_may_not_slide_says_why(site: Site) -> None:
     first = site.legal()[0]
     site.play(first)
     site.click("c3")  # the tile that just slid, back: T would not go down
-    wait_until(lambda: site.message() == "c3 would not lower r + b.", "the reason")
+    wait_until(lambda: site.message() == "c3 would not lower the sum of the two values.", "the reason")
     assert "refused" in (site.tile("c3").get_attribute("class") or "") or site.ply() == 1
     site.shot("19-refused")
     site.click(first)  # the empty cell

@@ -30,8 +30,10 @@ from typing import Any
 
 from .. import service
 from ..colours import BLUE, COLOUR_NAMES, RED
+from ..coords import is_ascii_number
 from ..errors import GameError, NakedDiagonalError
 from ..playing import Player
+from ..records import split_record
 from ..service import whole
 from .game import Game, parse_record
 from .grid import Grid
@@ -52,10 +54,27 @@ def _size(value: Any) -> int:
     """A board size the page may ask for."""
     n = whole(value, "size")
     if n not in SIZES:
-        low, high = SIZES[0], SIZES[-1]
-        offered = f"the boards are {low}x{low} to {high}x{high}"
-        raise NakedDiagonalError(f"a {n}x{n} board is not offered here ({offered})")
+        raise NakedDiagonalError(_not_offered(n))
     return n
+
+
+def _not_offered(n: int) -> str:
+    """Why an n x n board cannot be played here, naming the sizes that can."""
+    low, high = SIZES[0], SIZES[-1]
+    return f"a {n}x{n} board is not offered here (the boards are {low}x{low} to {high}x{high})"
+
+
+def _named_size(headers: dict[str, str]) -> int | None:
+    """The board side a record's headers name (``Position``'s rows, else ``Board``'s ``NxN`` or ``N``),
+    read before the engine builds the board, so that every size the page does not offer gets the
+    page's range rather than the engine's (1 to 26); None when they name none or garble it."""
+    if "Position" in headers:
+        rows = headers["Position"].split()
+        return len(rows[0].split("/")) if rows else None
+    parts = headers.get("Board", "").strip().lower().split("x")
+    if len(parts) > 2 or len(set(parts)) != 1 or not all(is_ascii_number(p) and len(p) <= 6 for p in parts):
+        return None
+    return int(parts[0])
 
 
 def _names(grid: Grid, mask: int) -> list[str]:
@@ -173,6 +192,9 @@ class Api(service.Service[Game]):
         """A game from record text; every turn is checked by the rules."""
         if not isinstance(text, str):
             raise NakedDiagonalError("record must be text")
+        size = _named_size(split_record(text).headers)  # a garbled header: split_record says so
+        if size is not None and size not in SIZES:
+            raise NakedDiagonalError(f"record: {_not_offered(size)}")
         record = parse_record(text)
         game = plain_game(Game.from_record(record))
         try:

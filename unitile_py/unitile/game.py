@@ -37,6 +37,8 @@ from .tables import tables_for
 NOT_LOWER = "neither unites a colour nor lowers r + b"
 #: Why a slide is no slide at all.
 NOT_ADJACENT = "not next to the bubble"
+#: Why the bubble itself cannot slide.
+EMPTY_CELL = "the empty cell, not a tile"
 
 
 def default_rules(board: Board) -> Lookups:
@@ -97,8 +99,11 @@ class Game(History[Position]):
         return f"{'red' if winner == 'r' else 'blue'} is united"
 
     def rules_forbid(self, cell: int) -> str | None:
-        """Why the tile on ``cell`` may not slide (:data:`NOT_ADJACENT`, :data:`NOT_LOWER`), or None."""
+        """Why the tile on ``cell`` may not slide (:data:`EMPTY_CELL`, :data:`NOT_ADJACENT`,
+        :data:`NOT_LOWER`), or None."""
         position = self.position
+        if cell == position.bubble:
+            return EMPTY_CELL
         if cell not in position.slides():
             return NOT_ADJACENT
         if cell not in self.rules.legal(position):
@@ -135,4 +140,4 @@ class Game(History[Position]):
         return format_record(self.record())
 
 
-__all__ = ["NOT_ADJACENT", "NOT_LOWER", "Game", "default_rules"]
+__all__ = ["EMPTY_CELL", "NOT_ADJACENT", "NOT_LOWER", "Game", "default_rules"]

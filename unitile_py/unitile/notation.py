@@ -52,6 +52,8 @@ def format_position(position: Position) -> str:
 def parse_move(position: Position, name: str) -> int:
     """The cell of a named slide, checked to be next to the bubble (the value rule is the game's)."""
     cell = position.board.cell(name)
+    if cell == position.bubble:
+        raise UnitileError(f"move {quote(name)}: {position.board.name(cell)} is the empty cell, not a tile")
     if cell not in position.slides():
         raise UnitileError(f"move {quote(name)}: {position.board.name(cell)} is not next to the bubble")
     return cell
@@ -127,6 +129,8 @@ def parse_record(text: str) -> Record:
             cell = position.board.cell(token)
         except GameError as exc:
             raise UnitileError(f"record: ply {ply}: {exc}") from None
+        if cell == position.bubble:
+            raise UnitileError(f"record: ply {ply}, {position.board.name(cell)}: the empty cell, not a tile")
         if cell not in position.slides():
             raise UnitileError(f"record: ply {ply}, {position.board.name(cell)}: not next to the bubble")
         record.moves.append(cell)

@@ -93,6 +93,8 @@ class Position:
 
     def play(self, cell: int) -> Position:
         """The position after the tile on ``cell`` slides into the bubble; the turn passes."""
+        if cell == self.bubble:
+            raise UnitileError(f"{self.board.name(cell)} is the empty cell, not a tile")
         if cell not in self.board.neighbours[self.bubble]:
             raise UnitileError(f"{self.board.name(cell)} is not next to the bubble")
         red = self.red

@@ -46,7 +46,7 @@ from ..seeds import position_rng
 from ..service import shown
 from . import players
 from .board import Board
-from .game import NOT_ADJACENT, NOT_LOWER, Game
+from .game import EMPTY_CELL, NOT_ADJACENT, NOT_LOWER, Game
 from .lookups import ADJACENT_ONLY, Lookups
 from .notation import Record, format_record, parse_position, parse_record, start_headers
 from .position import Position
@@ -168,8 +168,8 @@ class Api(service.Service[Game]):
         return {"game": _plain_game(g), "problem": problem}
 
     def explain(self, game: dict[str, Any], move: str) -> str | None:
-        """Why the tile on ``move`` may not slide now, in a player's words ("c3 would not lower
-        r + b"), or None when it may."""
+        """Why the tile on ``move`` may not slide now, in a player's words, those of the rules page
+        ("c3 would not lower the sum of the two values"), or None when it may."""
         g = self.replay(game)
         why = self._why(g, move)
         return None if why is None else f"{shown(move)} {why}"
@@ -183,14 +183,13 @@ class Api(service.Service[Game]):
             cell = self.board.cell(name)
         except GameError:
             return "is not a cell of the board"
-        if cell == g.position.bubble and not g.is_over():
-            return "is the empty cell"
         why = g.why_illegal(cell)
         if why is None:
             return None
         return {
+            EMPTY_CELL: "is the empty cell",
             NOT_ADJACENT: "is not next to the empty cell",
-            NOT_LOWER: "would not lower r + b",
+            NOT_LOWER: "would not lower the sum of the two values",
         }.get(why, "comes after the end of the game" if g.is_over() else why)
 
     def load(self, text: str) -> dict[str, Any]:

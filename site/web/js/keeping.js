@@ -44,8 +44,9 @@ export async function openLink(game, how) {
   if (link.game && !game.humans().length) game.paused = true; // a shared game of two computers: look first
   await game.refresh();
   const note = game.openNote();
-  if (problem) game.say(`${problem[0].toUpperCase()}${problem.slice(1)}.`, "error");
-  else if (note) game.say(note, "error");
+  // Both stay, whatever the computer plays, until the player acts.
+  if (problem) game.say(`${problem[0].toUpperCase()}${problem.slice(1)}.`, "error", true);
+  else if (note) game.say(note, "error", true);
 }
 
 function askToReplace(kept) {

@@ -35,9 +35,9 @@ export class NDController extends GameController {
     return { game: this.game };
   }
 
-  setGame(game, how, seed = undefined) {
+  setGame(...args) {
     if (this.board) this.board.clearBan();
-    super.setGame(game, how, seed);
+    super.setGame(...args);
   }
 
   draw() {
@@ -149,8 +149,9 @@ export class NDController extends GameController {
 
   async hint() {
     if (!this.humanTurn() || !this.computersAvailable()) return;
+    const asked = super.hint(); // up to its request it runs now: it clears the last message
     this.say("Looking for a hint…", "note");
-    await super.hint();
+    await asked;
     if (!this.hinted) return;
     const hinted = this.hinted;
     let source = "";

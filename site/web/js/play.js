@@ -40,6 +40,9 @@ export class GameController {
     this.paused = false;
     this.busy = false;
     this.gen = 0; // bumps whenever the game changes, so late replies are ignored
+    this.acts = 0; // bumps whenever the player acts, so a late refusal is not shown
+    this.kept = false; // the message stays until the player acts (a damaged link's explanation)
+    this.lastBy = null; // who made the last move of the game here: "player", "computer" or null
     this.lastMoveAt = 0;
     this.computer = new ComputerTurns(client);
     this.onPlayable = () => {};
@@ -151,10 +154,20 @@ export class GameController {
 
   // ----- messages ------------------------------------------------------------------------------
 
-  say(text, kind = "") {
+  /** Show one line under the board; with ``untilActed`` it outlives the computer's moves and goes
+   * only when the player acts. */
+  say(text, kind = "", untilActed = false) {
     const m = $("message");
     m.textContent = text;
     m.dataset.kind = kind;
+    this.kept = untilActed;
+  }
+
+  /** The player did something valid: what was said of an earlier action (a refusal, a note while
+   * looking back, a damaged link's explanation) is out of date. */
+  acted() {
+    this.acts++;
+    this.say("");
   }
 
   announce(text) {
@@ -191,10 +204,14 @@ export class GameController {
     this.scheduleComputer();
   }
 
-  /** Make ``game`` the game; ``how`` "push" or "replace" puts it in the address, null leaves that. */
-  setGame(game, how, seed = undefined) {
+  /** Make ``game`` the game; ``how`` "push" or "replace" puts it in the address, null leaves that;
+   * ``by`` "player" or "computer" when a move made here led to it, null for a game opened or loaded
+   * (its last move was made elsewhere). The computer's move keeps a message that stays until the
+   * player acts. */
+  setGame(game, how, seed = undefined, by = null) {
     this.stopThinking();
-    this.say("");
+    if (!(by === "computer" && this.kept)) this.say("");
+    this.lastBy = by;
     this.gen++;
     this.game = game;
     if (seed !== undefined) this.seed = this.fixedSeed ?? seed;
@@ -245,7 +262,8 @@ export class GameController {
   async play(move, byComputer) {
     const before = this.state;
     const game = await this.call("play", { game: this.game, move });
-    this.setGame(game, byComputer && this.humans().length > 0 ? "replace" : "push");
+    const how = byComputer && this.humans().length > 0 ? "replace" : "push";
+    this.setGame(game, how, undefined, byComputer ? "computer" : "player");
     await this.refresh();
     this.announce(this.moveText(before, move));
   }
@@ -290,6 +308,7 @@ export class GameController {
   /** Say, briefly, why ``name`` may not be played (even with Marking off). */
   async refuse(name) {
     const gen = this.gen;
+    const acts = this.acts;
     let why;
     try {
       why = await this.call("explain", this.explainArgs(name));
@@ -297,7 +316,7 @@ export class GameController {
       this.report(error);
       return;
     }
-    if (gen !== this.gen || !why) return;
+    if (gen !== this.gen || acts !== this.acts || !why) return;
     this.showRefusal(name, why);
   }
 
@@ -311,6 +330,7 @@ export class GameController {
       this.humanMove(move);
       return;
     }
+    this.acted();
     this.selected = move;
     this.draw();
     this.announce(this.chooseText(move));
@@ -406,6 +426,7 @@ export class GameController {
   async hint() {
     if (!this.humanTurn() || !this.computersAvailable()) return;
     const gen = this.gen;
+    this.acted();
     this.busy = true;
     this.draw();
     try {
@@ -458,6 +479,7 @@ export class GameController {
     if (!this.ready || !st) return;
     const target = Math.max(0, Math.min(st.plies, ply));
     this.cancelChoice(true);
+    this.acted(); // refresh says where the player is, if not back in the game
     this.stopThinking(); // the computer waits while the player looks back
     this.view = target === st.plies ? null : target;
     this.hinted = null;

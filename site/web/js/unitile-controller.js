@@ -27,14 +27,14 @@ export class UnitileController extends GameController {
   }
 
   endText(st) {
-    return endText(st, this.players);
+    return endText(st, this.players, this.lastBy !== null);
   }
 
   moveText(before, move) {
     const now = this.state;
     const to = before.bubble;
     let text = `${playerName(before.turn, this.players)} slides ${move} ${direction(this.board.frame, move, to)} to ${to}.`;
-    if (now.winner) text += ` ${endText(now, this.players)}`;
+    if (now.winner) text += ` ${this.endText(now)}`;
     else text += ` ${playerName(now.turn, this.players)} to move. Groups: red ${now.groups.r}, blue ${now.groups.b}.`;
     return text;
   }
@@ -50,7 +50,7 @@ export class UnitileController extends GameController {
 
   showRefusal(name, why) {
     this.board.refuse(name);
-    const text = `${why}.`; // it starts with the cell's name: "c3 would not lower r + b."
+    const text = `${why}.`; // it starts with the cell's name: "c3 would not lower the sum of the two values."
     this.say(text, "refused");
     this.announce(text);
   }

@@ -278,6 +278,12 @@ def test_records_load_and_are_refused_in_one_line(api: Api) -> None:
         ('[Board "5x5"]\n1. c3 a1 2. d4 *', "ply 3, d4: Red on d4 forms a naked diagonal with c3"),
         ('[Board "15x15"]\n*', r"record: a 15x15 board is not offered here \(the boards are 3x3 to 13x13\)"),
         ('[Board "2x2"]\n*', "2x2 board is not offered"),
+        # The page's range, whatever the engine's (1 to 26): one message for every size not offered.
+        ('[Board "99x99"]\n*', r"record: a 99x99 board is not offered here \(the boards are 3x3 to 13x13\)"),
+        ('[Board "27"]\n1. a1 *', r"record: a 27x27 board is not offered here \(the boards are 3x3 to"),
+        ('[Board "1000x1000"]\n*', r"record: a 1000x1000 board is not offered here \(the boards"),
+        ('[Position "R r"]\n*', r"record: a 1x1 board is not offered here \(the boards are 3x3 to 13x13\)"),
+        (f'[Position "{"/".join(["." * 30] * 30)} r"]\n*', r"record: a 30x30 board is not offered here"),
         ('[Game "Unitile"]\n*', "is not Naked Diagonal"),
         ('[Position "RR..R/...../.BBBR/.B.../..RRB b"]\n*', "record: the start position leaves the NDE area"),
         (7, "record must be text"),

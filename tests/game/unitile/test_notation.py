@@ -77,6 +77,8 @@ def test_record_example() -> None:
         (parse_position, "BRBRB/RBXBR/BR.BR/BRBRB/RBRBR r", "row 2 has 'X'"),
         (parse_position, "BRBR/RBRB/BR.B/BRBR r", "must be odd"),
         (parse_record, "1. c4 a1 *", "ply 2, a1: not next to the bubble"),
+        (parse_record, "1. c4 c4 *", "ply 2, c4: the empty cell, not a tile"),
+        (parse_record, "1. c3 *", "ply 1, c3: the empty cell, not a tile"),
         (parse_record, "1. c4 d4 3. e4 *", "move number '3.'"),
         (parse_record, "1. c4 zz *", "ply 2: move 'zz'"),
         (parse_record, "1. c4 1. d4 *", "move number '1.' before a move of Blue: write 1..."),

@@ -114,6 +114,8 @@ def test_records_load_and_bad_records_are_one_line_errors(api33: Api) -> None:
     assert api33.load(text) == game
     for bad, message in [
         ("1. b2 *", "not next to the bubble"),
+        ('[Board "3x3"]\n1. b2 *', "ply 1, b2: the empty cell, not a tile"),
+        ('[Board "3x3"]\n1. b3 b3 *', "ply 2, b3: the empty cell, not a tile"),
         ('[Board "5x5"]\n*', "plays on a 3x3 board"),
         ("1. a1 a1 *", "ply"),
         ("hello", "ply 1"),
@@ -229,7 +231,7 @@ def test_salvage_plays_what_it_can_of_a_damaged_link(api33: Api) -> None:
         "problem": None,
     }
     for game, kept, words in [
-        ({"start": None, "moves": [refused]}, [], f"slide 1 of the link, {refused}, would not lower r + b"),
+        ({"start": None, "moves": [refused]}, [], f"{refused}, would not lower the sum of the two values"),
         ({"start": None, "moves": [legal[0], "zz9", "b2"]}, [legal[0]], "zz9, is not a cell of the board"),
         ({"start": None, "moves": ["a1", "b1"]}, [], "so it and the 1 after it were not played"),
         ({"start": None, "moves": ["b2"]}, [], "b2, is the empty cell, so it was not played"),
@@ -253,7 +255,7 @@ def test_explain_says_why_a_tile_may_not_slide(api33: Api) -> None:
     refused = next(B33.name(c) for c in start.slides() if B33.name(c) not in legal)
     game = api33.new_game()
     assert api33.explain(game, legal[0]) is None
-    assert api33.explain(game, refused) == f"{refused} would not lower r + b"
+    assert api33.explain(game, refused) == f"{refused} would not lower the sum of the two values"
     assert api33.explain(game, "a1") == "a1 is not next to the empty cell"
     assert api33.explain(game, "B2") == "b2 is the empty cell"
     reply = json.loads(handle(json.dumps({"op": "explain", "args": {"game": game, "move": "a1"}})))
