@@ -173,6 +173,7 @@ def test_a_refused_slide_speaks_of_the_values_as_the_rules_page_does(site: Site)
         ("unitile", "1. c4 c4 *", "record: ply 2, c4: the empty cell, not a tile"),
         ("unitile", "1. c3 *", "record: ply 1, c3: the empty cell, not a tile"),
         ("unitile", "1. c4 a1 *", "record: ply 2, a1: not next to the bubble"),
+        ("unitile", "1. c4 c3 *", "ply 2, c3: neither unites a colour nor lowers the sum of the two values"),
         ("nd", '[Board "20x20"]\n*', f"record: a 20x20 board {OFFERED}"),
         ("nd", '[Board "99x99"]\n*', f"record: a 99x99 board {OFFERED}"),
         ("nd", '[Board "2x2"]\n*', f"record: a 2x2 board {OFFERED}"),

@@ -14,7 +14,7 @@ tables is an error that says so, unless the caller asks for :data:`unitile_py.un
 >>> g.push_name("c3")
 Traceback (most recent call last):
     ...
-unitile_py.errors.UnitileError: ply 2, c3: neither unites a colour nor lowers r + b
+unitile_py.errors.UnitileError: ply 2, c3: neither unites a colour nor lowers the sum of the two values
 >>> g.push_name("d4"); g.record_text()
 '1. c4 d4 *\\n'
 >>> g.pop() == g.board.cell("d4"), g.ply
@@ -34,7 +34,7 @@ from .position import Position
 from .tables import tables_for
 
 #: Why the value rule refuses a slide.
-NOT_LOWER = "neither unites a colour nor lowers r + b"
+NOT_LOWER = "neither unites a colour nor lowers the sum of the two values"
 #: Why a slide is no slide at all.
 NOT_ADJACENT = "not next to the bubble"
 #: Why the bubble itself cannot slide.

@@ -44,7 +44,7 @@ def test_record_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         (["show", "BRBRB/RBRBR/BRRBR/BRBRB/RBRBR r"], "one bubble"),
         (["slides", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR q"], "side to move"),
         (["show", START, "c4", "a1"], "ply 2, a1: not next to the bubble"),
-        (["show", START, "c4", "c3"], "ply 2, c3: neither unites a colour nor lowers r + b"),
+        (["show", START, "c4", "c3"], "ply 2, c3: neither unites a colour nor lowers the sum of the two"),
         (["show", START, "c4", "c²"], "ply 2: move 'c²': expected a file letter"),
         (["show", "BRBRBRB/RBRBRBR/BRB.RBR r", "d2"], "no lookup tables"),
         (["record", "/no/such/file"], "No such file"),
@@ -81,7 +81,8 @@ def test_the_value_rule_is_checked_by_record_and_show() -> None:
         timeout=60,
     )
     assert record.returncode == 2 and record.stdout == ""
-    assert record.stderr == "error: -: ply 2, c3: neither unites a colour nor lowers r + b\n"
+    not_lower = "neither unites a colour nor lowers the sum of the two values"
+    assert record.stderr == f"error: -: ply 2, c3: {not_lower}\n"
     show = subprocess.run(
         [sys.executable, "-m", "unitile_py", "show", START, "c4", "c3"],
         capture_output=True,
@@ -89,7 +90,7 @@ def test_the_value_rule_is_checked_by_record_and_show() -> None:
         timeout=60,
     )
     assert show.returncode == 2 and show.stdout == ""
-    assert show.stderr == "error: ply 2, c3: neither unites a colour nor lowers r + b\n"
+    assert show.stderr == f"error: ply 2, c3: {not_lower}\n"
 
 
 def test_adjacent_only_records_on_boards_without_tables(

@@ -150,7 +150,7 @@ def test_human_against_level_6_with_bad_input_and_a_hint() -> None:
     assert "type a move, one of: b3 b1" in text
     assert "'z9': no such cell on a 3x3 board; the legal moves are b3 b1" in text
     assert "a1: not next to the bubble; the legal moves are b3 b1" in text
-    assert "a2: neither unites a colour nor lowers r + b" in text
+    assert "a2: neither unites a colour nor lowers the sum of the two values" in text
     assert "hint: b3" in text
     assert prompts[0].startswith("red to move (b3 b1; hint; quit)")
     assert len(prompts) >= 6
