@@ -2,10 +2,11 @@
 unitile_py, as docs/notation.md's examples are (pytest runs them as doctests). Each page is opened in
 chromium and read as drawn: the <code> snippets (records, headers, moves, results), every
 placeholder (the record dialog's example: GAMES[...]["example"] of site/build.py), Naked Diagonal's
-diagrams (data-position) and Unitile's rules diagrams (the start, then each diagram one slide on, its
-dots the legal slides). A record goes through the page's own service, as the Record dialog's Load
-does; the "…" of an example ends it (the game goes on). A snippet of a kind the test does not know
-fails it, so a new one is checked too. The refusals the about page quotes are the service's words."""
+diagrams (data-position), the NDE areas page's drawings and Unitile's rules diagrams (the start, then
+each diagram one slide on, its dots the legal slides). A record goes through the page's own service,
+as the Record dialog's Load does; the "…" of an example ends it (the game goes on). A snippet of a
+kind the test does not know fails it, so a new one is checked too. The refusals the about page
+quotes are the service's words."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from unitile_py.naked_diagonal.grid import Grid
+from unitile_py.naked_diagonal.rules import naked_diagonals
 from unitile_py.naked_diagonal.webapi import Api as NDApi
 from unitile_py.unitile.board import Board
 from unitile_py.unitile.notation import parse_position
@@ -144,6 +147,28 @@ def test_every_record_and_position_on_every_page_is_legal(site: Site, site_dir: 
         checked[name] = kinds.count("record") + kinds.count("move") + shown
     # What is on the pages now (a page that loses its examples fails here, and this is updated).
     assert checked == {"index.html": 1, "rules.html": 4, "nd.html": 1, "nd-rules.html": 6, "nd-areas.html": 0}
+
+
+def test_every_area_drawing_on_the_nde_areas_page_is_valid(site: Site) -> None:
+    """The NDE areas page draws configurations, not positions: a window of a board, o an empty point of
+    the area, . nothing that matters (it may hold a stone), # beyond the edge. Each, as the page loads
+    it, is valid by unitile_py (docs/naked-diagonal-areas.md): no naked diagonal among its stones that
+    a stone on a "." point could not clothe; k points of area; only the legend's marks."""
+    site.page.goto(site.base + "nd-areas.html")
+    site.page.wait_for_function("document.querySelectorAll('#minimal-areas svg').length > 0")
+    data = site.page.evaluate("fetch('tables/naked-diagonal/areas.json').then(r => r.json())")
+    entries = [*data["exhaustive"]["entries"], *data["survey"]["areas"]]
+    assert len(entries) > 1000
+    for entry in entries:
+        rows = entry["drawing"].split("/")
+        assert set("".join(rows)) <= set(data["legend"]) and len({len(r) for r in rows}) == 1, entry
+        assert "".join(rows).count("o") == entry["k"], entry
+        grid = Grid.get(max(len(rows), len(rows[0])))
+        marks = [(r * grid.n + c, ch) for r, row in enumerate(rows) for c, ch in enumerate(row)]
+        red, blue, anything = (sum(1 << i for i, ch in marks if ch == mark) for mark in "RB.")
+        for p, q, _ in naked_diagonals(grid, red, blue):
+            shared = next(shared for qbit, shared in grid.diag_bits[p] if qbit == 1 << q)
+            assert shared & anything, f"{entry['drawing']}: {grid.name(p)} and {grid.name(q)} are naked"
 
 
 @needs_tables
