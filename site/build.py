@@ -37,14 +37,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "site" / "web"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
-#: The only Pyodide files needed to boot the interpreter (no packages are loaded).
-PYODIDE_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.mjs",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    "pyodide-lock.json",
-)
+#: The only Pyodide files needed to boot the interpreter (no packages are loaded), by their name in
+#: the npm package and in the site. The two ES modules are vendored under ``.js`` names: every server
+#: knows ``.js`` as JavaScript, while many (Debian's nginx, with its stock mime.types) send ``.mjs``
+#: as application/octet-stream, which a module import refuses. The worker imports both itself
+#: (loadPyodide's ``createPyodideModule``), so pyodide.js never asks for ``pyodide.asm.mjs``.
+PYODIDE_FILES = {
+    "pyodide.mjs": "pyodide.js",
+    "pyodide.asm.mjs": "pyodide.asm.js",
+    "pyodide.asm.wasm": "pyodide.asm.wasm",
+    "python_stdlib.zip": "python_stdlib.zip",
+    "pyodide-lock.json": "pyodide-lock.json",
+}
+#: The source map comment at the end of pyodide.mjs: the map is not shipped, so it is dropped.
+SOURCE_MAP = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
 #: The version of the ``pyodide`` npm package the site is built and tested with.
 PYODIDE_VERSION = "314.0.7"
 BOARD = "5x5"
@@ -322,10 +328,14 @@ def build(out: Path, salt: str = "") -> Built:
         nd_data.append(target)
     runtime = []
     stdlib = compiled_stdlib()
-    for name in PYODIDE_FILES:
-        target = out / "pyodide" / name
+    for name, vendored in PYODIDE_FILES.items():
+        target = out / "pyodide" / vendored
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(stdlib if name == "python_stdlib.zip" else PYODIDE_DIR / name, target)
+        source = stdlib if name == "python_stdlib.zip" else PYODIDE_DIR / name
+        if name.endswith(".mjs"):
+            target.write_bytes(SOURCE_MAP.sub(b"\n", source.read_bytes()))
+        else:
+            shutil.copyfile(source, target)
         runtime.append(target)
 
     def rel(paths: list[Path]) -> list[str]:

@@ -1,9 +1,10 @@
 // Module Web Worker: boots Pyodide, loads unitile_py and the tables from the site's own files, and
 // answers the page's requests by calling unitile_py.webapi.handle, for both games (Naked Diagonal's
 // requests start with "nd_"). The page never waits on Python.
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { fileProblem } from "./hosting.js";
 
 const BASE = new URL("../", import.meta.url);
+const PYODIDE = new URL("pyodide/", BASE);
 const HOME = "/home/pyodide";
 
 function post(message) {
@@ -68,11 +69,53 @@ function growMemoryFor(snapshot) {
   return () => Object.assign(WebAssembly, originals);
 }
 
-async function startPython(indexURL, snapshotName, snapshot) {
+// Pyodide's two ES modules, vendored as pyodide.js and pyodide.asm.js (site/build.py: any server
+// sends .js as JavaScript, not every one .mjs), both imported here at once; loadPyodide gets the
+// second as its createPyodideModule instead of importing pyodide.asm.mjs itself.
+async function importRuntime(name) {
+  const url = new URL(name, PYODIDE);
+  try {
+    return await import(url.href);
+  } catch (error) {
+    throw new Error((await fileProblem(url, "javascript", BASE)) || `${url.pathname}: ${error.message}`, { cause: error });
+  }
+}
+
+// Pyodide compiles its WebAssembly with instantiateStreaming, which refuses a response whose type is
+// not application/wasm (a server that does not know .wasm), and it only logs a failed compilation and
+// waits for ever. Here a wasm of another type is compiled from its bytes, and a failure ends the boot.
+let runtimeFailed;
+const runtimeFailure = new Promise((resolve, reject) => {
+  runtimeFailed = reject;
+});
+runtimeFailure.catch(() => {}); // handled where boot races it
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async function (source, imports) {
+  try {
+    const response = await source;
+    if (!response.ok) {
+      throw new Error(`the server has no ${response.url.slice(BASE.href.length)} (HTTP ${response.status}): copy the whole build/site folder.`);
+    }
+    const type = (response.headers.get("Content-Type") || "").split(";")[0].trim();
+    if (type === "application/wasm") return await instantiateStreaming.call(WebAssembly, response, imports);
+    return await WebAssembly.instantiate(await response.arrayBuffer(), imports);
+  } catch (error) {
+    runtimeFailed(error);
+    throw error;
+  }
+};
+
+async function startPython(snapshotName, snapshot) {
+  const [{ loadPyodide }, { default: createPyodideModule }] = await Promise.all([
+    importRuntime("pyodide.js"),
+    importRuntime("pyodide.asm.js"),
+  ]);
+  const options = { indexURL: PYODIDE.href, createPyodideModule };
+  const load = (extra) => Promise.race([loadPyodide({ ...options, ...extra }), runtimeFailure]);
   if (snapshot) {
     const restore = growMemoryFor(snapshot);
     try {
-      return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot }), restored: true };
+      return { pyodide: await load({ _loadSnapshot: snapshot }), restored: true };
     } catch (error) {
       console.warn("interpreter snapshot unusable, starting afresh:", error);
       await caches.delete(snapshotName).catch(() => {});
@@ -80,7 +123,7 @@ async function startPython(indexURL, snapshotName, snapshot) {
       restore();
     }
   }
-  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: true }), restored: false };
+  return { pyodide: await load({ _makeSnapshot: true }), restored: false };
 }
 
 /** Write site files into Python's file system, at the same place under HOME (py/ is the package's). */
@@ -110,9 +153,18 @@ function ndTablesWritten(pyodide, paths) {
   return ndTables;
 }
 
+async function readBuildInfo() {
+  const url = new URL("build.json", BASE);
+  try {
+    return JSON.parse(await fetchOk("build.json", "text"));
+  } catch (error) {
+    throw new Error((await fileProblem(url, "json", BASE)) || `build.json: ${error.message}`, { cause: error });
+  }
+}
+
 async function boot() {
   const started = performance.now();
-  const info = await (await fetch(new URL("build.json", BASE))).json();
+  const info = await readBuildInfo();
   const snapshotName = SNAPSHOT_PREFIX + info.version;
   const saved = await readSnapshot(snapshotName);
   if (!saved) {
@@ -123,7 +175,7 @@ async function boot() {
   // Without a snapshot the tables are needed: fetch them while Python starts.
   const tablesFetch = saved ? null : fetchTables();
   const [{ pyodide, restored }, sources] = await Promise.all([
-    startPython(new URL("pyodide/", BASE).href, snapshotName, saved),
+    startPython(snapshotName, saved),
     Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
   ]);
   const pythonReady = performance.now();
