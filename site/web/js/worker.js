@@ -105,13 +105,23 @@ WebAssembly.instantiateStreaming = async function (source, imports) {
   }
 };
 
+const RUNTIME_DATA = ["python_stdlib.zip", "pyodide-lock.json", "pyodide.asm.wasm"];
+
 async function startPython(snapshotName, snapshot) {
   const [{ loadPyodide }, { default: createPyodideModule }] = await Promise.all([
     importRuntime("pyodide.js"),
     importRuntime("pyodide.asm.js"),
   ]);
   const options = { indexURL: PYODIDE.href, createPyodideModule };
-  const load = (extra) => Promise.race([loadPyodide({ ...options, ...extra }), runtimeFailure]);
+  const load = (extra) =>
+    Promise.race([loadPyodide({ ...options, ...extra }), runtimeFailure]).catch(async (error) => {
+      // Pyodide reports a missing standard library as Python's exit: name the file instead.
+      for (const name of RUNTIME_DATA) {
+        const problem = await fileProblem(new URL(name, PYODIDE), "any", BASE);
+        if (problem) throw new Error(problem, { cause: error });
+      }
+      throw error;
+    });
   if (snapshot) {
     const restore = growMemoryFor(snapshot);
     try {
