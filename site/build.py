@@ -280,7 +280,9 @@ def frame_page(page: Path, fragments: dict[str, str]) -> str:
             if game and words["css"]:
                 fragment += f'\n  <link rel="stylesheet" href="{words["css"]}">'
             entries = ENTRY.findall(text)
-            modules = sorted({m for e in entries for m in module_graph(page.parent / "js", e)})
+            # In the order the page runs them: the worker's starter (the first script) and its
+            # imports come first, so the worker starts before the page's other modules have loaded.
+            modules = list(dict.fromkeys(m for e in entries for m in module_graph(page.parent / "js", e)))
             fragment += "".join(f'\n  <link rel="modulepreload" href="js/{m}">' for m in modules)
         return fragment.rstrip("\n")
 

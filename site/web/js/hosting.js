@@ -17,7 +17,8 @@ const KINDS = {
  * @param {URL} base the site's folder: the message names the file relative to it
  */
 export async function fileProblem(url, kind, base) {
-  const name = url.href.startsWith(base.href) ? url.href.slice(base.href.length) : url.pathname;
+  const href = url.origin + url.pathname; // without the worker's ?game=
+  const name = href.startsWith(base.href) ? href.slice(base.href.length) : url.pathname;
   let response;
   try {
     response = await fetch(url, { cache: "no-store" });

@@ -107,11 +107,8 @@ WebAssembly.instantiateStreaming = async function (source, imports) {
 
 const RUNTIME_DATA = ["python_stdlib.zip", "pyodide-lock.json", "pyodide.asm.wasm"];
 
-async function startPython(snapshotName, snapshot) {
-  const [{ loadPyodide }, { default: createPyodideModule }] = await Promise.all([
-    importRuntime("pyodide.js"),
-    importRuntime("pyodide.asm.js"),
-  ]);
+async function startPython(runtime, snapshotName, snapshot) {
+  const [{ loadPyodide }, { default: createPyodideModule }] = await runtime;
   const options = { indexURL: PYODIDE.href, createPyodideModule };
   const load = (extra) =>
     Promise.race([loadPyodide({ ...options, ...extra }), runtimeFailure]).catch(async (error) => {
@@ -152,12 +149,15 @@ function writeFiles(pyodide, paths, contents) {
 // next to the package, and reads them when level 6 or its hint is first asked for. Without them the
 // game plays on without level 6 (nd_info offers it on no size), and the next request tries again.
 let ndTables = null;
+let ndFetch = null; // Naked Diagonal's page fetches them while Python starts
+const fetchNdTables = (paths) => Promise.all(paths.map((path) => fetchOk(path, "bytes")));
 function ndTablesWritten(pyodide, paths) {
-  ndTables ||= Promise.all(paths.map((path) => fetchOk(path, "bytes"))).then(
+  ndTables ||= (ndFetch || fetchNdTables(paths)).then(
     (contents) => writeFiles(pyodide, paths, contents),
     (error) => {
       console.warn("Naked Diagonal's tables of perfect play are missing:", error.message);
       ndTables = null;
+      ndFetch = null;
     },
   );
   return ndTables;
@@ -172,8 +172,20 @@ async function readBuildInfo() {
   }
 }
 
+/** The worker's downloads so far: [file, start, end] in ms since ``started`` (bench/browser.py). */
+function fileTimes(started) {
+  return performance.getEntriesByType("resource").map((e) => [
+    e.name.slice(BASE.href.length),
+    Math.round(e.startTime - started),
+    Math.round(e.responseEnd - started),
+  ]);
+}
+
 async function boot() {
   const started = performance.now();
+  // Pyodide's modules at once: starting the interpreter is the longest part of a first visit.
+  const runtime = Promise.all([importRuntime("pyodide.js"), importRuntime("pyodide.asm.js")]);
+  runtime.catch(() => {}); // reported by startPython
   const info = await readBuildInfo();
   const snapshotName = SNAPSHOT_PREFIX + info.version;
   const saved = await readSnapshot(snapshotName);
@@ -181,11 +193,21 @@ async function boot() {
     const megabytes = Object.values(info.files).reduce((a, b) => a + b, 0) / 1e6;
     post({ type: "progress", text: `Loading the game… The first visit downloads ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
   }
+  const python = startPython(runtime, snapshotName, saved);
+  python.catch(() => {}); // reported below
+  // The other files once Pyodide has asked for its WebAssembly and standard library, so that the
+  // server's few connections (six over HTTP/1.1) serve those first, not 60 small files before them.
+  await runtime.catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (new URL(import.meta.url).searchParams.get("game") === "nd") {
+    ndFetch = fetchNdTables(info.nd_tables || []);
+    ndFetch.catch(() => {}); // reported when the tables are first needed
+  }
   const fetchTables = () => Promise.all(info.tables.map((path) => fetchOk(path, "bytes")));
   // Without a snapshot the tables are needed: fetch them while Python starts.
   const tablesFetch = saved ? null : fetchTables();
   const [{ pyodide, restored }, sources] = await Promise.all([
-    startPython(snapshotName, saved),
+    python,
     Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
   ]);
   const pythonReady = performance.now();
@@ -219,7 +241,7 @@ if _names:
     for _name in _names:
         with open(${JSON.stringify(tableDir)} + "/" + _name, "rb") as _f:
             _files[_name] = _f.read()
-    unitile_webapi.API.load_tables(files=_files)
+    unitile_webapi.API.load_tables(files=_files, check_records=False)
     del _files, _f, _name
 del _names
 `);
@@ -242,7 +264,7 @@ del _names
   }
   return {
     handle,
-    timings: { python: pythonReady - started, ...steps, total: finished - started, restored },
+    timings: { python: pythonReady - started, ...steps, total: finished - started, restored, files: fileTimes(started) },
     version: info.version,
     nd: () => ndTablesWritten(pyodide, info.nd_tables || []),
   };
