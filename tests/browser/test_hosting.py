@@ -10,6 +10,7 @@ skipped, except under CI=true, where they fail.
 from __future__ import annotations
 
 import http.server
+import json
 import os
 import shutil
 import socket
@@ -97,7 +98,8 @@ events {{ worker_connections 256; }}
 http {{
   include {MIME_TYPES};
   default_type application/octet-stream;
-  access_log {work / "access.log"};
+  log_format sent '$status $bytes_sent $request_uri';
+  access_log {work / "access.log"} sent;
 {temp}
   server {{
     listen 127.0.0.1:{port};
@@ -201,6 +203,48 @@ def test_stock_nginx_under_a_subpath_boots_both_games_and_offline(
         boot_play_and_come_back_offline(browser, url)
 
 
+def sent_bytes(work: Path) -> int:
+    """The bytes nginx sent (headers and bodies), from its access log in ``work``."""
+    lines = (work / "access.log").read_text().splitlines()
+    return sum(int(line.split()[1]) for line in lines)
+
+
+def test_stock_nginx_with_gzip_static_sends_the_precompressed_copies(
+    browser: Any, nginx: Path, www: Path, site_dir: Path, tmp_path: Path
+) -> None:
+    """The build's .gz copies (site/build.py) are in neither build.json nor the service worker's list;
+    nginx with gzip_static sends them in place of the originals, and the page works the same with
+    fewer bytes."""
+    info = json.loads((site_dir / "build.json").read_text())
+    assert (site_dir / "pyodide" / "pyodide.asm.wasm.gz").is_file()
+    assert not [name for name in info["files"] if name.endswith(".gz")]
+    assert ".gz" not in (site_dir / "sw.js").read_text()
+    sent = {}
+    for gzip_static in (False, True):
+        work = tmp_path / f"nginx-gzip-{gzip_static}"
+        with nginx_serving(nginx, www, work, gzip_static=gzip_static) as url:
+            gzip = {"Accept-Encoding": "gzip"}
+            wasm = urllib.request.Request(url + "pyodide/pyodide.asm.wasm", headers=gzip)
+            with urllib.request.urlopen(wasm) as response:
+                assert response.headers["Content-Type"] == "application/wasm"
+                assert response.headers.get("Content-Encoding") == ("gzip" if gzip_static else None)
+            before = sent_bytes(work)
+            s = make_context(browser, url)
+            try:
+                for page in ("", "nd.html"):
+                    s.open(page)
+                    play_one_move(s)
+                assert s.errors == [] and s.foreign == []
+            finally:
+                s.context.close()
+            sent[gzip_static] = sent_bytes(work) - before
+            if gzip_static:  # the service worker caches what the browser decoded: offline works
+                boot_play_and_come_back_offline(browser, url)
+    plain, packed = sent[False] / 1e6, sent[True] / 1e6
+    print(f"both pages, one move each: nginx sent {plain:.2f} MB, {packed:.2f} MB with gzip_static")
+    assert sent[True] < sent[False] - 5e6  # the wasm alone: 9.6 MB, 3.5 MB gzipped
+
+
 def test_python_http_server_under_a_subpath_boots_both_games_and_offline(browser: Any, www: Path) -> None:
     with http_server(www) as url:
         boot_play_and_come_back_offline(browser, url)
@@ -285,7 +329,9 @@ def test_a_wasm_sent_as_octet_stream_still_boots(browser: Any, www: Path) -> Non
 
 
 @pytest.mark.parametrize("missing", ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"])
-def test_a_missing_runtime_file_is_said_in_one_line(browser: Any, www: Path, tmp_path: Path, missing: str) -> None:
+def test_a_missing_runtime_file_is_said_in_one_line(
+    browser: Any, www: Path, tmp_path: Path, missing: str
+) -> None:
     root = tmp_path / "www"
     shutil.copytree(www, root)
     (root / PREFIX / missing).unlink()
