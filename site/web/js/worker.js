@@ -84,11 +84,7 @@ async function importRuntime(name) {
 // Pyodide compiles its WebAssembly with instantiateStreaming, which refuses a response whose type is
 // not application/wasm (a server that does not know .wasm), and it only logs a failed compilation and
 // waits for ever. Here a wasm of another type is compiled from its bytes, and a failure ends the boot.
-let runtimeFailed;
-const runtimeFailure = new Promise((resolve, reject) => {
-  runtimeFailed = reject;
-});
-runtimeFailure.catch(() => {}); // handled where boot races it
+let runtimeFailed = () => {}; // rejects the start under way (each attempt gets its own, see load)
 const instantiateStreaming = WebAssembly.instantiateStreaming;
 WebAssembly.instantiateStreaming = async function (source, imports) {
   try {
@@ -111,7 +107,12 @@ async function startPython(runtime, snapshotName, snapshot) {
   const [{ loadPyodide }, { default: createPyodideModule }] = await runtime;
   const options = { indexURL: PYODIDE.href, createPyodideModule };
   const load = (extra) =>
-    Promise.race([loadPyodide({ ...options, ...extra }), runtimeFailure]).catch(async (error) => {
+    Promise.race([
+      loadPyodide({ ...options, ...extra }),
+      new Promise((resolve, reject) => {
+        runtimeFailed = reject;
+      }),
+    ]).catch(async (error) => {
       // Pyodide reports a missing standard library as Python's exit: name the file instead.
       for (const name of RUNTIME_DATA) {
         const problem = await fileProblem(new URL(name, PYODIDE), "any", BASE);
