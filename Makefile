@@ -48,6 +48,10 @@ browser-check:
 		if [ "$$CI" = "true" ]; then echo "CI=true but /usr/bin/chromium is missing: the browser tests cannot run"; exit 1; fi; \
 		echo "NOTE: /usr/bin/chromium not found: SKIPPING the browser tests (apt-get install chromium to run them)"; \
 	fi
+	@if [ ! -x /usr/sbin/nginx ]; then \
+		if [ "$$CI" = "true" ]; then echo "CI=true but /usr/sbin/nginx is missing: the hosting tests cannot run"; exit 1; fi; \
+		echo "NOTE: /usr/sbin/nginx not found: SKIPPING the stock nginx hosting tests (apt-get install nginx to run them)"; \
+	fi
 
 test: $(STAMP) lint site browser-check
 	$(PY) -m pytest

@@ -237,10 +237,11 @@ class Tables:
         return Tables.from_files(b, files)
 
     @staticmethod
-    def from_files(board: Board | str, files: Mapping[str, bytes]) -> Tables:
-        """The tables from file contents already in memory (``{"manifest.json": ..., "c3.bin": ...}``)."""
+    def from_files(board: Board | str, files: Mapping[str, bytes], check_records: bool = True) -> Tables:
+        """The tables from file contents already in memory (``{"manifest.json": ..., "c3.bin": ...}``);
+        ``check_records`` as for :func:`read_tables`."""
         b = _board(board)
-        manifest, frames = read_tables(b, files)
+        manifest, frames = read_tables(b, files, check_records)
         return Tables(b, manifest, frames)
 
     # Internals -------------------------------------------------------------------------------------

@@ -88,10 +88,13 @@ class Api(service.Service[Game]):
 
     # ----- set-up -------------------------------------------------------------------------------
 
-    def load_tables(self, files: dict[str, bytes] | None = None, directory: str | None = None) -> None:
-        """Load the lookup tables, from bytes already in memory (the browser) or from a directory."""
+    def load_tables(
+        self, files: dict[str, bytes] | None = None, directory: str | None = None, check_records: bool = True
+    ) -> None:
+        """Load the lookup tables, from bytes already in memory (the browser) or from a directory; the
+        browser passes ``check_records=False`` (:func:`~unitile_py.unitile.table_files.read_tables`)."""
         if files is not None:
-            self.tables = Tables.from_files(str(self.board), files)
+            self.tables = Tables.from_files(str(self.board), files, check_records)
         else:
             self.tables = Tables.load(str(self.board), directory)
         self._players.clear()

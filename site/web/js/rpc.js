@@ -1,5 +1,6 @@
 // The worker client: starts the module Web Worker that runs Python and calls its service by name.
 // Any game's page can use it; the worker answers {op, args} requests (see worker.js).
+import { fileProblem } from "./hosting.js";
 
 /** An error the service reported in one line for the player (a refused move, a bad record). */
 export class UserError extends Error {}
@@ -22,8 +23,11 @@ export class WorkerClient {
         else if (data.type === "failed") reject(new UserError(data.error));
         else if (data.type === "reply") this.receive(data);
       });
-      this.worker.addEventListener("error", (event) => {
-        reject(new UserError(event.message || "the worker could not start"));
+      this.worker.addEventListener("error", async (event) => {
+        // A worker whose module does not load (missing, or not sent as JavaScript) gets an error
+        // event without a message: ask the server what it sends.
+        const problem = event.message ? null : await fileProblem(url, "javascript", new URL("../", url));
+        reject(new UserError(problem || event.message || "the worker could not start"));
       });
     });
   }

@@ -2,6 +2,8 @@
 // the page's other modules are still loading. app.js imports the same client from here.
 import { WorkerClient } from "./rpc.js";
 
-export const client = new WorkerClient(new URL("./worker.js", import.meta.url), (text) => {
+// The worker is told the page's game: Naked Diagonal's page has it fetch that game's tables at once.
+const game = document.documentElement.dataset.game;
+export const client = new WorkerClient(new URL(`./worker.js?game=${game}`, import.meta.url), (text) => {
   document.getElementById("loading-text").textContent = text;
 });

@@ -5,10 +5,19 @@ import { UnitileBoard } from "./unitile-board.js";
 import { BoardFrame, cellNames } from "./grid.js";
 import { UnitileController } from "./unitile-controller.js";
 import { openPlayPage } from "./play-page.js";
+import { drawStart } from "./unitile-start.js";
+import { Store } from "./storage.js";
+import { GAME_KEY } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 
-new BoardFrame($("board"), { rows: 5, cols: 5, names: cellNames(5, 5) }); // empty until Python is up
+// The start at once when the page opens on it (no game kept, none in the address), else the empty
+// board until Python has read the game.
+if (location.hash.length > 1 || new Store("unitile").get(GAME_KEY)) {
+  new BoardFrame($("board"), { rows: 5, cols: 5, names: cellNames(5, 5) });
+} else {
+  drawStart($("board"));
+}
 openPlayPage({
   store: "unitile",
   name: "Unitile",

@@ -1,9 +1,10 @@
 // Module Web Worker: boots Pyodide, loads unitile_py and the tables from the site's own files, and
 // answers the page's requests by calling unitile_py.webapi.handle, for both games (Naked Diagonal's
 // requests start with "nd_"). The page never waits on Python.
-import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { fileProblem } from "./hosting.js";
 
 const BASE = new URL("../", import.meta.url);
+const PYODIDE = new URL("pyodide/", BASE);
 const HOME = "/home/pyodide";
 
 function post(message) {
@@ -68,11 +69,61 @@ function growMemoryFor(snapshot) {
   return () => Object.assign(WebAssembly, originals);
 }
 
-async function startPython(indexURL, snapshotName, snapshot) {
+// Pyodide's two ES modules, vendored as pyodide.js and pyodide.asm.js (site/build.py: any server
+// sends .js as JavaScript, not every one .mjs), both imported here at once; loadPyodide gets the
+// second as its createPyodideModule instead of importing pyodide.asm.mjs itself.
+async function importRuntime(name) {
+  const url = new URL(name, PYODIDE);
+  try {
+    return await import(url.href);
+  } catch (error) {
+    throw new Error((await fileProblem(url, "javascript", BASE)) || `${url.pathname}: ${error.message}`, { cause: error });
+  }
+}
+
+// Pyodide compiles its WebAssembly with instantiateStreaming, which refuses a response whose type is
+// not application/wasm (a server that does not know .wasm), and it only logs a failed compilation and
+// waits for ever. Here a wasm of another type is compiled from its bytes, and a failure ends the boot.
+let runtimeFailed = () => {}; // rejects the start under way (each attempt gets its own, see load)
+const instantiateStreaming = WebAssembly.instantiateStreaming;
+WebAssembly.instantiateStreaming = async function (source, imports) {
+  try {
+    const response = await source;
+    if (!response.ok) {
+      throw new Error(`the server has no ${response.url.slice(BASE.href.length)} (HTTP ${response.status}): copy the whole build/site folder.`);
+    }
+    const type = (response.headers.get("Content-Type") || "").split(";")[0].trim();
+    if (type === "application/wasm") return await instantiateStreaming.call(WebAssembly, response, imports);
+    return await WebAssembly.instantiate(await response.arrayBuffer(), imports);
+  } catch (error) {
+    runtimeFailed(error);
+    throw error;
+  }
+};
+
+const RUNTIME_DATA = ["python_stdlib.zip", "pyodide-lock.json", "pyodide.asm.wasm"];
+
+async function startPython(runtime, snapshotName, snapshot) {
+  const [{ loadPyodide }, { default: createPyodideModule }] = await runtime;
+  const options = { indexURL: PYODIDE.href, createPyodideModule };
+  const load = (extra) =>
+    Promise.race([
+      loadPyodide({ ...options, ...extra }),
+      new Promise((resolve, reject) => {
+        runtimeFailed = reject;
+      }),
+    ]).catch(async (error) => {
+      // Pyodide reports a missing standard library as Python's exit: name the file instead.
+      for (const name of RUNTIME_DATA) {
+        const problem = await fileProblem(new URL(name, PYODIDE), "any", BASE);
+        if (problem) throw new Error(problem, { cause: error });
+      }
+      throw error;
+    });
   if (snapshot) {
     const restore = growMemoryFor(snapshot);
     try {
-      return { pyodide: await loadPyodide({ indexURL, _loadSnapshot: snapshot }), restored: true };
+      return { pyodide: await load({ _loadSnapshot: snapshot }), restored: true };
     } catch (error) {
       console.warn("interpreter snapshot unusable, starting afresh:", error);
       await caches.delete(snapshotName).catch(() => {});
@@ -80,7 +131,7 @@ async function startPython(indexURL, snapshotName, snapshot) {
       restore();
     }
   }
-  return { pyodide: await loadPyodide({ indexURL, _makeSnapshot: true }), restored: false };
+  return { pyodide: await load({ _makeSnapshot: true }), restored: false };
 }
 
 /** Write site files into Python's file system, at the same place under HOME (py/ is the package's). */
@@ -99,31 +150,65 @@ function writeFiles(pyodide, paths, contents) {
 // next to the package, and reads them when level 6 or its hint is first asked for. Without them the
 // game plays on without level 6 (nd_info offers it on no size), and the next request tries again.
 let ndTables = null;
+let ndFetch = null; // Naked Diagonal's page fetches them while Python starts
+const fetchNdTables = (paths) => Promise.all(paths.map((path) => fetchOk(path, "bytes")));
 function ndTablesWritten(pyodide, paths) {
-  ndTables ||= Promise.all(paths.map((path) => fetchOk(path, "bytes"))).then(
+  ndTables ||= (ndFetch || fetchNdTables(paths)).then(
     (contents) => writeFiles(pyodide, paths, contents),
     (error) => {
       console.warn("Naked Diagonal's tables of perfect play are missing:", error.message);
       ndTables = null;
+      ndFetch = null;
     },
   );
   return ndTables;
 }
 
+async function readBuildInfo() {
+  const url = new URL("build.json", BASE);
+  try {
+    return JSON.parse(await fetchOk("build.json", "text"));
+  } catch (error) {
+    throw new Error((await fileProblem(url, "json", BASE)) || `build.json: ${error.message}`, { cause: error });
+  }
+}
+
+/** The worker's downloads so far: [file, start, end] in ms since ``started`` (bench/browser.py). */
+function fileTimes(started) {
+  return performance.getEntriesByType("resource").map((e) => [
+    e.name.slice(BASE.href.length),
+    Math.round(e.startTime - started),
+    Math.round(e.responseEnd - started),
+  ]);
+}
+
 async function boot() {
   const started = performance.now();
-  const info = await (await fetch(new URL("build.json", BASE))).json();
+  // Pyodide's modules at once: starting the interpreter is the longest part of a first visit.
+  const runtime = Promise.all([importRuntime("pyodide.js"), importRuntime("pyodide.asm.js")]);
+  runtime.catch(() => {}); // reported by startPython
+  const info = await readBuildInfo();
   const snapshotName = SNAPSHOT_PREFIX + info.version;
   const saved = await readSnapshot(snapshotName);
   if (!saved) {
     const megabytes = Object.values(info.files).reduce((a, b) => a + b, 0) / 1e6;
     post({ type: "progress", text: `Loading the game… The first visit downloads ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
   }
+  const python = startPython(runtime, snapshotName, saved);
+  python.catch(() => {}); // reported below
+  // The other files once Pyodide has asked for its WebAssembly and standard library, so that the
+  // server's few connections (six over HTTP/1.1) serve those first, not 60 small files before them.
+  await runtime.catch(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  if (new URL(import.meta.url).searchParams.get("game") === "nd") {
+    ndFetch = fetchNdTables(info.nd_tables || []);
+    ndFetch.catch(() => {}); // reported when the tables are first needed
+  }
   const fetchTables = () => Promise.all(info.tables.map((path) => fetchOk(path, "bytes")));
   // Without a snapshot the tables are needed: fetch them while Python starts.
   const tablesFetch = saved ? null : fetchTables();
   const [{ pyodide, restored }, sources] = await Promise.all([
-    startPython(new URL("pyodide/", BASE).href, snapshotName, saved),
+    python,
     Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
   ]);
   const pythonReady = performance.now();
@@ -157,7 +242,7 @@ if _names:
     for _name in _names:
         with open(${JSON.stringify(tableDir)} + "/" + _name, "rb") as _f:
             _files[_name] = _f.read()
-    unitile_webapi.API.load_tables(files=_files)
+    unitile_webapi.API.load_tables(files=_files, check_records=False)
     del _files, _f, _name
 del _names
 `);
@@ -180,7 +265,7 @@ del _names
   }
   return {
     handle,
-    timings: { python: pythonReady - started, ...steps, total: finished - started, restored },
+    timings: { python: pythonReady - started, ...steps, total: finished - started, restored, files: fileTimes(started) },
     version: info.version,
     nd: () => ndTablesWritten(pyodide, info.nd_tables || []),
   };

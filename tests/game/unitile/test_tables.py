@@ -171,6 +171,22 @@ def test_a_consistent_edit_of_a_symbol_is_caught_by_the_records_digest(copy33: P
         Tables.from_files("3x3", files)
 
 
+def test_without_the_records_check_a_file_is_still_checked_by_its_sha256_and_plays_the_same(
+    copy33: Path,
+) -> None:
+    """The browser loads the tables with check_records=False (no block inflated at load): an altered
+    file is still refused by the manifest's sha256, and every answer is the same."""
+    files = {p.name: p.read_bytes() for p in copy33.iterdir()}
+    fast, full = Tables.from_files("3x3", files, check_records=False), Tables.from_files("3x3", files)
+    position = Position.start(Board.get(3, 3))
+    assert fast.moves(position) == full.moves(position) and fast.moves(position)
+    data = bytearray(files["b2.bin"])
+    data[HEADER.size + 1] ^= 1
+    files["b2.bin"] = bytes(data)
+    with pytest.raises(UnitileError, match=r"b2\.bin"):
+        Tables.from_files("3x3", files, check_records=False)
+
+
 def edited_manifest(copy33: Path, edit: Callable[[dict[str, Any]], object]) -> dict[str, bytes]:
     files = {p.name: p.read_bytes() for p in copy33.iterdir()}
     manifest = json.loads(files["manifest.json"])
