@@ -12,28 +12,53 @@ reply is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": one line}``
 '{"ok": true, "result": {"size": 5, "start": null, "moves": []}}'
 >>> handle('[1]')
 '{"ok": false, "error": "request must be a JSON object"}'
+
+The computer's move and Naked Diagonal's hint can take a second or more, and a Web Worker cannot be
+interrupted while Python runs. So :func:`start` begins a request as a :class:`Task`, whose
+:meth:`Task.step` works on it for a slice of time and returns the reply once there is one: the worker
+runs one slice, answers the page's other messages (a cancel among them), and runs the next. A search
+keeps its tree in its generator between slices, so its answer is the same as :func:`handle`'s for the
+same request, whatever the slices (the search counts playouts, not seconds).
+
+>>> game = {"size": 7, "moves": ["d4"]}
+>>> task = start(json.dumps({"op": "nd_computer_move", "args": {"game": game, "level": 5, "seed": 1}}))
+>>> replies = [task.step(0.001) for _ in range(10_000)]
+>>> replies.count(None) > 1, task.reply == handle(task.request)
+(True, True)
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 from .coords import quote
 from .errors import GameError
+from .mcts import Steps, finish
 from .naked_diagonal import webapi as naked_diagonal
 from .unitile import webapi as unitile
 
 #: Each game's requests under the prefix the page gives them.
 GAMES: dict[str, dict[str, Callable[..., Any]]] = {"": unitile.OPS, "nd_": naked_diagonal.OPS}
 _OPS = {prefix + name: op for prefix, ops in GAMES.items() for name, op in ops.items()}
+#: The requests answered in pieces (:class:`Task`), under the same names.
+STEPPED: dict[str, dict[str, Callable[..., Steps[Any]]]] = {"": unitile.STEPS, "nd_": naked_diagonal.STEPS}
+_STEPS = {prefix + name: op for prefix, ops in STEPPED.items() for name, op in ops.items()}
+#: Seconds of work in one :meth:`Task.step` unless told (the page answers a click within two slices).
+SLICE = 0.04
 
 
 def handle(request: str) -> str:
     """Run one JSON request ``{"op": name, "args": {...}}``; the reply is ``{"ok": true, "result": ...}``
     or ``{"ok": false, "error": one line}``. It never raises, whatever the request."""
+    return finish(_reply_steps(request))
+
+
+def _reply_steps(request: str) -> Steps[str]:
+    """:func:`handle` in pieces: the requests of :data:`STEPPED` pause between short pieces of work."""
     try:
         message = json.loads(request)
         if not isinstance(message, dict):
@@ -49,7 +74,9 @@ def handle(request: str) -> str:
             inspect.signature(op).bind(**args)
         except TypeError as exc:
             raise GameError(f"request {name!r}: {exc}") from None
-        return json.dumps({"ok": True, "result": op(**args)})
+        stepped = _STEPS.get(str(name))
+        result = (yield from stepped(**args)) if stepped is not None else op(**args)
+        return json.dumps({"ok": True, "result": result})
     except GameError as exc:
         return json.dumps({"ok": False, "error": str(exc)})
     except (json.JSONDecodeError, TypeError) as exc:
@@ -59,4 +86,40 @@ def handle(request: str) -> str:
         return json.dumps({"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"[:200]})
 
 
-__all__ = ["GAMES", "handle"]
+class Task:
+    """One request answered in slices of time: :meth:`step` until it returns the reply (as
+    :func:`handle`'s), or :meth:`cancel`. A task keeps its own search; a cancelled one leaves nothing
+    behind in the services (only what a finished request would have cached too)."""
+
+    def __init__(self, request: str) -> None:
+        self.request = request
+        self.reply: str | None = None
+        self.cancelled = False
+        self._steps = _reply_steps(request)
+
+    def step(self, seconds: float = SLICE) -> str | None:
+        """Work for about ``seconds`` (at least one piece); the JSON reply when done, else None."""
+        if self.reply is not None or self.cancelled:
+            return self.reply
+        deadline = time.perf_counter() + seconds
+        while True:
+            try:
+                next(self._steps)
+            except StopIteration as stop:
+                self.reply = str(stop.value)
+                return self.reply
+            if time.perf_counter() >= deadline:
+                return None
+
+    def cancel(self) -> None:
+        """Abandon the request: its search is dropped and :meth:`step` answers None from now on."""
+        self.cancelled = True
+        self._steps.close()
+
+
+def start(request: str) -> Task:
+    """Begin a request (as :func:`handle` takes it) to be answered in slices by :meth:`Task.step`."""
+    return Task(request)
+
+
+__all__ = ["GAMES", "SLICE", "STEPPED", "Task", "handle", "start"]
