@@ -46,7 +46,9 @@ S = TypeVar("S")
 T = TypeVar("T")
 Move = Hashable
 #: A computation that pauses (yields None) between short pieces of work and returns a ``T`` at its end.
-Steps = Generator[None, None, T]
+#: Resumed with ``send(True)`` instead of ``next()``, it hurries: a search stops adding playouts and
+#: answers from those it has (a deadline's safety net; :func:`finish` never hurries).
+Steps = Generator[None, bool | None, T]
 #: One legal move: ``(move, state after it, colour it makes win or "")``.
 Edge = tuple[int, S, str]
 
@@ -258,7 +260,9 @@ def choose_steps(
     search: type[Search[S]] = Search,
 ) -> Steps[int]:
     """:func:`choose_move` in pieces: a generator that pauses after every :data:`CHUNK` playouts and
-    returns the move; run to its end (:func:`finish`) it gives exactly :func:`choose_move`'s move."""
+    returns the move; run to its end (:func:`finish`) it gives exactly :func:`choose_move`'s move.
+    Resumed with ``send(True)`` it plays no more playouts and chooses from the visits so far (see
+    :data:`Steps`)."""
     edges = domain.edges(state) if edges is None else edges
     winning = [move for move, _, winner in edges if winner == turn]
     if winning:
@@ -268,7 +272,8 @@ def choose_steps(
     tree = search(domain, rng)
     tree.start(state, turn, edges)
     for done in range(0, playouts, CHUNK):
-        yield
+        if (yield):
+            break
         tree.play(min(CHUNK, playouts - done))
     stats = tree.stats()
     moves = list(stats)

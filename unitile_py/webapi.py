@@ -18,7 +18,10 @@ interrupted while Python runs. So :func:`start` begins a request as a :class:`Ta
 :meth:`Task.step` works on it for a slice of time and returns the reply once there is one: the worker
 runs one slice, answers the page's other messages (a cancel among them), and runs the next. A search
 keeps its tree in its generator between slices, so its answer is the same as :func:`handle`'s for the
-same request, whatever the slices (the search counts playouts, not seconds).
+same request, whatever the slices (the search counts playouts, not seconds). A task may also be given a
+``deadline``, seconds of work after which a search answers from the playouts it has: a safety net for
+a machine much slower than the one the playout counts were measured on (the page uses it; the
+command line never does, so its seeded games stay reproducible everywhere).
 
 >>> game = {"size": 7, "moves": ["d4"]}
 >>> task = start(json.dumps({"op": "nd_computer_move", "args": {"game": game, "level": 5, "seed": 1}}))
@@ -48,7 +51,7 @@ _OPS = {prefix + name: op for prefix, ops in GAMES.items() for name, op in ops.i
 STEPPED: dict[str, dict[str, Callable[..., Steps[Any]]]] = {"": unitile.STEPS, "nd_": naked_diagonal.STEPS}
 _STEPS = {prefix + name: op for prefix, ops in STEPPED.items() for name, op in ops.items()}
 #: Seconds of work in one :meth:`Task.step` unless told (the page answers a click within two slices).
-SLICE = 0.04
+SLICE = 0.02
 
 
 def handle(request: str) -> str:
@@ -91,25 +94,37 @@ class Task:
     :func:`handle`'s), or :meth:`cancel`. A task keeps its own search; a cancelled one leaves nothing
     behind in the services (only what a finished request would have cached too)."""
 
-    def __init__(self, request: str) -> None:
+    def __init__(self, request: str, deadline: float | None = None) -> None:
         self.request = request
+        self.deadline = deadline
         self.reply: str | None = None
         self.cancelled = False
+        #: Seconds of work so far, and whether the deadline cut a search short.
+        self.worked = 0.0
+        self.hurried = False
+        self._begun = False  # a generator takes send(True) only once it has started
         self._steps = _reply_steps(request)
 
     def step(self, seconds: float = SLICE) -> str | None:
         """Work for about ``seconds`` (at least one piece); the JSON reply when done, else None."""
         if self.reply is not None or self.cancelled:
             return self.reply
-        deadline = time.perf_counter() + seconds
-        while True:
-            try:
-                next(self._steps)
-            except StopIteration as stop:
-                self.reply = str(stop.value)
-                return self.reply
-            if time.perf_counter() >= deadline:
-                return None
+        began = time.perf_counter()
+        try:
+            while True:
+                spent = self.worked + time.perf_counter() - began
+                late = self._begun and self.deadline is not None and spent >= self.deadline
+                self.hurried = self.hurried or late
+                self._begun = True
+                try:
+                    self._steps.send(True) if late else next(self._steps)
+                except StopIteration as stop:
+                    self.reply = str(stop.value)
+                    return self.reply
+                if time.perf_counter() - began >= seconds:
+                    return None
+        finally:
+            self.worked += time.perf_counter() - began
 
     def cancel(self) -> None:
         """Abandon the request: its search is dropped and :meth:`step` answers None from now on."""
@@ -117,9 +132,10 @@ class Task:
         self._steps.close()
 
 
-def start(request: str) -> Task:
-    """Begin a request (as :func:`handle` takes it) to be answered in slices by :meth:`Task.step`."""
-    return Task(request)
+def start(request: str, deadline: float | None = None) -> Task:
+    """Begin a request (as :func:`handle` takes it) to be answered in slices by :meth:`Task.step`; a
+    search that has worked ``deadline`` seconds answers from the playouts it has (None: no deadline)."""
+    return Task(request, deadline)
 
 
 __all__ = ["GAMES", "SLICE", "STEPPED", "Task", "handle", "start"]

@@ -188,3 +188,18 @@ def test_a_search_player_plays_its_sizes_playouts(level: int, n: int) -> None:
     assert finish(SearchPlayer(1, level, playouts=16).steps(Position.empty(n))) == SearchPlayer(
         1, level, playouts=16
     ).choose(Position.empty(n))
+
+
+def test_a_deadline_cuts_a_search_short_and_finish_never_does() -> None:
+    text = request("nd_computer_move", game=game(13, ["g7"]), level=5, seed=4)
+    task = webapi.start(text, deadline=0.05)
+    while (reply := task.step(0.01)) is None:
+        pass
+    assert task.hurried and task.worked < 1.0
+    point = json.loads(reply)["result"]
+    assert point in nd_webapi.API.state(game(13, ["g7"]))["legal"]
+    calm = webapi.start(text, deadline=60.0)
+    assert sliced(text)[0] == webapi.handle(text)
+    while calm.step(0.01) is None:
+        pass
+    assert not calm.hurried and calm.reply == webapi.handle(text)

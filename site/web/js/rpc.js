@@ -15,7 +15,9 @@ export class WorkerClient {
   constructor(url, onProgress = () => {}) {
     this.pending = new Map();
     this.nextId = 1;
-    this.calls = []; // the last 200 replies: {op, ms, wall} (the worker's own time), for the benchmark
+    // The last 200 replies, for the benchmark: {op, ms, wall, hurried} (the worker's Python time, the
+    // time from arrival to reply, and whether the deadline cut a search short).
+    this.calls = [];
     this.ready = new Promise((resolve, reject) => {
       this.worker = new Worker(url, { type: "module" });
       this.worker.addEventListener("message", (event) => {
@@ -69,7 +71,7 @@ export class WorkerClient {
       waiter.reject(new UserError(data.error));
       return;
     }
-    this.calls.push({ op: waiter.op, ms: data.ms, wall: data.wall });
+    this.calls.push({ op: waiter.op, ms: data.ms, wall: data.wall, hurried: data.hurried });
     if (this.calls.length > 200) this.calls.shift();
     waiter.resolve(data.result);
   }

@@ -208,8 +208,11 @@ ready.then(
 // cancel drops the task: its search is abandoned and no reply is sent; another request is answered
 // between the slices of a long one). A MessageChannel message is a zero-delay yield (setTimeout
 // would clamp to 4 ms after a few nested calls). "ms" in a reply is the Python time spent on it,
-// "wall" the time from its arrival to its reply.
-const SLICE = 0.04;
+// "wall" the time from its arrival to its reply. A search that has worked DEADLINE seconds answers
+// from the playouts it has ("hurried" in the reply): the playout counts hold the budget on this
+// machine (docs/players.md), the deadline only on a much slower or busier one.
+const SLICE = 0.02;
+const DEADLINE = 1.5;
 const cancelled = new Set(); // ids cancelled before or while they run
 const channel = new MessageChannel();
 const waiting = [];
@@ -233,7 +236,7 @@ async function answer(id, op, args, start) {
   const arrived = performance.now();
   let task;
   try {
-    task = start(JSON.stringify({ op, args }));
+    task = start(JSON.stringify({ op, args }), DEADLINE);
   } catch (error) {
     failed(id, error);
     return;
@@ -245,7 +248,8 @@ async function answer(id, op, args, start) {
       const reply = task.step(SLICE);
       ms += performance.now() - t0;
       if (reply !== undefined && reply !== null) {
-        post({ type: "reply", id, ...JSON.parse(reply), ms, wall: performance.now() - arrived });
+        const wall = performance.now() - arrived;
+        post({ type: "reply", id, ...JSON.parse(reply), ms, wall, hurried: task.hurried });
         return;
       }
       await yieldToEvents();
