@@ -246,8 +246,9 @@ export class GameController {
   // ----- moves ---------------------------------------------------------------------------------
 
   async play(move, byComputer) {
-    const before = this.state;
+    const [before, gen] = [this.state, this.gen];
     const game = await this.call("play", { game: this.game, move });
+    if (gen !== this.gen) return; // an undo or a new game came first: this move is dropped
     this.setGame(game, byComputer && this.humans().length > 0 ? "replace" : "push");
     await this.refresh();
     this.announce(this.moveText(before, move));
