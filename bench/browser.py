@@ -248,7 +248,8 @@ def nd_sized_games(page: Any, size: int, positions: int) -> list[dict[str, Any]]
 
 def nd_budgets(browser: Any, server: Any, sizes: list[int], positions: int) -> dict[str, Any]:
     """The worker's time for Naked Diagonal's search levels 2-5 and the hint on each size: for each,
-    ``{"ms": [...], "wall": [...]}`` over the positions (Python time, and arrival to reply)."""
+    ``{"ms": [...], "wall": [...], "hurried": [...]}`` over the positions (Python time, arrival to
+    reply, and whether the worker's deadline cut the search short)."""
     context = browser.new_context(service_workers="block")
     page = context.new_page()
     page.goto(server.url + "about.html")
@@ -271,7 +272,7 @@ def nd_budgets(browser: Any, server: Any, sizes: list[int], positions: int) -> d
                 [games, level, op],
             )
             calls = [c for c in page.evaluate("window.unitile.calls") if c["op"] == op]
-            row[name] = {"ms": [c["ms"] for c in calls], "wall": [c["wall"] for c in calls]}
+            row[name] = {key: [c[key] for c in calls] for key in ("ms", "wall", "hurried")}
         out[str(size)] = row
     context.close()
     return out
@@ -284,9 +285,14 @@ def print_budgets(results: dict[str, Any]) -> None:
     print("| size | positions | " + " | ".join(n.replace("level", "level ") for n in names) + " |")
     print("|---" * (len(names) + 2) + "|")
     for size, row in budgets.items():
-        cells = [f"{max(row[n]['ms']):.0f} ({statistics.mean(row[n]['ms']):.0f})" for n in names]
+        cells = [
+            f"{max(row[n]['ms']):.0f} ({statistics.mean(row[n]['ms']):.0f})"
+            + (f" {sum(row[n]['hurried'])}h" if any(row[n]["hurried"]) else "")
+            for n in names
+        ]
         print(f"| {size}x{size} | {row['positions']} | " + " | ".join(cells) + " |")
-    print("worst Python ms per request (mean in brackets); worst wall ms (arrival to reply):")
+    print("worst Python ms per request (mean in brackets; Nh: N requests cut by the deadline);")
+    print("worst wall ms (arrival to reply):")
     for size, row in budgets.items():
         print(f"  {size}x{size}: " + ", ".join(f"{n} {max(row[n]['wall']):.0f}" for n in names))
 
