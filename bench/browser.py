@@ -274,13 +274,39 @@ def nd_budgets(browser: Any, server: Any, sizes: list[int], positions: int) -> d
             calls = [c for c in page.evaluate("window.unitile.calls") if c["op"] == op]
             row[name] = {key: [c[key] for c in calls] for key in ("ms", "wall", "hurried")}
         out[str(size)] = row
+    out["latency"] = page.evaluate(LATENCY)
     context.close()
     return out
 
 
+#: Round trips of a short request (nd_state) with the worker idle, then while it searches level 5's
+#: move on the empty 13x13 board (answered between two slices of the search).
+LATENCY = """async () => {
+  const u = window.unitile;
+  const game = { size: 13, start: null, moves: [] };
+  const trip = async () => {
+    const t0 = performance.now();
+    await u.call('nd_state', { game });
+    return performance.now() - t0;
+  };
+  const idle = [];
+  for (let i = 0; i < 20; i++) idle.push(await trip());
+  let done = false;
+  const move = u.call('nd_computer_move', { game, level: 5, seed: 1 }).then(() => { done = true; });
+  const busy = [];
+  while (!done) {
+    const ms = await trip();
+    if (!done) busy.push(ms);
+  }
+  await move;
+  return { idle, busy };
+}"""
+
+
 def print_budgets(results: dict[str, Any]) -> None:
     """A Markdown table of the worst (and mean) time per level and size."""
-    budgets = results["nd_budgets"]
+    budgets = dict(results["nd_budgets"])
+    latency = budgets.pop("latency")
     names = ["level2", "level3", "level4", "level5", "hint"]
     print("| size | positions | " + " | ".join(n.replace("level", "level ") for n in names) + " |")
     print("|---" * (len(names) + 2) + "|")
@@ -295,6 +321,9 @@ def print_budgets(results: dict[str, Any]) -> None:
     print("worst wall ms (arrival to reply):")
     for size, row in budgets.items():
         print(f"  {size}x{size}: " + ", ".join(f"{n} {max(row[n]['wall']):.0f}" for n in names))
+    print(f"nd_state round trip, worker idle: {summary(latency['idle'])}")
+    print(f"nd_state round trip during level 5's search on 13x13: {summary(latency['busy'])} "
+          f"({len(latency['busy'])} requests)")
 
 
 NODE_CPU = r"""

@@ -199,7 +199,40 @@ def test_a_deadline_cuts_a_search_short_and_finish_never_does() -> None:
     point = json.loads(reply)["result"]
     assert point in nd_webapi.API.state(game(13, ["g7"]))["legal"]
     calm = webapi.start(text, deadline=60.0)
-    assert sliced(text)[0] == webapi.handle(text)
     while calm.step(0.01) is None:
         pass
     assert not calm.hurried and calm.reply == webapi.handle(text)
+
+
+def test_level_6_on_a_stored_proof_in_pieces_is_level_6_in_one_call() -> None:
+    """5x5 (a strategy): off the proof, level 6 searches exactly and plays level 5; in pieces both
+    pause, and the point and its source are those of one call."""
+    from unitile_py.naked_diagonal.game import Game
+    from unitile_py.naked_diagonal.players import PERFECT, PerfectPlayer, perfect_sizes
+
+    if 5 not in perfect_sizes():
+        pytest.skip("no 5x5 strategy in this checkout")
+    rng = random.Random(3)
+    paused_sources = set()
+    for _ in range(2):
+        g = Game(Position.empty(5))
+        while not g.is_over() and g.ply < 12:
+            g.push(rng.choice(g.legal_moves()))
+            if g.is_over():
+                break
+            position = g.position
+            steps = PerfectPlayer(7).why_steps(position)
+            pauses = 0
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as stop:
+                    found = stop.value
+                    break
+                pauses += 1
+            assert found == PerfectPlayer(7).choose_why(position)
+            if pauses:
+                paused_sources.add(found[1])
+    assert len(paused_sources) >= 2, paused_sources
+    text = request("nd_computer_move", game=game(5, ["a1", "e5"]), level=PERFECT, seed=2)
+    assert sliced(text)[0] == webapi.handle(text)

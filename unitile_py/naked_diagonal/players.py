@@ -158,16 +158,29 @@ class PerfectPlayer:
         """The chosen point; :class:`NakedDiagonalError` on a board size without tables or strategy."""
         return self.choose_why(position, rng)[0]
 
+    def steps(self, position: Position, rng: random.Random | None = None) -> Steps[int]:
+        """:meth:`choose` in pieces: the same point."""
+        point, _ = yield from self.why_steps(position, rng)
+        return point
+
     def choose_why(self, position: Position, rng: random.Random | None = None) -> tuple[int, str]:
         """The chosen point and where it came from: ``"the tables"``, or on a strategy size
         :data:`perfect.PROOF`, :data:`perfect.EXACT`, :data:`perfect.FALLBACK` or
         :data:`perfect.DEFENCE`."""
+        return finish(self.why_steps(position, rng))
+
+    def why_steps(self, position: Position, rng: random.Random | None = None) -> Steps[tuple[int, str]]:
+        """:meth:`choose_why` in pieces (on a strategy size, between the exact search's placements and
+        the playouts of level 5's search): the same point."""
         legal_points(position)
         rng = player_rng(rng, self.seed, position)
         n = position.grid.n
         if n not in solved_sizes() and n in strategy_sizes():
             level5 = SearchPlayer(self.seed, BEST)
-            return perfect.choose(position, strategy_for(n), rng, lambda: level5.choose(position, rng))
+            found = yield from perfect.choose_steps(
+                position, strategy_for(n), rng, lambda: level5.steps(position, rng)
+            )
+            return found
         best = tables_for(n).best(position)
         return best[rng.randrange(len(best))], TABLES
 
@@ -219,7 +232,7 @@ def best_hint_steps(position: Position) -> Steps[tuple[int, str]]:
     where it came from: level 6's (seed 0; :meth:`PerfectPlayer.choose_why`) where the size has tables or
     a strategy, else level 5's (``"level 5"``). The page and ``nd play`` give this one."""
     if position.grid.n in perfect_sizes():
-        return PerfectPlayer(0).choose_why(position)
+        return (yield from PerfectPlayer(0).why_steps(position))
     point = yield from hint_steps(position)
     return point, f"level {BEST}"
 
