@@ -37,6 +37,9 @@ EXACT_EMPTY = 16
 #: Positions an exact search may expand (one exact legality test each) before it gives up: well under
 #: a second of CPU on 5x5 with level 5's move after it.
 NODES = 4000
+#: The exact search pauses (for the page's other requests, see :mod:`unitile_py.webapi`) after every
+#: this many positions it expands.
+PAUSE = 16
 #: Where a choice came from.
 PROOF = "the stored proof"
 EXACT = "an exact search"
@@ -90,6 +93,10 @@ class Search:
 
     def wins(self, position: Position) -> bool:
         """True when the side to move wins with perfect play; :class:`OutOfBudget` when undecided."""
+        return finish(self.wins_steps(position))
+
+    def wins_steps(self, position: Position) -> Steps[bool]:
+        """:meth:`wins` in pieces: it pauses every :data:`PAUSE` positions it expands."""
         won = position.winner()
         if won is not None:
             return won == position.turn
@@ -100,6 +107,8 @@ class Search:
         if self.nodes <= 0:
             raise OutOfBudget
         self.nodes -= 1
+        if self.nodes % PAUSE == 0:
+            yield
         mine = self.mine(position)
         turn = position.turn
         if winning_points(self.grid, position.stones(turn), turn, mine):
@@ -107,7 +116,7 @@ class Search:
         else:
             result = False
             for p in self.grid.points(mine):
-                result = self.after(position, p)
+                result = yield from self.after_steps(position, p)
                 if result:
                     break
         self.memo[key] = result
@@ -115,9 +124,14 @@ class Search:
 
     def after(self, position: Position, point: int) -> bool:
         """True when the side to move wins after placing on ``point``; :class:`OutOfBudget`."""
+        return finish(self.after_steps(position, point))
+
+    def after_steps(self, position: Position, point: int) -> Steps[bool]:
+        """:meth:`after` in pieces."""
         c = self.child(position, point)
         same = c.turn == position.turn and c.winner() is None
-        return self.wins(c) if same else not self.wins(c)
+        won = yield from self.wins_steps(c)
+        return won if same else not won
 
 
 def exact_moves(position: Position, nodes: int = NODES) -> dict[int, bool] | None:
@@ -136,7 +150,7 @@ def exact_moves_steps(position: Position, nodes: int = NODES) -> Steps[dict[int,
     try:
         for p in position.grid.points(search.mine(position)):
             yield
-            out[p] = search.after(position, p)
+            out[p] = yield from search.after_steps(position, p)
             if out[p]:
                 break
     except OutOfBudget:
