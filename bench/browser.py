@@ -4,6 +4,11 @@ too (its page, levels 1-5 on 9x9, and the time from a tap on a banned point to t
 
     .venv/bin/python bench/browser.py [--runs 5] [--positions 8] [--game both|unitile|nd] [--loads-only]
                                       [--json out.json]
+    .venv/bin/python bench/browser.py --budgets 5,9,13 [--positions 6]
+
+``--budgets``: only the worst time of Naked Diagonal's search levels 2-5 and of its hint per board
+size, in the worker (the Python time of the request, its slices summed, and the wall time from its
+arrival to its reply), over the empty board and positions of seeded games of each size.
 
 Cold: a fresh browser context (empty HTTP cache, no service worker); its board drawn is the page's
 mark ``board-drawn`` (the start, before Python), and it reports the bytes the server sent until the
@@ -234,6 +239,111 @@ def nd_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
     return out
 
 
+def nd_sized_games(page: Any, size: int, positions: int) -> list[dict[str, Any]]:
+    """The empty ``size`` board and positions every few plies along seeded level-2 games of that size."""
+    return list(
+        page.evaluate(
+            """async ([n, count]) => {
+              const every = Math.max(2, Math.floor(n * n / 8));
+              const out = [{ size: n, start: null, moves: [] }];
+              for (let seed = 1; out.length < count && seed < 20; seed++) {
+                let game = { size: n, start: null, moves: [] };
+                for (let i = 1; out.length < count; i++) {
+                  const st = await window.unitile.call('nd_state', { game });
+                  if (st.over) break;
+                  const args = { game, level: 2, seed: seed * 100 + i };
+                  const move = await window.unitile.call('nd_computer_move', args);
+                  game = await window.unitile.call('nd_play', { game, move });
+                  if (i % every === 0) out.push(game);
+                }
+              }
+              return out;
+            }""",
+            [size, positions],
+        )
+    )
+
+
+def nd_budgets(browser: Any, server: Any, sizes: list[int], positions: int) -> dict[str, Any]:
+    """The worker's time for Naked Diagonal's search levels 2-5 and the hint on each size: for each,
+    ``{"ms": [...], "wall": [...], "hurried": [...]}`` over the positions (Python time, arrival to
+    reply, and whether the worker's deadline cut the search short)."""
+    context = browser.new_context(service_workers="block")
+    page = context.new_page()
+    page.goto(server.url + "about.html")
+    page.evaluate(ND_SETTINGS)
+    page.goto(server.url + "nd.html")
+    wait_for(page, "window.unitile && window.unitile.timings.playable")
+    out: dict[str, Any] = {}
+    for size in sizes:
+        games = nd_sized_games(page, size, positions)
+        row: dict[str, Any] = {"positions": len(games)}
+        for name, op, level in [*((f"level{lv}", "nd_computer_move", lv) for lv in (2, 3, 4, 5)),
+                                ("hint", "nd_hint", None)]:
+            page.evaluate("window.unitile.calls.length = 0")
+            page.evaluate(
+                """async ([games, level, op]) => {
+                  for (const [i, game] of games.entries()) {
+                    await window.unitile.call(op, level === null ? { game } : { game, level, seed: i });
+                  }
+                }""",
+                [games, level, op],
+            )
+            calls = [c for c in page.evaluate("window.unitile.calls") if c["op"] == op]
+            row[name] = {key: [c[key] for c in calls] for key in ("ms", "wall", "hurried")}
+        out[str(size)] = row
+    out["latency"] = page.evaluate(LATENCY)
+    context.close()
+    return out
+
+
+#: Round trips of a short request (nd_state) with the worker idle, then while it searches level 5's
+#: move on the empty 13x13 board (answered between two slices of the search).
+LATENCY = """async () => {
+  const u = window.unitile;
+  const game = { size: 13, start: null, moves: [] };
+  const trip = async () => {
+    const t0 = performance.now();
+    await u.call('nd_state', { game });
+    return performance.now() - t0;
+  };
+  const idle = [];
+  for (let i = 0; i < 20; i++) idle.push(await trip());
+  let done = false;
+  const move = u.call('nd_computer_move', { game, level: 5, seed: 1 }).then(() => { done = true; });
+  const busy = [];
+  while (!done) {
+    const ms = await trip();
+    if (!done) busy.push(ms);
+  }
+  await move;
+  return { idle, busy };
+}"""
+
+
+def print_budgets(results: dict[str, Any]) -> None:
+    """A Markdown table of the worst (and mean) time per level and size."""
+    budgets = dict(results["nd_budgets"])
+    latency = budgets.pop("latency")
+    names = ["level2", "level3", "level4", "level5", "hint"]
+    print("| size | positions | " + " | ".join(n.replace("level", "level ") for n in names) + " |")
+    print("|---" * (len(names) + 2) + "|")
+    for size, row in budgets.items():
+        cells = [
+            f"{max(row[n]['ms']):.0f} ({statistics.mean(row[n]['ms']):.0f})"
+            + (f" {sum(row[n]['hurried'])}h" if any(row[n]["hurried"]) else "")
+            for n in names
+        ]
+        print(f"| {size}x{size} | {row['positions']} | " + " | ".join(cells) + " |")
+    print("worst Python ms per request (mean in brackets; Nh: N requests cut by the deadline);")
+    print("worst wall ms (arrival to reply):")
+    for size, row in budgets.items():
+        print(f"  {size}x{size}: " + ", ".join(f"{n} {max(row[n]['wall']):.0f}" for n in names))
+    print(f"nd_state round trip, worker idle: {summary(latency['idle'])}")
+    print(f"nd_state round trip during level 5's search on 13x13: {summary(latency['busy'])} "
+          f"({len(latency['busy'])} requests)")
+
+
 NODE_CPU = r"""
 import fs from "node:fs";
 import path from "node:path";
@@ -319,6 +429,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--loads-only", action="store_true", help="only the cold and warm loads")
+    parser.add_argument(
+        "--budgets", help="only the worst time per Naked Diagonal level and hint on these sizes (5,9,13)"
+    )
     args = parser.parse_args(argv)
     if not CHROMIUM.exists():
         print("bench/browser.py: /usr/bin/chromium is missing (apt-get install chromium)", file=sys.stderr)
@@ -332,11 +445,15 @@ def main(argv: list[str] | None = None) -> int:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
                 results: dict[str, Any] = {"load_average": os.getloadavg(), "build_bytes": built.total_bytes}
-                if args.game != "nd":
+                if args.budgets:
+                    sizes = [int(v) for v in args.budgets.split(",")]
+                    results["nd_budgets"] = nd_budgets(browser, server, sizes, args.positions)
+                    args.game = "none"
+                if args.game not in ("nd", "none"):
                     results.update(load_times(browser, server, args.runs))
                     if not args.loads_only:
                         results["moves"] = move_times(browser, server, args.positions)
-                if args.game != "unitile":
+                if args.game not in ("unitile", "none"):
                     results["nd_load"] = load_times(browser, server, args.runs, "nd.html")
                     if not args.loads_only:
                         results["nd"] = nd_times(browser, server, args.positions)
@@ -352,13 +469,15 @@ def main(argv: list[str] | None = None) -> int:
     load, size = results["load_average"][0], results["build_bytes"] / 1e6
     after = results["load_average_after"][0]
     print(f"load average {load:.1f} before, {after:.1f} after (2 cores); build {size:.2f} MB")
-    if args.game != "nd":
+    if args.budgets:
+        print_budgets(results)
+    if args.game not in ("nd", "none"):
         print_load("Unitile", results)
-    if args.game != "unitile":
+    if args.game not in ("unitile", "none"):
         print_load("Naked Diagonal", results["nd_load"])
-    if args.game != "unitile" and not args.loads_only:
+    if args.game not in ("unitile", "none") and not args.loads_only:
         print_nd(results)
-    if args.game != "nd" and not args.loads_only:
+    if args.game not in ("nd", "none") and not args.loads_only:
         print_unitile(results)
     return 0
 

@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from unitile_py.naked_diagonal.game import Game
-from unitile_py.naked_diagonal.players import LEVELS, PLAYOUTS, make_player
+from unitile_py.naked_diagonal.players import LEVELS, make_player, playouts_for
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.playing import run_games
 
@@ -55,7 +55,7 @@ def speed(args: argparse.Namespace) -> None:
             t0 = time.process_time()
             make_player(level, 1).choose(p)
             times.append(time.process_time() - t0)
-        playouts = PLAYOUTS.get(level, 0)
+        playouts = playouts_for(level, args.size) if level > 1 else 0
         print(f"| {level} | {playouts} | {times[0]:.3f} | {sum(times) / len(times):.3f} | {max(times):.3f} |")
     print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 

@@ -34,14 +34,21 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Generator, Hashable, Sequence
 from typing import Generic, Protocol, TypeVar, cast
 
 #: UCB1 exploration constant (rewards are 0 or 1).
 EXPLORATION = 1.4
+#: Playouts between two pauses of :func:`choose_steps` (a few milliseconds on any board).
+CHUNK = 8
 
 S = TypeVar("S")
+T = TypeVar("T")
 Move = Hashable
+#: A computation that pauses (yields None) between short pieces of work and returns a ``T`` at its end.
+#: Resumed with ``send(True)`` instead of ``next()``, it hurries: a search stops adding playouts and
+#: answers from those it has (a deadline's safety net; :func:`finish` never hurries).
+Steps = Generator[None, bool | None, T]
 #: One legal move: ``(move, state after it, colour it makes win or "")``.
 Edge = tuple[int, S, str]
 
@@ -90,11 +97,27 @@ class Search(Generic[S]):
 
         ``edges`` replaces the domain's moves at the root (a game may search below the root with a
         cheaper rule than the one its real moves obey). Returns ``{move: (visits, wins)}`` for every
-        root move, wins counted for ``turn``.
+        root move, wins counted for ``turn``. The same as :meth:`start`, then :meth:`play` of all the
+        playouts in any number of pieces, then :meth:`stats`.
         """
-        root = self._node(turn, self.domain.edges(state) if edges is None else edges)
+        self.start(state, turn, edges)
+        self.play(playouts)
+        return self.stats()
+
+    def start(self, state: S, turn: str, edges: Sequence[Edge[S]] | None = None) -> None:
+        """Begin a search from ``state`` (as :meth:`run`), no playout yet: the tree lives in this object,
+        so :meth:`play` can add playouts a few at a time."""
+        self.root = self._node(turn, self.domain.edges(state) if edges is None else edges)
+
+    def play(self, playouts: int) -> None:
+        """Add ``playouts`` games to the search begun by :meth:`start`."""
+        root = self.root
         for _ in range(playouts):
             self._iterate(root)
+
+    def stats(self) -> dict[int, tuple[int, int]]:
+        """``{move: (visits, wins)}`` of every root move so far, wins counted for the side to move."""
+        root = self.root
         return {edge[0]: (n, w) for edge, n, w in zip(root.edges, root.visits, root.wins, strict=True)}
 
     def _node(self, turn: str, edges: Sequence[Edge[S]]) -> _Node[S]:
@@ -226,6 +249,50 @@ class RaveSearch(Search[S]):
         return best
 
 
+def choose_steps(
+    domain: Domain[S],
+    state: S,
+    turn: str,
+    playouts: int,
+    rng: random.Random,
+    proportional: bool = False,
+    edges: Sequence[Edge[S]] | None = None,
+    search: type[Search[S]] = Search,
+) -> Steps[int]:
+    """:func:`choose_move` in pieces: a generator that pauses after every :data:`CHUNK` playouts and
+    returns the move; run to its end (:func:`finish`) it gives exactly :func:`choose_move`'s move.
+    Resumed with ``send(True)`` it plays no more playouts and chooses from the visits so far (see
+    :data:`Steps`)."""
+    edges = domain.edges(state) if edges is None else edges
+    winning = [move for move, _, winner in edges if winner == turn]
+    if winning:
+        return winning[0] if len(winning) == 1 else winning[rng.randrange(len(winning))]
+    if len(edges) == 1:
+        return edges[0][0]
+    tree = search(domain, rng)
+    tree.start(state, turn, edges)
+    for done in range(0, playouts, CHUNK):
+        if (yield):
+            break
+        tree.play(min(CHUNK, playouts - done))
+    stats = tree.stats()
+    moves = list(stats)
+    if proportional:
+        return rng.choices(moves, weights=[stats[m][0] for m in moves])[0]
+    top = max(stats.values())
+    tied = [m for m in moves if stats[m] == top]
+    return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
+
+
+def finish(steps: Steps[T]) -> T:
+    """Run a computation in pieces (:data:`Steps`) to its end and return its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return cast(T, stop.value)
+
+
 def choose_move(
     domain: Domain[S],
     state: S,
@@ -240,20 +307,21 @@ def choose_move(
     several), the only move if there is one, else by a search of ``playouts`` games: the most visited
     move (ties to more wins, then at random), or with ``proportional`` a draw weighted by visits.
     ``edges`` are the root's moves if not the domain's (see :meth:`Search.run`); ``search`` is the
-    search class (:class:`RaveSearch` for a domain that supports it)."""
-    edges = domain.edges(state) if edges is None else edges
-    winning = [move for move, _, winner in edges if winner == turn]
-    if winning:
-        return winning[0] if len(winning) == 1 else winning[rng.randrange(len(winning))]
-    if len(edges) == 1:
-        return edges[0][0]
-    stats = search(domain, rng).run(state, turn, playouts, edges)
-    moves = list(stats)
-    if proportional:
-        return rng.choices(moves, weights=[stats[m][0] for m in moves])[0]
-    top = max(stats.values())
-    tied = [m for m in moves if stats[m] == top]
-    return tied[0] if len(tied) == 1 else tied[rng.randrange(len(tied))]
+    search class (:class:`RaveSearch` for a domain that supports it). :func:`choose_steps` is the same
+    in pieces."""
+    return finish(choose_steps(domain, state, turn, playouts, rng, proportional, edges, search))
 
 
-__all__ = ["EXPLORATION", "AmafDomain", "Domain", "Edge", "RaveSearch", "Search", "choose_move"]
+__all__ = [
+    "CHUNK",
+    "EXPLORATION",
+    "AmafDomain",
+    "Domain",
+    "Edge",
+    "RaveSearch",
+    "Search",
+    "Steps",
+    "choose_move",
+    "choose_steps",
+    "finish",
+]

@@ -12,28 +12,56 @@ reply is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": one line}``
 '{"ok": true, "result": {"size": 5, "start": null, "moves": []}}'
 >>> handle('[1]')
 '{"ok": false, "error": "request must be a JSON object"}'
+
+The computer's move and Naked Diagonal's hint can take a second or more, and a Web Worker cannot be
+interrupted while Python runs. So :func:`start` begins a request as a :class:`Task`, whose
+:meth:`Task.step` works on it for a slice of time and returns the reply once there is one: the worker
+runs one slice, answers the page's other messages (a cancel among them), and runs the next. A search
+keeps its tree in its generator between slices, so its answer is the same as :func:`handle`'s for the
+same request, whatever the slices (the search counts playouts, not seconds). A task may also be given a
+``deadline``, seconds of work after which a search answers from the playouts it has: a safety net for
+a machine much slower than the one the playout counts were measured on (the page uses it; the
+command line never does, so its seeded games stay reproducible everywhere).
+
+>>> game = {"size": 7, "moves": ["d4"]}
+>>> task = start(json.dumps({"op": "nd_computer_move", "args": {"game": game, "level": 5, "seed": 1}}))
+>>> replies = [task.step(0.001) for _ in range(10_000)]
+>>> replies.count(None) > 1, task.reply == handle(task.request)
+(True, True)
 """
 
 from __future__ import annotations
 
 import inspect
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 from .coords import quote
 from .errors import GameError
+from .mcts import Steps, finish
 from .naked_diagonal import webapi as naked_diagonal
 from .unitile import webapi as unitile
 
 #: Each game's requests under the prefix the page gives them.
 GAMES: dict[str, dict[str, Callable[..., Any]]] = {"": unitile.OPS, "nd_": naked_diagonal.OPS}
 _OPS = {prefix + name: op for prefix, ops in GAMES.items() for name, op in ops.items()}
+#: The requests answered in pieces (:class:`Task`), under the same names.
+STEPPED: dict[str, dict[str, Callable[..., Steps[Any]]]] = {"": unitile.STEPS, "nd_": naked_diagonal.STEPS}
+_STEPS = {prefix + name: op for prefix, ops in STEPPED.items() for name, op in ops.items()}
+#: Seconds of work in one :meth:`Task.step` unless told (the page answers a click within two slices).
+SLICE = 0.02
 
 
 def handle(request: str) -> str:
     """Run one JSON request ``{"op": name, "args": {...}}``; the reply is ``{"ok": true, "result": ...}``
     or ``{"ok": false, "error": one line}``. It never raises, whatever the request."""
+    return finish(_reply_steps(request))
+
+
+def _reply_steps(request: str) -> Steps[str]:
+    """:func:`handle` in pieces: the requests of :data:`STEPPED` pause between short pieces of work."""
     try:
         message = json.loads(request)
         if not isinstance(message, dict):
@@ -49,7 +77,9 @@ def handle(request: str) -> str:
             inspect.signature(op).bind(**args)
         except TypeError as exc:
             raise GameError(f"request {name!r}: {exc}") from None
-        return json.dumps({"ok": True, "result": op(**args)})
+        stepped = _STEPS.get(str(name))
+        result = (yield from stepped(**args)) if stepped is not None else op(**args)
+        return json.dumps({"ok": True, "result": result})
     except GameError as exc:
         return json.dumps({"ok": False, "error": str(exc)})
     except (json.JSONDecodeError, TypeError) as exc:
@@ -59,4 +89,53 @@ def handle(request: str) -> str:
         return json.dumps({"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"[:200]})
 
 
-__all__ = ["GAMES", "handle"]
+class Task:
+    """One request answered in slices of time: :meth:`step` until it returns the reply (as
+    :func:`handle`'s), or :meth:`cancel`. A task keeps its own search; a cancelled one leaves nothing
+    behind in the services (only what a finished request would have cached too)."""
+
+    def __init__(self, request: str, deadline: float | None = None) -> None:
+        self.request = request
+        self.deadline = deadline
+        self.reply: str | None = None
+        self.cancelled = False
+        #: Seconds of work so far, and whether the deadline cut a search short.
+        self.worked = 0.0
+        self.hurried = False
+        self._begun = False  # a generator takes send(True) only once it has started
+        self._steps = _reply_steps(request)
+
+    def step(self, seconds: float = SLICE) -> str | None:
+        """Work for about ``seconds`` (at least one piece); the JSON reply when done, else None."""
+        if self.reply is not None or self.cancelled:
+            return self.reply
+        began = time.perf_counter()
+        try:
+            while True:
+                spent = self.worked + time.perf_counter() - began
+                late = self._begun and self.deadline is not None and spent >= self.deadline
+                self.hurried = self.hurried or late
+                self._begun = True
+                try:
+                    self._steps.send(True) if late else next(self._steps)
+                except StopIteration as stop:
+                    self.reply = str(stop.value)
+                    return self.reply
+                if time.perf_counter() - began >= seconds:
+                    return None
+        finally:
+            self.worked += time.perf_counter() - began
+
+    def cancel(self) -> None:
+        """Abandon the request: its search is dropped and :meth:`step` answers None from now on."""
+        self.cancelled = True
+        self._steps.close()
+
+
+def start(request: str, deadline: float | None = None) -> Task:
+    """Begin a request (as :func:`handle` takes it) to be answered in slices by :meth:`Task.step`; a
+    search that has worked ``deadline`` seconds answers from the playouts it has (None: no deadline)."""
+    return Task(request, deadline)
+
+
+__all__ = ["GAMES", "SLICE", "STEPPED", "Task", "handle", "start"]

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..colours import COLOUR_NAMES, RED, other
+from ..mcts import Steps, finish
 from .grid import Grid
 from .legality import legal_masks
 from .position import Position, _unchecked
@@ -36,6 +37,9 @@ EXACT_EMPTY = 16
 #: Positions an exact search may expand (one exact legality test each) before it gives up: well under
 #: a second of CPU on 5x5 with level 5's move after it.
 NODES = 4000
+#: The exact search pauses (for the page's other requests, see :mod:`unitile_py.webapi`) after every
+#: this many positions it expands.
+PAUSE = 16
 #: Where a choice came from.
 PROOF = "the stored proof"
 EXACT = "an exact search"
@@ -89,6 +93,10 @@ class Search:
 
     def wins(self, position: Position) -> bool:
         """True when the side to move wins with perfect play; :class:`OutOfBudget` when undecided."""
+        return finish(self.wins_steps(position))
+
+    def wins_steps(self, position: Position) -> Steps[bool]:
+        """:meth:`wins` in pieces: it pauses every :data:`PAUSE` positions it expands."""
         won = position.winner()
         if won is not None:
             return won == position.turn
@@ -99,6 +107,8 @@ class Search:
         if self.nodes <= 0:
             raise OutOfBudget
         self.nodes -= 1
+        if self.nodes % PAUSE == 0:
+            yield
         mine = self.mine(position)
         turn = position.turn
         if winning_points(self.grid, position.stones(turn), turn, mine):
@@ -106,7 +116,7 @@ class Search:
         else:
             result = False
             for p in self.grid.points(mine):
-                result = self.after(position, p)
+                result = yield from self.after_steps(position, p)
                 if result:
                     break
         self.memo[key] = result
@@ -114,22 +124,33 @@ class Search:
 
     def after(self, position: Position, point: int) -> bool:
         """True when the side to move wins after placing on ``point``; :class:`OutOfBudget`."""
+        return finish(self.after_steps(position, point))
+
+    def after_steps(self, position: Position, point: int) -> Steps[bool]:
+        """:meth:`after` in pieces."""
         c = self.child(position, point)
         same = c.turn == position.turn and c.winner() is None
-        return self.wins(c) if same else not self.wins(c)
+        won = yield from self.wins_steps(c)
+        return won if same else not won
 
 
 def exact_moves(position: Position, nodes: int = NODES) -> dict[int, bool] | None:
     """``{point: True when the mover wins after placing there}`` for the legal placements of the side
     to move, searched in reading order and stopping at the first win; None when the position has more
     than :data:`EXACT_EMPTY` empty points or the search runs out of :data:`NODES`."""
+    return finish(exact_moves_steps(position, nodes))
+
+
+def exact_moves_steps(position: Position, nodes: int = NODES) -> Steps[dict[int, bool] | None]:
+    """:func:`exact_moves` in pieces: it pauses before each placement it searches."""
     if position.empty_points.bit_count() > EXACT_EMPTY:
         return None
     search = Search(position.grid, nodes)
     out: dict[int, bool] = {}
     try:
         for p in position.grid.points(search.mine(position)):
-            out[p] = search.after(position, p)
+            yield
+            out[p] = yield from search.after_steps(position, p)
             if out[p]:
                 break
     except OutOfBudget:
@@ -150,7 +171,18 @@ def loses_at_once(position: Position, point: int) -> bool:
 def defence(position: Position, level5: Callable[[], int]) -> int:
     """Level 5's placement, unless it lets the opponent win at once and another legal one does not
     (then the first such in reading order)."""
-    point = level5()
+    return finish(defence_steps(position, lambda: _now(level5)))
+
+
+def _now(choice: Callable[[], int]) -> Steps[int]:
+    """A choice made in one piece, as :data:`Steps`."""
+    return choice()
+    yield  # a generator, never paused
+
+
+def defence_steps(position: Position, level5: Callable[[], Steps[int]]) -> Steps[int]:
+    """:func:`defence` in pieces, ``level5()`` giving level 5's choice in pieces."""
+    point = yield from level5()
     if not loses_at_once(position, point):
         return point
     red, blue = legal_masks(position)
@@ -166,19 +198,27 @@ def choose(
     """Level 6's placement on a strategy size and where it came from (:data:`PROOF`, :data:`EXACT`,
     :data:`FALLBACK`, :data:`DEFENCE` or :data:`UNPROVEN_DEFENCE`). ``level5()`` is level 5's choice in
     the position."""
+    return finish(choose_steps(position, strategy, rng, lambda: _now(level5)))
+
+
+def choose_steps(
+    position: Position, strategy: Strategy, rng: random.Random, level5: Callable[[], Steps[int]]
+) -> Steps[tuple[int, str]]:
+    """:func:`choose` in pieces (it pauses in the exact search and in level 5's), ``level5()`` giving
+    level 5's choice in pieces."""
     if position.turn == strategy.winner:
         move = strategy.move_for(position)
         if move is not None:
             return move, PROOF
-    moves = exact_moves(position)
+    moves = yield from exact_moves_steps(position)
     if moves is not None:
         winning = [p for p, won in moves.items() if won]
         if winning:
             return winning[0], EXACT
-        return defence(position, level5), DEFENCE
+        return (yield from defence_steps(position, level5)), DEFENCE
     if position.turn == strategy.winner:
-        return level5(), FALLBACK
-    return defence(position, level5), UNPROVEN_DEFENCE
+        return (yield from level5()), FALLBACK
+    return (yield from defence_steps(position, level5)), UNPROVEN_DEFENCE
 
 
 # ----- analysis ----------------------------------------------------------------------------------

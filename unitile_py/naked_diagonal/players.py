@@ -2,7 +2,9 @@
 
 * Level 1 places at random among the legal placements.
 * Levels 2 to 5 search with Monte Carlo tree search (:mod:`unitile_py.mcts`) over quick moves and
-  random playouts (:mod:`unitile_py.naked_diagonal.search`): :data:`PLAYOUTS` games per move. At the
+  random playouts (:mod:`unitile_py.naked_diagonal.search`): :func:`playouts_for` games per move, a
+  number fixed by the level and the board size (:data:`PLAYOUTS` up to 9x9, fewer on larger boards, whose
+  playouts are longer, so that a move takes about as long on every size). At the
   root the search chooses only among the real legal placements, so every move played is legal. A
   placement that wins at once is taken; a lone legal placement needs no search.
 * Level 6 (:data:`PERFECT`) plays perfectly from the tables of the solved sizes
@@ -40,7 +42,7 @@ from functools import cache
 
 from ..colours import RED, other
 from ..errors import NakedDiagonalError
-from ..mcts import Edge, RaveSearch, choose_move
+from ..mcts import Edge, RaveSearch, Steps, choose_steps, finish
 from ..playing import Player
 from ..seeds import player_rng
 from . import perfect
@@ -53,14 +55,25 @@ from .tables import solved_sizes, tables_for
 
 #: The computer levels, weakest first.
 LEVELS = (1, 2, 3, 4, 5)
-#: Random games played out before each move by the search levels.
+#: Random games played out before each move by the search levels, on boards up to :data:`FULL_SIZE`.
 PLAYOUTS = {2: 30, 3: 150, 4: 600, 5: 2200}
+#: The largest board on which the search levels play :data:`PLAYOUTS` games; a playout costs about the
+#: same per empty point on every size, so a larger board gets fewer in proportion to its points.
+FULL_SIZE = 9
 #: The level whose choice is the hint.
 BEST = 5
 #: The perfect-play level, on the board sizes with tables or a strategy.
 PERFECT = 6
 #: Where level 6's choice came from on a size with tables.
 TABLES = "the tables"
+
+
+def playouts_for(level: int, n: int) -> int:
+    """The random games search ``level`` (2 to 5) plays out before a move on the n x n board:
+    :data:`PLAYOUTS` up to :data:`FULL_SIZE`, and in proportion to 1 / n² above it (docs/players.md has
+    the measured time per move)."""
+    full = PLAYOUTS[level]
+    return full if n <= FULL_SIZE else max(1, full * FULL_SIZE**2 // (n * n))
 
 
 def legal_points(position: Position) -> tuple[int, ...]:
@@ -113,21 +126,25 @@ def root_edges(position: Position, points: tuple[int, ...]) -> list[Edge[Positio
 
 @dataclass(eq=False)
 class SearchPlayer:
-    """Levels 2 to 5: the most visited legal placement of a search of ``playouts`` random games."""
+    """Levels 2 to 5: the most visited legal placement of a search of ``playouts`` random games
+    (None: :func:`playouts_for` the level and the board size)."""
 
     seed: int
     level: int
-    playouts: int
+    playouts: int | None = None
 
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """The chosen point."""
+        return finish(self.steps(position, rng))
+
+    def steps(self, position: Position, rng: random.Random | None = None) -> Steps[int]:
+        """:meth:`choose` in pieces (:func:`unitile_py.mcts.choose_steps`): the same point."""
         points = legal_points(position)
         rng = player_rng(rng, self.seed, position)
         edges = root_edges(position, points)
         domain = _domain(position.grid)
-        return choose_move(
-            domain, position, position.turn, self.playouts, rng, edges=edges, search=RaveSearch
-        )
+        playouts = playouts_for(self.level, position.grid.n) if self.playouts is None else self.playouts
+        return choose_steps(domain, position, position.turn, playouts, rng, edges=edges, search=RaveSearch)
 
 
 @dataclass(eq=False)
@@ -141,16 +158,29 @@ class PerfectPlayer:
         """The chosen point; :class:`NakedDiagonalError` on a board size without tables or strategy."""
         return self.choose_why(position, rng)[0]
 
+    def steps(self, position: Position, rng: random.Random | None = None) -> Steps[int]:
+        """:meth:`choose` in pieces: the same point."""
+        point, _ = yield from self.why_steps(position, rng)
+        return point
+
     def choose_why(self, position: Position, rng: random.Random | None = None) -> tuple[int, str]:
         """The chosen point and where it came from: ``"the tables"``, or on a strategy size
         :data:`perfect.PROOF`, :data:`perfect.EXACT`, :data:`perfect.FALLBACK` or
         :data:`perfect.DEFENCE`."""
+        return finish(self.why_steps(position, rng))
+
+    def why_steps(self, position: Position, rng: random.Random | None = None) -> Steps[tuple[int, str]]:
+        """:meth:`choose_why` in pieces (on a strategy size, between the exact search's placements and
+        the playouts of level 5's search): the same point."""
         legal_points(position)
         rng = player_rng(rng, self.seed, position)
         n = position.grid.n
         if n not in solved_sizes() and n in strategy_sizes():
-            level5 = SearchPlayer(self.seed, BEST, PLAYOUTS[BEST])
-            return perfect.choose(position, strategy_for(n), rng, lambda: level5.choose(position, rng))
+            level5 = SearchPlayer(self.seed, BEST)
+            found = yield from perfect.choose_steps(
+                position, strategy_for(n), rng, lambda: level5.steps(position, rng)
+            )
+            return found
         best = tables_for(n).best(position)
         return best[rng.randrange(len(best))], TABLES
 
@@ -178,25 +208,38 @@ def make_player(level: int, seed: int) -> Player[Position]:
         return PerfectPlayer(int(seed))
     if level == 1:
         return RandomPlayer(int(seed))
-    return SearchPlayer(int(seed), level, PLAYOUTS[level])
+    return SearchPlayer(int(seed), level)
 
 
 def hint(position: Position) -> int:
     """The placement the strongest search level would choose, the same every time for a position."""
-    return make_player(BEST, 0).choose(position)
+    return finish(hint_steps(position))
+
+
+def hint_steps(position: Position) -> Steps[int]:
+    """:func:`hint` in pieces (a generator that pauses between a few playouts; see
+    :func:`unitile_py.mcts.choose_steps`)."""
+    return SearchPlayer(0, BEST).steps(position)
 
 
 def best_hint(position: Position) -> tuple[int, str]:
+    """:func:`best_hint_steps` run to its end."""
+    return finish(best_hint_steps(position))
+
+
+def best_hint_steps(position: Position) -> Steps[tuple[int, str]]:
     """The hint of the strongest level of the position's size, the same every time for a position, and
     where it came from: level 6's (seed 0; :meth:`PerfectPlayer.choose_why`) where the size has tables or
     a strategy, else level 5's (``"level 5"``). The page and ``nd play`` give this one."""
     if position.grid.n in perfect_sizes():
-        return PerfectPlayer(0).choose_why(position)
-    return hint(position), f"level {BEST}"
+        return (yield from PerfectPlayer(0).why_steps(position))
+    point = yield from hint_steps(position)
+    return point, f"level {BEST}"
 
 
 __all__ = [
     "BEST",
+    "FULL_SIZE",
     "LEVELS",
     "PERFECT",
     "PLAYOUTS",
@@ -204,8 +247,11 @@ __all__ = [
     "RandomPlayer",
     "SearchPlayer",
     "best_hint",
+    "best_hint_steps",
     "hint",
+    "hint_steps",
     "levels_for",
     "make_player",
     "perfect_sizes",
+    "playouts_for",
 ]

@@ -32,6 +32,7 @@ from .. import service
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..coords import is_ascii_number
 from ..errors import GameError, NakedDiagonalError
+from ..mcts import Steps, finish
 from ..playing import Player
 from ..records import split_record
 from ..service import whole
@@ -40,7 +41,7 @@ from .grid import Grid
 from .keys import default_root
 from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
-from .players import BEST, LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
+from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
 from .position import Position
 from .rules import chain
 from .strategy import strategy_sizes, winner_of
@@ -318,18 +319,29 @@ class Api(service.Service[Game]):
     def hint(self, game: Any) -> str:
         """The placement the strongest level of the board's size would choose (the same every time for
         a position): level 6's (perfect play) where the size has tables or a stored proof, else level 5's."""
+        return finish(self.hint_steps(game))
+
+    def hint_steps(self, game: Any) -> Steps[str]:
+        """:meth:`hint` in pieces (see :mod:`unitile_py.webapi`): the same placement."""
         g = self._playable(game)
-        return g.grid.name(_hint(g.position, str(default_root()))[0])
+        position, grid = g.position, g.grid
+        point, _ = yield from _hint_steps(position, str(default_root()))
+        return grid.name(point)
 
     def hint_source(self, game: Any) -> str:
         """Where the hint of the game's position comes from, for the page to say: ``"the tables"``,
         ``"the stored proof"``, ``"an exact search"``, ``"not in the stored proof: level 5's choice"``,
         a defence of level 5, or ``"level 5"``."""
         g = self._playable(game)
-        return _hint(g.position, str(default_root()))[1]
+        return finish(_hint_steps(g.position, str(default_root())))[1]
 
     def computer_move(self, game: Any, level: Any, seed: Any) -> str:
         """The placement computer ``level`` chooses; the same game, level and seed give the same one."""
+        return finish(self.computer_move_steps(game, level, seed))
+
+    def computer_move_steps(self, game: Any, level: Any, seed: Any) -> Steps[str]:
+        """:meth:`computer_move` in pieces (see :mod:`unitile_py.webapi`): the same placement. Between
+        its pieces other requests may replay other games, so it keeps only its position."""
         level, seed = service.level_and_seed(level, seed, (*LEVELS, PERFECT), NakedDiagonalError)
         g = self._playable(game)
         if level not in levels_for(g.grid.n):
@@ -338,15 +350,28 @@ class Api(service.Service[Game]):
             sizes = sizes or "no board of this site"
             here = f"{g.grid.n}x{g.grid.n}"
             raise NakedDiagonalError(f"level {level} (perfect play) plays on {sizes} only, not on {here}")
-        point = _player(level, seed).choose(g.position)
-        return service.checked_choice(g, level, point, NakedDiagonalError)
+        player = _player(level, seed)
+        steps = getattr(player, "steps", None)
+        position = g.position
+        point = (yield from steps(position)) if steps is not None else player.choose(position)
+        return service.checked_choice(self._playable(game), level, point, NakedDiagonalError)
 
 
-@lru_cache(maxsize=64)
-def _hint(position: Position, root: str = "") -> tuple[int, str]:
+#: The hints found lately, by position and tables folder (the page asks for a hint and its source).
+_hints: dict[tuple[Position, str], tuple[int, str]] = {}
+
+
+def _hint_steps(position: Position, root: str = "") -> Steps[tuple[int, str]]:
     """The hint of a position and where it came from (remembered per tables folder ``root``: the page
-    asks for both)."""
-    return best_hint(position)
+    asks for both), in pieces; a search abandoned half way remembers nothing."""
+    key = (position, root)
+    found = _hints.get(key)
+    if found is None:
+        found = yield from best_hint_steps(position)
+        if len(_hints) >= 64:
+            _hints.pop(next(iter(_hints)))
+        _hints[key] = found
+    return found
 
 
 #: The players of recent (level, seed) pairs: a search player keeps nothing between moves, but a
@@ -417,5 +442,10 @@ API = Api()
 
 #: Naked Diagonal's requests by name.
 OPS: dict[str, Callable[..., Any]] = {**service.requests_of(API), "hint_source": API.hint_source}
+#: The requests that can be answered in pieces, each by a generator (see :mod:`unitile_py.webapi`).
+STEPS: dict[str, Callable[..., Steps[Any]]] = {
+    "hint": API.hint_steps,
+    "computer_move": API.computer_move_steps,
+}
 
-__all__ = ["API", "OPS", "SIZES", "Api", "plain_game"]
+__all__ = ["API", "OPS", "SIZES", "STEPS", "Api", "plain_game"]

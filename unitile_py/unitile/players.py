@@ -38,7 +38,7 @@ import random
 from dataclasses import dataclass
 
 from ..errors import UnitileError
-from ..mcts import choose_move
+from ..mcts import Steps, choose_steps, finish
 from ..playing import Player
 from ..seeds import player_rng
 from .lookups import Lookups, playable_legal
@@ -103,11 +103,15 @@ class MctsPlayer:
 
     def choose(self, position: Position, rng: random.Random | None = None) -> int:
         """The chosen slide's cell."""
+        return finish(self.steps(position, rng))
+
+    def steps(self, position: Position, rng: random.Random | None = None) -> Steps[int]:
+        """:meth:`choose` in pieces (:func:`unitile_py.mcts.choose_steps`): the same slide."""
         playable_legal(position, self.tables)
         rng = player_rng(rng, self.seed, position)
         domain = SlideDomain(position.board, self.tables)
         state = key(position.red, position.bubble)
-        return choose_move(domain, state, position.turn, self.playouts, rng, self.proportional)
+        return choose_steps(domain, state, position.turn, self.playouts, rng, self.proportional)
 
 
 def optimal_slides(position: Position, tables: Lookups) -> tuple[int, ...]:

@@ -41,6 +41,7 @@ from typing import Any
 from .. import service
 from ..colours import BLUE, RED
 from ..errors import GameError, UnitileError
+from ..mcts import Steps, finish
 from ..playing import Player
 from ..seeds import position_rng
 from ..service import shown
@@ -290,6 +291,11 @@ class Api(service.Service[Game]):
 
     def computer_move(self, game: dict[str, Any], level: int, seed: int) -> str:
         """The slide that computer ``level`` chooses; the same game, level and seed give the same slide."""
+        return finish(self.computer_move_steps(game, level, seed))
+
+    def computer_move_steps(self, game: dict[str, Any], level: int, seed: int) -> Steps[str]:
+        """:meth:`computer_move` in pieces (see :mod:`unitile_py.webapi`): the same slide. Between its
+        pieces other requests may replay other games, so it keeps only its position."""
         tables = self._tables()
         level, seed = service.level_and_seed(level, seed, LEVELS, UnitileError)
         g = self._playable(game)
@@ -299,13 +305,18 @@ class Api(service.Service[Game]):
             if len(self._players) > 16:
                 self._players.clear()
             player = self._players[key] = players.make_player(level, seed, tables)
-        cell = player.choose(g.position, position_rng(seed, g.position))
-        return service.checked_choice(g, level, cell, UnitileError)
+        position = g.position
+        rng = position_rng(seed, position)
+        steps = getattr(player, "steps", None)
+        cell = (yield from steps(position, rng)) if steps is not None else player.choose(position, rng)
+        return service.checked_choice(self._playable(game), level, cell, UnitileError)
 
 
 #: The service :func:`unitile_py.webapi.handle` routes Unitile's requests to.
 API = Api()
 #: Unitile's requests by name.
 OPS: dict[str, Callable[..., Any]] = service.requests_of(API)
+#: The requests that can be answered in pieces, each by a generator (see :mod:`unitile_py.webapi`).
+STEPS: dict[str, Callable[..., Steps[Any]]] = {"computer_move": API.computer_move_steps}
 
-__all__ = ["API", "BOARD", "LEVELS", "OPS", "Api"]
+__all__ = ["API", "BOARD", "LEVELS", "OPS", "STEPS", "Api"]

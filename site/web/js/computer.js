@@ -1,6 +1,7 @@
 // A computer's turn: wait out the pace, ask the game service for the move, and hand it over unless
-// the game changed meanwhile (undo, new game, pause, another line-up: each calls stop). Any game's
-// page can use it.
+// the game changed meanwhile (undo, new game, pause, another line-up: each calls stop, which cancels
+// the search in the worker, so the player's own request is answered at once). Any game's page can
+// use it.
 
 export class ComputerTurns {
   /** @param {import("./rpc.js").WorkerClient} client */
@@ -9,13 +10,16 @@ export class ComputerTurns {
     this.timer = null;
     this.token = 0;
     this.thinking = false;
+    this.callId = null; // the worker call under way
   }
 
-  /** Forget the turn under way; a reply still to come is dropped. */
+  /** Forget the turn under way: the worker abandons its search, a reply still to come is dropped. */
   stop() {
     clearTimeout(this.timer);
     this.token++;
     this.thinking = false;
+    if (this.callId !== null) this.client.cancel(this.callId);
+    this.callId = null;
   }
 
   /**
@@ -23,22 +27,26 @@ export class ComputerTurns {
    * reply to ``done(null, move)`` or the failure to ``done(error)``, if the turn is still current.
    */
   begin(wait, request, done) {
-    clearTimeout(this.timer);
+    this.stop();
     const token = ++this.token;
     this.thinking = true;
     this.timer = setTimeout(async () => {
       if (token !== this.token) return;
       const { op, args } = request();
+      const { id, reply } = this.client.send(op, args);
+      this.callId = id;
       let move;
       try {
-        move = await this.client.call(op, args);
+        move = await reply;
       } catch (error) {
         if (token !== this.token) return;
+        this.callId = null;
         this.thinking = false;
         done(error);
         return;
       }
       if (token !== this.token) return;
+      this.callId = null;
       this.thinking = false;
       done(null, move);
     }, wait);

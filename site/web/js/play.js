@@ -4,7 +4,7 @@
 // plain data and asks the game's service (its requests, prefixed for Naked Diagonal) what to draw.
 // Each game's controller (unitile-controller.js, nd-controller.js) extends it with its board and its
 // words.
-import { UserError } from "./rpc.js";
+import { Cancelled, UserError } from "./rpc.js";
 import { ComputerTurns } from "./computer.js";
 import { ask } from "./dialogs.js";
 import { writeLink } from "./link.js";
@@ -175,6 +175,7 @@ export class GameController {
   }
 
   report(error) {
+    if (error instanceof Cancelled) return; // the player moved on: nothing to say
     if (error instanceof UserError) {
       this.say(error.message, "error");
     } else {
@@ -191,6 +192,7 @@ export class GameController {
     const st = await this.call("state", { game: this.game, humans: this.humans(), ply: this.view, ...this.stateArgs() });
     if (gen !== this.gen) return;
     this.state = st;
+    this.stateGen = gen; // a tap on a state older than the game is ignored
     this.draw();
     if (this.live()) {
       this.save(st.over);
@@ -210,6 +212,7 @@ export class GameController {
    * player acts. */
   setGame(game, how, seed = undefined, by = null) {
     this.stopThinking();
+    this.cancelHint();
     if (!(by === "computer" && this.kept)) this.say("");
     this.lastBy = by;
     this.gen++;
@@ -260,8 +263,9 @@ export class GameController {
   // ----- moves ---------------------------------------------------------------------------------
 
   async play(move, byComputer) {
-    const before = this.state;
+    const [before, gen] = [this.state, this.gen];
     const game = await this.call("play", { game: this.game, move });
+    if (gen !== this.gen) return; // an undo or a new game came first: this move is dropped
     const how = byComputer && this.humans().length > 0 ? "replace" : "push";
     this.setGame(game, how, undefined, byComputer ? "computer" : "player");
     await this.refresh();
@@ -284,7 +288,7 @@ export class GameController {
   /** A tap, click or Enter on a cell: play, choose (Confirm moves), or say why not. */
   tap(name) {
     const st = this.state;
-    if (!this.ready || !st || this.busy) return;
+    if (!this.ready || !st || this.busy || this.stateGen !== this.gen) return;
     if (!this.live()) {
       this.say(`You are looking back at ply ${st.ply}: press End or “Back to the game” to play on.`, "note");
       return;
@@ -401,9 +405,11 @@ export class GameController {
 
   async undo() {
     if (this.cancelChoice()) return;
+    this.cancelHint();
     const st = this.state;
     if (!st || !st.can_undo || !this.live() || this.busy) return;
     this.busy = true;
+    this.stopThinking(); // the computer's search is abandoned: the undo is answered at once
     try {
       const game = await this.call("undo", { game: this.game, humans: this.humans() });
       this.setGame(game, "push");
@@ -415,6 +421,7 @@ export class GameController {
     } finally {
       this.busy = false;
       this.draw();
+      this.scheduleComputer(); // after a refused undo, the computer's turn goes on
     }
   }
 
@@ -429,17 +436,26 @@ export class GameController {
     this.acted();
     this.busy = true;
     this.draw();
+    const { id, reply } = this.client.send(this.prefix + "hint", this.hintArgs());
+    this.hintCall = id;
     try {
-      const move = await this.call("hint", this.hintArgs());
+      const move = await reply;
       if (gen !== this.gen) return;
       this.hinted = move;
       this.announce(`Hint: ${move}.`);
     } catch (error) {
       this.report(error);
     } finally {
-      this.busy = false;
+      if (this.hintCall === id) [this.hintCall, this.busy] = [null, false];
       this.draw();
     }
+  }
+
+  /** Abandon a hint under way (Undo, New game, another game): the worker drops its search. */
+  cancelHint() {
+    if (!this.hintCall) return;
+    this.client.cancel(this.hintCall);
+    [this.hintCall, this.busy] = [null, false];
   }
 
   /** New game: asks first when the game is under way and not finished. */

@@ -5,6 +5,9 @@ import { fileProblem } from "./hosting.js";
 /** An error the service reported in one line for the player (a refused move, a bad record). */
 export class UserError extends Error {}
 
+/** The rejection of a call cancelled by the page (its late answer, if any, is dropped). */
+export class Cancelled extends Error {}
+
 export class WorkerClient {
   /**
    * @param {URL} url the worker module
@@ -13,7 +16,9 @@ export class WorkerClient {
   constructor(url, onProgress = () => {}) {
     this.pending = new Map();
     this.nextId = 1;
-    this.calls = []; // the last 200 replies: {op, ms} (the worker's own time), for the benchmark
+    // The last 200 replies, for the benchmark: {op, ms, wall, hurried} (the worker's Python time, the
+    // time from arrival to reply, and whether the deadline cut a search short).
+    this.calls = [];
     this.ready = new Promise((resolve, reject) => {
       this.worker = new Worker(url, { type: "module" });
       this.worker.addEventListener("message", (event) => {
@@ -39,11 +44,27 @@ export class WorkerClient {
 
   /** Call ``op`` with ``args``; resolves with its result, rejects with a UserError. */
   call(op, args = {}) {
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
+    return this.send(op, args).reply;
+  }
+
+  /** As ``call``, with the call's id for ``cancel``: {id, reply}. */
+  send(op, args = {}) {
+    const id = this.nextId++;
+    const reply = new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject, op });
-      this.worker.postMessage({ id, op, args });
     });
+    this.worker.postMessage({ id, op, args });
+    return { id, reply };
+  }
+
+  /** Abandon call ``id``: the worker drops its search between two slices, the call rejects with
+   * Cancelled at once, and a late answer is ignored. Nothing happens once it has been answered. */
+  cancel(id) {
+    const waiter = this.pending.get(id);
+    if (!waiter) return;
+    this.pending.delete(id);
+    this.worker.postMessage({ cancel: id });
+    waiter.reject(new Cancelled(`${waiter.op} cancelled`));
   }
 
   receive(data) {
@@ -54,7 +75,7 @@ export class WorkerClient {
       waiter.reject(new UserError(data.error));
       return;
     }
-    this.calls.push({ op: waiter.op, ms: data.ms });
+    this.calls.push({ op: waiter.op, ms: data.ms, wall: data.wall, hurried: data.hurried });
     if (this.calls.length > 200) this.calls.shift();
     waiter.resolve(data.result);
   }

@@ -257,7 +257,9 @@ del _names
     }
     steps.snapshot = performance.now() - started;
   }
-  const handle = pyodide.globals.get("webapi").handle;
+  const webapi = pyodide.globals.get("webapi");
+  const handle = webapi.handle;
+  const start = webapi.start;
   const finished = performance.now();
   if (snapshot) {
     // After the board is up: the page must not wait for the snapshot to be written.
@@ -265,6 +267,7 @@ del _names
   }
   return {
     handle,
+    start,
     timings: { python: pythonReady - started, ...steps, total: finished - started, restored, files: fileTimes(started) },
     version: info.version,
     nd: () => ndTablesWritten(pyodide, info.nd_tables || []),
@@ -285,26 +288,84 @@ ready.then(
   },
 );
 
+// Each request runs as a task of unitile_py.webapi.start in slices of SLICE seconds: between two
+// slices the worker yields to its event loop, so the page's next messages are handled at once (a
+// cancel drops the task: its search is abandoned and no reply is sent; another request is answered
+// between the slices of a long one). A MessageChannel message is a zero-delay yield (setTimeout
+// would clamp to 4 ms after a few nested calls). "ms" in a reply is the Python time spent on it,
+// "wall" the time from its arrival to its reply. A search that has worked DEADLINE seconds answers
+// from the playouts it has ("hurried" in the reply): the playout counts hold the budget on this
+// machine (docs/players.md), the deadline only on a much slower or busier one.
+const SLICE = 0.02;
+const DEADLINE = 1.5;
+const cancelled = new Set(); // ids cancelled before or while they run
+const channel = new MessageChannel();
+const waiting = [];
+channel.port1.onmessage = () => waiting.shift()();
+function yieldToEvents() {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    channel.port2.postMessage(null);
+  });
+}
+
+function failed(id, error) {
+  // A Python exception that is not a UnitileError is a bug: report it in one line and keep going.
+  const text = String(error && error.message ? error.message : error);
+  const lines = text.trim().split("\n");
+  console.error(text);
+  post({ type: "reply", id, ok: false, error: `internal error: ${lines[lines.length - 1]}`, ms: 0 });
+}
+
+async function answer(id, op, args, start) {
+  const arrived = performance.now();
+  let task;
+  try {
+    task = start(JSON.stringify({ op, args }), DEADLINE);
+  } catch (error) {
+    failed(id, error);
+    return;
+  }
+  let ms = 0;
+  try {
+    for (;;) {
+      const t0 = performance.now();
+      const reply = task.step(SLICE);
+      ms += performance.now() - t0;
+      if (reply !== undefined && reply !== null) {
+        const wall = performance.now() - arrived;
+        post({ type: "reply", id, ...JSON.parse(reply), ms, wall, hurried: task.hurried });
+        return;
+      }
+      await yieldToEvents();
+      if (cancelled.has(id)) {
+        task.cancel();
+        return;
+      }
+    }
+  } catch (error) {
+    failed(id, error);
+  } finally {
+    cancelled.delete(id);
+    task.destroy();
+  }
+}
+
 self.addEventListener("message", async (event) => {
-  const { id, op, args } = event.data;
-  let handle;
+  const { id, op, args, cancel } = event.data;
+  if (cancel !== undefined) {
+    cancelled.add(cancel);
+    return;
+  }
+  let start;
   try {
     let nd;
-    ({ handle, nd } = await ready);
+    ({ start, nd } = await ready);
     if (op.startsWith("nd_")) await nd();
   } catch (error) {
     post({ type: "reply", id, ok: false, error: "Python did not start" });
     return;
   }
-  const started = performance.now();
-  try {
-    const reply = JSON.parse(handle(JSON.stringify({ op, args })));
-    post({ type: "reply", id, ...reply, ms: performance.now() - started });
-  } catch (error) {
-    // A Python exception that is not a UnitileError is a bug: report it in one line and keep going.
-    const text = String(error && error.message ? error.message : error);
-    const lines = text.trim().split("\n");
-    console.error(text);
-    post({ type: "reply", id, ok: false, error: `internal error: ${lines[lines.length - 1]}`, ms: 0 });
-  }
+  if (cancelled.delete(id)) return;
+  await answer(id, op, args, start);
 });
