@@ -1,0 +1,260 @@
+// The state and plumbing both play pages' controllers share: the game as a list of moves, who plays,
+// the line under the board, what the service says to draw, the game kept in the URL and in
+// localStorage. Every rule runs in Python behind the worker client: this keeps the game as plain data
+// and asks the game's service (its requests, prefixed for Naked Diagonal) what to draw. play.js builds
+// the player's actions on it.
+import { Cancelled, UserError } from "./rpc.js";
+import { ComputerTurns } from "./computer.js";
+import { writeLink } from "./link.js";
+import { drawChips, drawPanel } from "./panel.js";
+import { humansOf } from "./words.js";
+
+const $ = (id) => document.getElementById(id);
+export const GAME_KEY = "game.v1";
+export const newSeed = () => crypto.getRandomValues(new Uint32Array(1))[0] >>> 1;
+
+export class GameBase {
+  /**
+   * @param {{client: import("./rpc.js").WorkerClient, settings: import("./settings.js").Settings,
+   *   store: import("./storage.js").Store, seed: number|null, prefix?: string}} parts ``seed`` fixes
+   *   the computer's choices (the tests' ?seed=); otherwise each game gets its own, kept with it;
+   *   ``prefix`` goes before every request's name ("nd_" for Naked Diagonal)
+   */
+  constructor({ client, settings, store, seed, prefix = "" }) {
+    this.client = client;
+    this.settings = settings;
+    this.store = store;
+    this.prefix = prefix;
+    this.fixedSeed = seed;
+    this.seed = seed ?? newSeed();
+    this.info = null;
+    this.board = null;
+    this.ready = false;
+    this.game = this.emptyGame();
+    this.state = null; // what is drawn now (the service's "state")
+    this.view = null; // the ply looked at, or null for the latest position
+    this.selected = null; // the move chosen with Confirm moves on
+    this.hinted = null;
+    this.paused = false;
+    this.busy = false;
+    this.gen = 0; // bumps whenever the game changes, so late replies are ignored
+    this.acts = 0; // bumps whenever the player acts, so a late refusal is not shown
+    this.kept = false; // the message stays until the player acts (a damaged link's explanation)
+    this.lastBy = null; // who made the last move of the game here: "player", "computer" or null
+    this.lastMoveAt = 0;
+    this.computer = new ComputerTurns(client);
+    this.onPlayable = () => {};
+  }
+
+  /** Call the game's service. */
+  call(op, args = {}) {
+    return this.client.call(this.prefix + op, args);
+  }
+
+  // ----- what each game says and draws (overridden) --------------------------------------------
+
+  /** A new game at the usual start. */
+  emptyGame() {
+    return { start: null, moves: [] };
+  }
+
+  /** Extra arguments of the "state" request. */
+  stateArgs() {
+    return {};
+  }
+
+  /** What the game's board draws besides the shared flags (Unitile's analysis). */
+  look() {
+    return {};
+  }
+
+  /** The score line's chips: the count of each colour (``st.groups``, ``st.stones``) and its unit. */
+  chips() {
+    return [{ r: "–", b: "–" }, "", ""];
+  }
+
+  /** An arrow key (``step`` [dr, dc]; ``delta`` -1 for left and up, 1 for right and down). */
+  arrow() {}
+
+  /** Draw the board and the status around it from ``this.state``. */
+  draw() {
+    const st = this.state;
+    if (!st) return;
+    const live = this.live();
+    const selected = this.selected;
+    const marking = this.settings.get("marking");
+    this.board.draw(st, { canAct: this.canAct(), marking, selected, hint: this.hinted, live, ...this.look(st) });
+    drawChips(...this.chips(st));
+    drawPanel(st, {
+      ready: this.ready,
+      live,
+      thinking: this.thinking,
+      paused: this.paused,
+      busy: this.busy,
+      selected,
+      players: this.players,
+      confirm: this.settings.get("confirm"),
+      computers: this.computersAvailable(),
+      firstTurn: this.game.start ? this.game.start.split(" ")[1] : "r",
+    });
+  }
+
+  /** The end of a finished game in words. */
+  endText() {
+    return "";
+  }
+
+  /** What is announced after ``mover`` played ``move`` (``before`` and ``this.state`` after). */
+  moveText() {
+    return "";
+  }
+
+  /** A short line after a look at another ply (``shown`` is the state drawn). */
+  plyText(shown, target, total) {
+    return `Ply ${target} of ${total}.`;
+  }
+
+  /** Show why ``name`` may not be played (``why`` is the service's "explain" reply). */
+  showRefusal() {}
+
+  /** The first tap on a move with Confirm moves on; a second one plays it. */
+  chooseText(move) {
+    return `${move} chosen. Press it again, or Enter, to play it; Escape cancels.`;
+  }
+
+  // ----- who plays -----------------------------------------------------------------------------
+
+  get players() {
+    return { r: this.settings.get("r"), b: this.settings.get("b") };
+  }
+
+  humans() {
+    return humansOf(this.players);
+  }
+
+  isComputer(colour) {
+    return this.players[colour] !== "human";
+  }
+
+  live() {
+    return this.view === null;
+  }
+
+  humanTurn() {
+    const st = this.state;
+    return this.ready && st && !st.over && this.live() && !this.isComputer(st.turn) && !this.busy;
+  }
+
+  canAct() {
+    const st = this.state;
+    return Boolean(this.ready && st && !st.over && this.live() && !this.isComputer(st.turn));
+  }
+
+  // ----- messages ------------------------------------------------------------------------------
+
+  /** Show one line under the board; with ``untilActed`` it outlives the computer's moves and goes
+   * only when the player acts. */
+  say(text, kind = "", untilActed = false) {
+    const m = $("message");
+    m.textContent = text;
+    m.dataset.kind = kind;
+    this.kept = untilActed;
+  }
+
+  /** The player did something valid: what was said of an earlier action (a refusal, a note while
+   * looking back, a damaged link's explanation) is out of date. */
+  acted() {
+    this.acts++;
+    this.say("");
+  }
+
+  announce(text) {
+    $("announce").textContent = text;
+  }
+
+  report(error) {
+    if (error instanceof Cancelled) return; // the player moved on: nothing to say
+    if (error instanceof UserError) {
+      this.say(error.message, "error");
+    } else {
+      console.error(error);
+      this.say(`Something went wrong: ${error.message || error}`, "error");
+    }
+  }
+
+  // ----- the game ------------------------------------------------------------------------------
+
+  /** Ask the service for the state to draw, draw it, and let a computer move if it is its turn. */
+  async refresh() {
+    const gen = this.gen;
+    const st = await this.call("state", { game: this.game, humans: this.humans(), ply: this.view, ...this.stateArgs() });
+    if (gen !== this.gen) return;
+    this.state = st;
+    this.stateGen = gen; // a tap on a state older than the game is ignored
+    this.draw();
+    if (this.live()) {
+      this.save(st.over);
+      if (st.over) this.say(this.endText(st), `win-${st.winner}`);
+    } else {
+      const on = st.over ? "" : " End or “Back to the game” plays on.";
+      this.say(`Looking back at ply ${st.ply} of ${st.plies}.${on}`, "note");
+    }
+    this.onPlayable();
+    this.onPlayable = () => {};
+    this.scheduleComputer();
+  }
+
+  /** Make ``game`` the game; ``how`` "push" or "replace" puts it in the address, null leaves that;
+   * ``by`` "player" or "computer" when a move made here led to it, null for a game opened or loaded
+   * (its last move was made elsewhere). The computer's move keeps a message that stays until the
+   * player acts. */
+  setGame(game, how, seed = undefined, by = null) {
+    this.stopThinking();
+    this.cancelHint();
+    if (!(by === "computer" && this.kept)) this.say("");
+    this.lastBy = by;
+    this.gen++;
+    this.game = game;
+    if (seed !== undefined) this.seed = this.fixedSeed ?? seed;
+    this.selected = null;
+    this.hinted = null;
+    this.view = null;
+    this.lastMoveAt = performance.now();
+    if (how) writeLink(game, how);
+  }
+
+  /** Keep the game (with its seed) for the next visit, on every page and tab of the site. */
+  save(over) {
+    this.store.set(GAME_KEY, { ...this.game, seed: this.seed, over });
+  }
+
+  /** The game kept by the last visit (or another tab), or null. */
+  saved() {
+    const game = this.store.get(GAME_KEY);
+    if (!game || !Array.isArray(game.moves)) return null;
+    const start = typeof game.start === "string" ? game.start : null;
+    const kept = { ...game, start, over: Boolean(game.over) };
+    return kept;
+  }
+
+  /** The board is up: the game can be played from here on. */
+  start(info, board) {
+    this.info = info;
+    this.board = board;
+    this.ready = true;
+    if (!this.computersAvailable()) {
+      for (const colour of ["r", "b"]) if (this.isComputer(colour)) this.settings.set(colour, "human");
+    }
+    board.frame.onActivate((name) => this.tap(name));
+  }
+
+  /** True when this build has computer players. */
+  computersAvailable() {
+    return Boolean(this.info && this.info.levels && this.info.levels.length);
+  }
+
+  /** A line to show after the game is opened (a missing part of the build), or null. */
+  openNote() {
+    return null;
+  }
+}
