@@ -96,6 +96,20 @@ def test_no_page_pans_sideways_on_a_phone(site: Site, page: str) -> None:
     assert site.js("document.scrollingElement.scrollWidth") <= site.js("innerWidth") == width
 
 
+def test_every_page_describes_itself_and_its_diagrams_are_pictures(site: Site) -> None:
+    """What Lighthouse's SEO and accessibility audits asked of the pages (issue 34's acceptance): a
+    description for search results on every page; the rules diagrams pictures, with no grid rows or
+    cells to read or focus inside them."""
+    for page in PAGES:
+        site.page.goto(site.base + page)
+        description = site.page.locator('meta[name="description"]')
+        assert description.count() == 1 and len(description.get_attribute("content") or "") > 50, page
+    site.page.goto(site.base + "nd-rules.html")
+    wait_until(lambda: site.page.locator(".nd-diagram .spot").count() > 0, "the diagrams")
+    assert site.page.locator(".nd-diagram [role=row]:not([aria-hidden=true] *)").count() == 0
+    assert site.page.locator(".nd-diagram [tabindex]").count() == 0
+
+
 @pytest.mark.parametrize("name", list(VIEWPORTS))
 def test_the_areas_tables_fit_and_keep_their_headers(site: Site, name: str) -> None:
     width, _ = screen(site, name, "light")
@@ -232,10 +246,8 @@ def test_every_point_is_large_enough_to_tap(site: Site, name: str) -> None:
         assert smallest >= TARGET, f"{size}x{size} on {name}: {smallest:.1f} px"
         # Each point takes its taps: the centre of a corner point's target is that point.
         hit = site.page.locator('#board .spot[data-cell="a1"]').bounding_box()
-        assert site.js(
-            f"document.elementFromPoint({hit['x'] + hit['width'] / 2}, {hit['y'] + hit['height'] / 2})"
-            ".dataset.cell"
-        ) == "a1"
+        middle = f"{hit['x'] + hit['width'] / 2}, {hit['y'] + hit['height'] / 2}"
+        assert site.js(f"document.elementFromPoint({middle}).dataset.cell") == "a1"
     site.shot(f"34-13x13-{name}")
 
 
