@@ -1,5 +1,5 @@
-// Dialogs any game's page can use: a question (a <dialog> whose form has buttons with values) and
-// the record dialog (the game as text to copy, and a box to paste a record into).
+// Dialogs any game's page can use: a question (a <dialog> whose form has buttons with values), the
+// record dialog (the game as text to copy, and a box to paste a record into) and the keyboard help.
 
 /** Show a question dialog; resolves with the value of the button that closed it ("" for Escape). */
 export function ask(dialog) {
@@ -62,4 +62,17 @@ export class RecordDialog {
     }
     this.status.textContent = "Copied";
   }
+}
+
+/**
+ * The keyboard help: ``dialog`` (a modal <dialog> with a name, so a screen reader says it opened,
+ * and a Close button, which gets the focus; Escape closes it too) opened by ``button`` or by the
+ * function returned (the "?" key).
+ */
+export function keysHelp(dialog, button) {
+  const open = () => {
+    if (!dialog.open) dialog.showModal();
+  };
+  button.addEventListener("click", open);
+  return open;
 }

@@ -7,14 +7,18 @@ import { NDController } from "./nd-controller.js";
 import { openPlayPage } from "./play-page.js";
 
 const $ = (id) => document.getElementById(id);
-const label = (level, sizes = "small boards") => {
-  if (level === 6) return `Level 6 · Perfect (${sizes})`;
+// Level 6's sizes are in the note under the menus (#level-note), not in its name: a menu cuts what
+// does not fit its width.
+const label = (level) => {
+  if (level === 6) return "Level 6 · Perfect play";
   return level === 5 ? "Level 5 · Strongest search" : `Computer level ${level}`;
 };
+const and = (words) => (words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words.join(""));
 const SIZES = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 const makeBoard = (n) => new NDBoard($("board"), n);
 
 for (const n of SIZES) $("size").append(new Option(`${n} × ${n}`, String(n)));
+for (const colour of ["r", "b"]) $(`player-${colour}`).setAttribute("aria-describedby", "level-note");
 const game = openPlayPage({
   store: "nd",
   name: "Naked Diagonal",
@@ -32,10 +36,10 @@ const game = openPlayPage({
   boot: async () => {
     const info = await game.call("info");
     const proofs = info.proof_sizes || {};
-    const sizes = info.perfect_sizes.map((n) => `${n}×${n}${n in proofs ? " by proof" : ""}`).join(", ");
+    const sizes = info.perfect_sizes.map((n) => `${n}×${n}${n in proofs ? " (by proof)" : ""}`);
+    if (sizes.length) $("level-note").textContent = `Level ${info.perfect} plays perfectly on ${and(sizes)} only.`;
     for (const option of document.querySelectorAll("#player-r option, #player-b option")) {
       const level = Number(option.value);
-      if (level === info.perfect) option.textContent = label(level, sizes);
       const offered = info.levels.includes(level) || (level === info.perfect && info.perfect_sizes.length > 0);
       option.disabled = option.value !== "human" && !offered;
     }

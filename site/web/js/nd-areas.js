@@ -82,24 +82,38 @@ function item(entry, caption) {
   return li;
 }
 
+// A table of counts: a header row, then one row a line, the first cell naming it. Each cell also
+// carries its column's header (data-label), shown beside the number where a narrow screen stacks
+// the rows (nd-areas.css); the explicit roles keep it a table for screen readers in either layout.
 function table(node, head, rows) {
-  node.replaceChildren();
+  node.setAttribute("role", "table");
+  const thead = document.createElement("thead");
+  const tbody = document.createElement("tbody");
+  for (const part of [thead, tbody]) part.setAttribute("role", "rowgroup");
   const tr = document.createElement("tr");
+  tr.setAttribute("role", "row");
   for (const h of head) {
     const th = document.createElement("th");
+    th.scope = "col";
+    th.setAttribute("role", "columnheader");
     th.textContent = h;
     tr.append(th);
   }
-  node.append(tr);
+  thead.append(tr);
   for (const row of rows) {
     const r = document.createElement("tr");
-    for (const v of row) {
-      const td = document.createElement("td");
+    r.setAttribute("role", "row");
+    row.forEach((v, i) => {
+      const td = document.createElement(i === 0 ? "th" : "td");
+      if (i === 0) td.scope = "row";
+      td.setAttribute("role", i === 0 ? "rowheader" : "cell");
+      td.dataset.label = head[i];
       td.textContent = typeof v === "number" ? v.toLocaleString("en") : String(v);
       r.append(td);
-    }
-    node.append(r);
+    });
+    tbody.append(r);
   }
+  node.replaceChildren(thead, tbody);
 }
 
 // A list shown PAGE items at a time.

@@ -12,6 +12,9 @@ for (const el of document.querySelectorAll(".nd-diagram .board[data-position]"))
   board.draw(st, { canAct: false, marking: false, selected: null, hint: null, live: true });
   board.showBan(JSON.parse(el.dataset.why));
   el.setAttribute("role", "img"); // a picture, described by its label: not a grid to play on
+  // ... and its grid cells, out of the accessibility tree and the focus order
+  board.frame.hits.setAttribute("aria-hidden", "true");
+  for (const cell of board.frame.cells) cell.removeAttribute("tabindex");
   el.setAttribute("aria-label", label);
 }
 registerServiceWorker();

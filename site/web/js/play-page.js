@@ -8,7 +8,7 @@ import { registerServiceWorker, startFrame } from "./frame.js";
 import { client } from "./start-worker.js";
 import { Store } from "./storage.js";
 import { Settings } from "./settings.js";
-import { RecordDialog } from "./dialogs.js";
+import { RecordDialog, keysHelp } from "./dialogs.js";
 import { bindKeys, releaseAfterPointer } from "./keys.js";
 import { playKeys } from "./shortcuts.js";
 import { followOtherTabs, openLink } from "./keeping.js";
@@ -55,7 +55,7 @@ function startPlayPage(game, boot, name) {
     record.open(game.state ? game.state.record : "");
   }
 
-  bindKeys(playKeys(game, openRecord));
+  bindKeys(playKeys(game, openRecord, keysHelp($("dlg-keys"), $("btn-keys"))));
   releaseAfterPointer($("main"));
 
   $("btn-new").addEventListener("click", () => game.newGame());

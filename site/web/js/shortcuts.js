@@ -2,13 +2,21 @@
 // control has focus. The arrows are the game's (``game.arrow``: Unitile slides the tile on that side
 // of the empty cell, Naked Diagonal moves the focus ring over the points); Enter or Space on a cell
 // plays it (or says why not), Enter confirms, Escape cancels (``game.escape``); Page Up / Page Down,
-// Home / End look back; u undo, h hint, n new game, r record.
+// Home / End look back; u undo, h hint, n new game, r record; ? the keyboard help (also while the
+// game loads).
 
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
-/** The key handler of ``game`` (a GameController of play.js); ``openRecord`` shows the record dialog. */
-export function playKeys(game, openRecord) {
+/**
+ * The key handler of ``game`` (a GameController of play.js); ``openRecord`` shows the record dialog,
+ * ``openKeys`` the keyboard help.
+ */
+export function playKeys(game, openRecord, openKeys) {
   return (key, target) => {
+    if (key === "?") {
+      openKeys();
+      return true;
+    }
     const st = game.state;
     if (!game.ready || !st) return false;
     if (key in ARROWS) {

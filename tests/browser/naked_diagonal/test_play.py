@@ -237,7 +237,9 @@ def test_level_6_plays_perfectly_on_4x4_and_gives_the_hint(site: Site) -> None:
     perfect play wins for Blue in 16 placements. On 6x6 level 6 is not offered and Blue plays level 5."""
     nd(site, query="?seed=4", b="6", size="4")
     option = site.page.locator('#player-b option[value="6"]')
-    assert option.inner_text() == "Level 6 · Perfect (3×3, 4×4, 5×5 by proof)" and not option.is_disabled()
+    assert option.inner_text() == "Level 6 · Perfect play" and not option.is_disabled()
+    note = "Level 6 plays perfectly on 3×3, 4×4 and 5×5 (by proof) only."
+    assert site.page.locator("#level-note").inner_text() == note
 
     def by_hint(st: dict[str, Any]) -> str:
         site.page.locator("#btn-hint").click()

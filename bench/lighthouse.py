@@ -1,0 +1,106 @@
+"""Lighthouse's accessibility, best practices and SEO scores of every page, mobile and desktop, against
+Debian's chromium (issue 34: they stay at 100).
+
+    .venv/bin/python bench/lighthouse.py --lighthouse PATH [--site build/site] [--json out.json]
+
+``PATH`` is the ``lighthouse`` command of Lighthouse 12.2.3 from npm (not a dependency of the project:
+``npm install lighthouse@12.2.3`` in a folder of your choice, then ``that/node_modules/.bin/lighthouse``).
+Without ``--site`` the site is built into a temporary folder first. The site is served on 127.0.0.1
+by site/serve.py; CHROME_PATH is /usr/bin/chromium. Prints one line a page and form factor, with every
+audit that lost points; exit status 1 when a score is under 100, 2 when Lighthouse cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.browser.conftest import ARGS, CHROMIUM, load_site_module  # noqa: E402
+
+build_module = load_site_module("build")
+serve_module = load_site_module("serve")
+
+PAGES = ["", "rules.html", "nd.html", "nd-rules.html", "nd-areas.html", "about.html"]
+CATEGORIES = "accessibility,best-practices,seo"
+VERSION = "12.2.3"
+
+
+def audit(lighthouse: str, url: str, form: str, out: Path) -> dict[str, Any]:
+    """One Lighthouse run: the scores (0-100) by category and the audits that lost points."""
+    flags = " ".join(["--headless=new", "--disable-gpu", *ARGS])
+    command = [lighthouse, url, f"--only-categories={CATEGORIES}", f"--chrome-flags={flags}",
+               "--output=json", f"--output-path={out}", "--quiet", "--max-wait-for-load=60000"]  # fmt: skip
+    if form == "desktop":
+        command.append("--preset=desktop")
+    env = dict(os.environ, CHROME_PATH=str(CHROMIUM))
+    subprocess.run(command, check=True, env=env, timeout=300)
+    report = json.loads(out.read_text(encoding="utf-8"))
+    categories = report["categories"]
+    lost = sorted(
+        {
+            ref["id"]
+            for category in categories.values()
+            for ref in category["auditRefs"]
+            if ref["weight"] > 0 and report["audits"][ref["id"]].get("score") not in (None, 1)
+        }
+    )
+    return {
+        "version": report["lighthouseVersion"],
+        "scores": {name: round(c["score"] * 100) for name, c in categories.items()},
+        "lost": lost,
+    }
+
+
+def run(lighthouse: str, site: Path) -> list[dict[str, Any]]:
+    results = []
+    server = serve_module.SiteServer(site).start()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for page in PAGES:
+                for form in ("mobile", "desktop"):
+                    result = audit(lighthouse, server.url + page, form, Path(tmp) / "report.json")
+                    result.update(page=page or "index.html", form=form)
+                    print(f"{result['page']:15} {form:8} {result['scores']} {' '.join(result['lost'])}")
+                    results.append(result)
+    finally:
+        server.stop()
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lighthouse", required=True, help="the lighthouse command (12.2.3, npm)")
+    parser.add_argument("--site", type=Path, help="a built site (default: build one)")
+    parser.add_argument("--json", type=Path, help="write the results here")
+    args = parser.parse_args(argv)
+    try:
+        version = subprocess.run([args.lighthouse, "--version"], capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"lighthouse: cannot run {args.lighthouse} ({exc})", file=sys.stderr)
+        return 2
+    if version.stdout.strip() != VERSION:
+        print(f"lighthouse: {args.lighthouse} is {version.stdout.strip()}, not {VERSION}", file=sys.stderr)
+        return 2
+    if not CHROMIUM.exists():
+        print(f"lighthouse: {CHROMIUM} is missing (apt-get install chromium)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        site = args.site or build_module.build(Path(tmp) / "site").out
+        results = run(args.lighthouse, site)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    below = [r for r in results if min(r["scores"].values()) < 100]
+    return 1 if below else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
