@@ -1,12 +1,13 @@
 """Lighthouse's accessibility, best practices and SEO scores of every page, mobile and desktop, against
 Debian's chromium (issue 34: they stay at 100).
 
-    .venv/bin/python bench/lighthouse.py --lighthouse PATH [--site build/site] [--json out.json]
+    .venv/bin/python bench/lighthouse.py [--lighthouse PATH] [--pages about.html,...] [--forms mobile]
+                                         [--site build/site] [--json out.json]
 
-``PATH`` is the ``lighthouse`` command of Lighthouse 12.2.3 from npm (not a dependency of the project:
-``npm install lighthouse@12.2.3`` in a folder of your choice, then ``that/node_modules/.bin/lighthouse``).
-Without ``--site`` the site is built into a temporary folder first. The site is served on 127.0.0.1
-by site/serve.py; CHROME_PATH is /usr/bin/chromium. Prints one line a page and form factor, with every
+``PATH`` is the ``lighthouse`` command of Lighthouse 12.2.3 from npm, by default the project's own
+(``node_modules/.bin/lighthouse``, pinned in package.json: ``npm ci`` installs it). Without
+``--site`` the site is built into a temporary folder first. The site is served on 127.0.0.1 by
+site/serve.py; CHROME_PATH is /usr/bin/chromium. Prints one line a page and form factor, with every
 audit that lost points; exit status 1 when a score is under 100, 2 when Lighthouse cannot run.
 """
 
@@ -30,6 +31,8 @@ build_module = load_site_module("build")
 serve_module = load_site_module("serve")
 
 PAGES = ["", "rules.html", "nd.html", "nd-rules.html", "nd-areas.html", "about.html"]
+FORMS = ("mobile", "desktop")
+LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = "accessibility,best-practices,seo"
 VERSION = "12.2.3"
 
@@ -60,13 +63,14 @@ def audit(lighthouse: str, url: str, form: str, out: Path) -> dict[str, Any]:
     }
 
 
-def run(lighthouse: str, site: Path) -> list[dict[str, Any]]:
+def run(lighthouse: str, site: Path, pages: list[str], forms: list[str]) -> list[dict[str, Any]]:
+    """Every page in every form factor, served from ``site``; prints one line each."""
     results = []
     server = serve_module.SiteServer(site).start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            for page in PAGES:
-                for form in ("mobile", "desktop"):
+            for page in pages:
+                for form in forms:
                     result = audit(lighthouse, server.url + page, form, Path(tmp) / "report.json")
                     result.update(page=page or "index.html", form=form)
                     print(f"{result['page']:15} {form:8} {result['scores']} {' '.join(result['lost'])}")
@@ -78,10 +82,18 @@ def run(lighthouse: str, site: Path) -> list[dict[str, Any]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lighthouse", required=True, help="the lighthouse command (12.2.3, npm)")
+    parser.add_argument("--lighthouse", default=str(LIGHTHOUSE), help="the lighthouse command (12.2.3, npm)")
+    parser.add_argument("--pages", help="only these pages, comma-separated (index.html for the first)")
+    parser.add_argument("--forms", help="only these form factors, comma-separated (mobile, desktop)")
     parser.add_argument("--site", type=Path, help="a built site (default: build one)")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args(argv)
+    pages = PAGES if args.pages is None else ["" if p == "index.html" else p for p in args.pages.split(",")]
+    forms = list(FORMS) if args.forms is None else args.forms.split(",")
+    unknown = sorted({*pages} - {*PAGES}) + sorted({*forms} - {*FORMS})
+    if unknown:
+        print(f"lighthouse: no such page or form factor: {', '.join(unknown)}", file=sys.stderr)
+        return 2
     try:
         version = subprocess.run([args.lighthouse, "--version"], capture_output=True, text=True, check=True)
     except (OSError, subprocess.CalledProcessError) as exc:
@@ -95,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site or build_module.build(Path(tmp) / "site").out
-        results = run(args.lighthouse, site)
+        results = run(args.lighthouse, site, pages, forms)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     below = [r for r in results if min(r["scores"].values()) < 100]

@@ -23,7 +23,7 @@ from unitile_py.unitile.notation import parse_position
 from unitile_py.unitile.position import Position
 from unitile_py.unitile.webapi import Api as UnitileApi
 
-from .conftest import ROOT, Site, build_module
+from .conftest import ROOT, Site, build_module, wait_until
 
 TABLES = ROOT / "tables" / "5x5"
 needs_tables = pytest.mark.skipif(not (TABLES / "manifest.json").exists(), reason="tables/5x5 is missing")
@@ -155,7 +155,8 @@ def test_every_area_drawing_on_the_nde_areas_page_is_valid(site: Site) -> None:
     it, is valid by unitile_py (docs/naked-diagonal-areas.md): no naked diagonal among its stones that
     a stone on a "." point could not clothe; k points of area; only the legend's marks."""
     site.page.goto(site.base + "nd-areas.html")
-    site.page.wait_for_function("document.querySelectorAll('#minimal-areas svg').length > 0")
+    wait_until(lambda: site.page.evaluate("document.querySelectorAll('#minimal-areas svg').length > 0"),
+               "the NDE areas page's drawings")
     data = site.page.evaluate("fetch('tables/naked-diagonal/areas.json').then(r => r.json())")
     entries = [*data["exhaustive"]["entries"], *data["survey"]["areas"]]
     assert len(entries) > 1000

@@ -56,6 +56,10 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     ),
     "nd_exactness.py": (["--games", "1", "--sizes", "5", "--probes", "1"], r'"disagreements": 0'),
     "browser.py": (["--runs", "1", "--positions", "1"], r"\d+(\.\d+)? ?(ms|s)"),
+    "lighthouse.py": (
+        ["--pages", "about.html", "--forms", "mobile"],
+        r"about.html\s+mobile\s+\{'accessibility': \d+, 'best-practices': \d+, 'seo': \d+\}",
+    ),
 }
 
 
