@@ -138,6 +138,11 @@ def test_every_record_and_position_on_every_page_is_legal(site: Site, site_dir: 
             assert game == "nd", (name, position)
             n = len(position.split("/"))
             api.state({"size": n, "start": position, "moves": []})  # a position the page can play from
+            # ... and one that play can reach: Red places first, so Red has as many stones as Blue
+            # with Red to move, one more with Blue to move.
+            stones, turn = position.split()
+            red, blue = stones.count("R"), stones.count("B")
+            assert red - blue == (0 if turn == "r" else 1), f"{name}: {position} cannot arise in play"
         if seen["minis"]:
             assert game == "unitile", name
             unitile_diagrams(api, seen["minis"])
