@@ -164,6 +164,20 @@ class Site:
     def wait_ply(self, ply: int, timeout: float = TIMEOUT) -> None:
         wait_until(lambda: self.ply() == ply and self.idle(), f"ply {ply} (now {self.ply()})", timeout)
 
+    def offline_ready(self) -> bool:
+        """The service worker controls the page and has cached the whole build (its files and the
+        two addresses of the start page)."""
+        return bool(
+            self.js(
+                """(async () => {
+                  if (!navigator.serviceWorker.controller) return false;
+                  const info = await (await fetch('build.json')).json();
+                  const keys = await (await caches.open('unitile-' + info.version)).keys();
+                  return keys.length >= Object.keys(info.files).length + 2;
+                })()"""
+            )
+        )
+
     def idle(self) -> bool:
         """No request is waiting on the worker and no computer is about to move."""
         return bool(self.js("window.unitile.pendingCount() === 0"))

@@ -157,20 +157,6 @@ def play_one_move(s: Site) -> None:
     assert s.page.locator("#turn").inner_text() == "Blue to move"
 
 
-def controlled(s: Site) -> bool:
-    """The service worker controls the page and has cached the whole build."""
-    return bool(
-        s.js(
-            """(async () => {
-              if (!navigator.serviceWorker.controller) return false;
-              const info = await (await fetch('build.json')).json();
-              const cache = await caches.open('unitile-' + info.version);
-              const keys = await cache.keys();
-              return keys.length >= Object.keys(info.files).length + 2;
-            })()"""
-        )
-    )
-
 
 def boot_play_and_come_back_offline(browser: Any, url: str) -> None:
     """Both games boot at ``url`` to "Red to move" and take a move; offline, a reload boots again."""
@@ -180,7 +166,7 @@ def boot_play_and_come_back_offline(browser: Any, url: str) -> None:
             s.open(page)
             assert s.page.url.startswith(url + page)
             play_one_move(s)
-        wait_until(lambda: controlled(s), "the service worker to cache the site")
+        wait_until(s.offline_ready, "the service worker to cache the site")
         s.context.set_offline(True)
         for page in ("", "nd.html"):
             s.page.goto(url + page)

@@ -600,19 +600,6 @@ def test_the_rules_page_draws_its_diagrams_as_the_engine_explains_them(site: Sit
     site.shot("nd-08-rules")
 
 
-def _controlled(site: Site) -> bool:
-    """The service worker controls the page and has cached the whole build."""
-    return bool(
-        site.js(
-            """(async () => {
-              if (!navigator.serviceWorker.controller) return false;
-              const info = await (await fetch('build.json')).json();
-              const keys = await (await caches.open('unitile-' + info.version)).keys();
-              return keys.length >= Object.keys(info.files).length;
-            })()"""
-        )
-    )
-
 
 @pytest.mark.parametrize("first", ["", "nd.html"])
 def test_after_either_game_once_both_play_offline(
@@ -624,7 +611,7 @@ def test_after_either_game_once_both_play_offline(
     s = make_context(browser, server.url, service_workers="allow")
     try:
         s.open(first, idle=False)
-        wait_until(lambda: _controlled(s), "the service worker to cache the site", timeout=TIMEOUT * 2)
+        wait_until(s.offline_ready, "the service worker to cache the site", timeout=TIMEOUT * 2)
         server.stop()
         with pytest.raises(OSError):
             urllib.request.urlopen(server.url, timeout=5)

@@ -301,20 +301,6 @@ def test_phone_layout(browser: Any, server: Any) -> None:
         s.context.close()
 
 
-def _controlled(site: Site) -> bool:
-    """The service worker controls the page and has cached the whole build."""
-    return bool(
-        site.js(
-            """(async () => {
-              if (!navigator.serviceWorker.controller) return false;
-              const info = await (await fetch('build.json')).json();
-              const cache = await caches.open('unitile-' + info.version);
-              const keys = await cache.keys();
-              return keys.length >= Object.keys(info.files).length + 2;
-            })()"""
-        )
-    )
-
 
 def test_offline_second_visit_then_an_update(browser: Any, site_dir: Path, tmp_path: Path) -> None:
     """First visit online; second visit with the server stopped; then a new release is deployed on
@@ -326,7 +312,7 @@ def test_offline_second_visit_then_an_update(browser: Any, site_dir: Path, tmp_p
     try:
         s.open()
         old = s.js("document.body.dataset.version")
-        wait_until(lambda: _controlled(s), "the service worker to cache the site")
+        wait_until(s.offline_ready, "the service worker to cache the site")
         server.stop()
         with pytest.raises(OSError):  # nothing answers on the port any more
             urllib.request.urlopen(server.url, timeout=5)
