@@ -117,17 +117,9 @@ def nginx_serving(nginx: Path, root: Path, work: Path, gzip_static: bool = False
     port = free_port()
     config = work / "nginx.conf"
     config.write_text(nginx_config(root, work, port, gzip_static))
-    process = subprocess.Popen(
-        [str(nginx), "-p", str(work), "-e", str(work / "error.log"), "-c", str(config)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    try:
-        url = f"http://127.0.0.1:{port}/{PREFIX}/"
-        wait_served(url, process)
+    command = [str(nginx), "-p", str(work), "-e", str(work / "error.log"), "-c", str(config)]
+    with served(command, port, stderr=subprocess.PIPE) as url:
         yield url
-    finally:
-        stop(process)
 
 
 @contextmanager
@@ -135,11 +127,17 @@ def http_server(root: Path) -> Iterator[str]:
     """``python3 -m http.server`` (the standard library's server, as anyone would start it) serving
     ``root``; yields the site's address."""
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(root)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    command = [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"]
+    command += ["--directory", str(root)]
+    with served(command, port, stderr=subprocess.DEVNULL) as url:
+        yield url
+
+
+@contextmanager
+def served(command: list[str], port: int, stderr: int) -> Iterator[str]:
+    """Start the server ``command`` listening on ``port``; yields the site's address under the prefix
+    once it answers, and stops the server however the test ends."""
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
     try:
         url = f"http://127.0.0.1:{port}/{PREFIX}/"
         wait_served(url, process)
