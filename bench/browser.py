@@ -162,26 +162,27 @@ def move_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
 ND_SETTINGS = "localStorage.setItem('nd.settings.v1', JSON.stringify({r: 'human', b: 'human', size: '9'}))"
 
 
-def nd_games(page: Any, positions: int) -> list[dict[str, Any]]:
-    """The empty 9x9 board and positions every 6 plies along seeded level-2 games (start to end)."""
+def nd_games(page: Any, positions: int, size: int = 9, every: int = 6) -> list[dict[str, Any]]:
+    """The empty ``size`` board and positions every ``every`` plies along seeded level-2 games of that
+    size (start to end)."""
     return list(
         page.evaluate(
-            """async (n) => {
-              const out = [{ size: 9, start: null, moves: [] }];
-              for (let seed = 1; out.length < n && seed < 20; seed++) {
-                let game = { size: 9, start: null, moves: [] };
-                for (let i = 1; out.length < n; i++) {
+            """async ([n, count, every]) => {
+              const out = [{ size: n, start: null, moves: [] }];
+              for (let seed = 1; out.length < count && seed < 20; seed++) {
+                let game = { size: n, start: null, moves: [] };
+                for (let i = 1; out.length < count; i++) {
                   const st = await window.unitile.call('nd_state', { game });
                   if (st.over) break;
                   const args = { game, level: 2, seed: seed * 100 + i };
                   const move = await window.unitile.call('nd_computer_move', args);
                   game = await window.unitile.call('nd_play', { game, move });
-                  if (i % 6 === 0) out.push(game);
+                  if (i % every === 0) out.push(game);
                 }
               }
               return out;
             }""",
-            positions,
+            [size, positions, every],
         )
     )
 
@@ -239,31 +240,6 @@ def nd_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
     return out
 
 
-def nd_sized_games(page: Any, size: int, positions: int) -> list[dict[str, Any]]:
-    """The empty ``size`` board and positions every few plies along seeded level-2 games of that size."""
-    return list(
-        page.evaluate(
-            """async ([n, count]) => {
-              const every = Math.max(2, Math.floor(n * n / 8));
-              const out = [{ size: n, start: null, moves: [] }];
-              for (let seed = 1; out.length < count && seed < 20; seed++) {
-                let game = { size: n, start: null, moves: [] };
-                for (let i = 1; out.length < count; i++) {
-                  const st = await window.unitile.call('nd_state', { game });
-                  if (st.over) break;
-                  const args = { game, level: 2, seed: seed * 100 + i };
-                  const move = await window.unitile.call('nd_computer_move', args);
-                  game = await window.unitile.call('nd_play', { game, move });
-                  if (i % every === 0) out.push(game);
-                }
-              }
-              return out;
-            }""",
-            [size, positions],
-        )
-    )
-
-
 def nd_budgets(browser: Any, server: Any, sizes: list[int], positions: int) -> dict[str, Any]:
     """The worker's time for Naked Diagonal's search levels 2-5 and the hint on each size: for each,
     ``{"ms": [...], "wall": [...], "hurried": [...]}`` over the positions (Python time, arrival to
@@ -276,7 +252,7 @@ def nd_budgets(browser: Any, server: Any, sizes: list[int], positions: int) -> d
     wait_for(page, "window.unitile && window.unitile.timings.playable")
     out: dict[str, Any] = {}
     for size in sizes:
-        games = nd_sized_games(page, size, positions)
+        games = nd_games(page, positions, size, every=max(2, size * size // 8))
         row: dict[str, Any] = {"positions": len(games)}
         for name, op, level in [*((f"level{lv}", "nd_computer_move", lv) for lv in (2, 3, 4, 5)),
                                 ("hint", "nd_hint", None)]:
