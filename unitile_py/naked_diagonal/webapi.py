@@ -266,7 +266,9 @@ class Api(service.Service[Game]):
         placements can fill without a naked diagonal, ``bad`` and ``banned`` (the colours that could
         place nowhere in it: the area is BAD, banned and disconnected, when there is one) and
         ``culprit``, a part of the area that cannot be filled (a smallest one in areas of up to 11
-        points); "over" once a colour has won.
+        points) and ``narrowed``, false when the search for that part was cut short (within a fixed
+        amount of work: the culprit is then the whole area or a core of it, and ``text`` says so);
+        "over" once a colour has won.
         """
         g = self.replay(game)
         if not isinstance(point, str):
@@ -305,6 +307,7 @@ class Api(service.Service[Game]):
             "bad": ban.bad,
             "banned": list(ban.banned),
             "culprit": _names(grid, ban.culprit),
+            "narrowed": ban.narrowed,
             "text": _nde_text(grid, ban),
         }
 
@@ -434,6 +437,10 @@ def _nde_text(grid: Grid, ban: LeavesNDE) -> str:
     if ban.culprit != ban.area:
         part = " ".join(grid.names(ban.culprit))
         text += f" {'' if ban.culprit.bit_count() == 1 else 'Its part '}{part} could never be filled."
+        if not ban.narrowed:
+            text += " (A smaller such part may exist: the search for one was cut short.)"
+    elif not ban.narrowed:
+        text += " The part of it to blame was not narrowed down: the search for one was cut short."
     return text
 
 
