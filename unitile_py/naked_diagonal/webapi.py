@@ -39,11 +39,11 @@ from ..service import whole
 from .game import Game, parse_record
 from .grid import Grid
 from .keys import default_root
-from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
+from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, is_legal, legal_masks, nde_regions
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
 from .position import Position
-from .rules import chain
+from .rules import chain, forms
 from .strategy import strategy_sizes, winner_of
 from .tables import solved_sizes
 
@@ -410,13 +410,15 @@ def _why_not(g: Game, name: Any, skipped: bool) -> str | None:
         return f"is not a point of the {g.grid.n}x{g.grid.n} board"
     if g.is_over():
         return "comes after the end of the game"
-    ban = explain(g.position, point, g.position.turn)
-    if ban is None:
-        return None
-    if isinstance(ban, Occupied):
+    position = g.position
+    if not position.empty_points >> point & 1:
         return "is taken already"
-    if isinstance(ban, NakedDiagonal):
-        return f"would form a naked diagonal with {g.grid.name(ban.partner)}"
+    partner = forms(g.grid, position.stones(position.turn), point)
+    if partner is not None:
+        return f"would form a naked diagonal with {g.grid.name(partner)}"
+    if is_legal(position, point, position.turn):
+        return None
+    # (explain's culprit is not needed here: its search would only cost time)
     return "would leave an area that no sequence of placements can fill (NDE)"
 
 
