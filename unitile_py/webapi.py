@@ -52,6 +52,23 @@ STEPPED: dict[str, dict[str, Callable[..., Steps[Any]]]] = {"": unitile.STEPS, "
 _STEPS = {prefix + name: op for prefix, ops in STEPPED.items() for name, op in ops.items()}
 #: Seconds of work in one :meth:`Task.step` unless told (the page answers a click within two slices).
 SLICE = 0.02
+#: Longest whole number a request may hold (a seed of 256 bits has 78 digits; Python refuses 4,300).
+MAX_DIGITS = 100
+
+
+def _whole(digits: str) -> int:
+    """A JSON whole number, refused when it is longer than any request needs."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise GameError(f"request has a number too long (more than {MAX_DIGITS} digits)")
+    return int(digits)
+
+
+def _parse(request: str) -> Any:
+    """The JSON value of a request; too deep a nesting or too long a number is bad input, one line."""
+    try:
+        return json.loads(request, parse_int=_whole)
+    except RecursionError:
+        raise GameError("request is nested too deeply") from None
 
 
 def handle(request: str) -> str:
@@ -63,7 +80,7 @@ def handle(request: str) -> str:
 def _reply_steps(request: str) -> Steps[str]:
     """:func:`handle` in pieces: the requests of :data:`STEPPED` pause between short pieces of work."""
     try:
-        message = json.loads(request)
+        message = _parse(request)
         if not isinstance(message, dict):
             raise GameError("request must be a JSON object")
         name = message.get("op")

@@ -145,6 +145,24 @@ def test_handle_odd_requests(request_text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("request_text", "says"),
+    [
+        ("[" * 100_000, "request is nested too deeply"),
+        ('{"op": "state", "args": {"ply": ' + "[" * 5000 + "]" * 5000 + "}}", "request is nested too deeply"),
+        (
+            '{"op": "state", "args": {"ply": ' + "7" * 5000 + "}}",
+            "request has a number too long (more than 100 digits)",
+        ),
+        ("-" + "7" * 5000, "request has a number too long (more than 100 digits)"),
+    ],
+)
+def test_handle_deep_and_huge_json_is_bad_input(request_text: str, says: str) -> None:
+    """Issue 35: these were "internal error: RecursionError" and "internal error: ValueError"."""
+    reply = json.loads(handle(request_text))
+    assert reply == {"ok": False, "error": says}
+
+
+@pytest.mark.parametrize(
     ("argv", "stdin"),
     [
         (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r", "c²"], b""),
