@@ -35,6 +35,7 @@ MAX_RECORD = 100_000
 MAX_NUMBER_DIGITS = 6
 
 _HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$', re.ASCII)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _MOVE_NUMBER = re.compile(r"^(\d+)\.(\.\.)?$", re.ASCII)
 #: The escapes of header values: backslash, quote, and the line breaks that would split the line.
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"}
@@ -68,7 +69,9 @@ def split_record(text: str) -> RecordText:
         raise GameError(f"record: too long (more than {MAX_RECORD:,} characters)")
     headers: dict[str, str] = {}
     body: list[str] = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    # Lines end only at \n, \r\n or \r, the breaks the writer escapes: str.splitlines would also split
+    # a header value at U+2028, U+0085, \x0c, \x1c... and the record would not load again.
+    for lineno, raw in enumerate(_LINE_BREAK.split(text), 1):
         line = raw.strip()
         if not line:
             continue
