@@ -67,6 +67,7 @@ def split_record(text: str) -> RecordText:
     """The headers (unescaped) and the move tokens of a record's text; one-line errors otherwise."""
     if len(text) > MAX_RECORD:
         raise GameError(f"record: too long (more than {MAX_RECORD:,} characters)")
+    text = text.removeprefix("\ufeff")  # the byte-order mark some editors put first: not part of the text
     headers: dict[str, str] = {}
     body: list[str] = []
     # Lines end only at \n, \r\n or \r, the breaks the writer escapes: str.splitlines would also split

@@ -1,0 +1,19 @@
+"""The record text both games share (unitile_py.records): what is refused, what is accepted, in one line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from unitile_py.naked_diagonal.game import parse_record as nd_parse_record
+from unitile_py.unitile import parse_record
+
+PARSERS = [parse_record, nd_parse_record]
+
+
+@pytest.mark.parametrize("parse", PARSERS)
+def test_a_byte_order_mark_at_the_start_is_accepted(parse: Callable[[str], Any]) -> None:
+    """Issue 35: a record saved with a byte-order mark said "move '\\ufeff[Board': expected ..."."""
+    assert parse('\ufeff[Board "3x3"]\n*') == parse('[Board "3x3"]\n*')
