@@ -87,6 +87,8 @@ def split_record(text: str) -> RecordText:
             )
         else:
             body.append(line)
+    if not headers and not body:
+        raise GameError("record: empty (no headers, no moves, no result)")
     return RecordText(headers, " ".join(body).split())
 
 

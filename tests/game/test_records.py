@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from unitile_py.errors import GameError
 from unitile_py.naked_diagonal.game import parse_record as nd_parse_record
 from unitile_py.unitile import parse_record
 
@@ -17,3 +18,11 @@ PARSERS = [parse_record, nd_parse_record]
 def test_a_byte_order_mark_at_the_start_is_accepted(parse: Callable[[str], Any]) -> None:
     """Issue 35: a record saved with a byte-order mark said "move '\\ufeff[Board': expected ..."."""
     assert parse('\ufeff[Board "3x3"]\n*') == parse('[Board "3x3"]\n*')
+
+
+@pytest.mark.parametrize("parse", PARSERS)
+@pytest.mark.parametrize("text", ["", "\n", "  \r\n\t\n", "\ufeff"])
+def test_an_empty_record_is_refused(parse: Callable[[str], Any], text: str) -> None:
+    """Issue 35: an empty record loaded as a new game on the default board."""
+    with pytest.raises(GameError, match=r"^record: empty \(no headers, no moves, no result\)$"):
+        parse(text)
