@@ -82,6 +82,8 @@ def split_record(text: str) -> RecordText:
             m = _HEADER.match(line)
             if not m:
                 raise GameError(f'record line {lineno}: expected [Key "value"], got {quote(line)}')
+            if m.group(1) in headers:
+                raise GameError(f"record line {lineno}: header {quote(m.group(1))} given twice")
             headers[m.group(1)] = re.sub(
                 r"\\(.)", lambda e: _UNESCAPES.get(e.group(1), e.group(1)), m.group(2)
             )

@@ -26,3 +26,13 @@ def test_an_empty_record_is_refused(parse: Callable[[str], Any], text: str) -> N
     """Issue 35: an empty record loaded as a new game on the default board."""
     with pytest.raises(GameError, match=r"^record: empty \(no headers, no moves, no result\)$"):
         parse(text)
+
+
+@pytest.mark.parametrize("parse", PARSERS)
+def test_a_repeated_header_is_refused(parse: Callable[[str], Any]) -> None:
+    """Issue 35: the last of two [Board ...] lines silently won."""
+    with pytest.raises(GameError, match=r"^record line 3: header 'Board' given twice$"):
+        parse('[Board "3x3"]\n[Event "x"]\n[Board "5x5"]\n*')
+    with pytest.raises(GameError) as info:
+        parse(f'[{"K" * 5000} "a"]\n[{"K" * 5000} "b"]\n*')
+    assert len(str(info.value)) < 100
