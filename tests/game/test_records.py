@@ -9,7 +9,8 @@ import pytest
 
 from unitile_py.errors import GameError
 from unitile_py.naked_diagonal.game import parse_record as nd_parse_record
-from unitile_py.unitile import parse_record
+from unitile_py.naked_diagonal.notation import format_record as nd_format_record
+from unitile_py.unitile import format_record, parse_record
 
 PARSERS = [parse_record, nd_parse_record]
 
@@ -36,3 +37,13 @@ def test_a_repeated_header_is_refused(parse: Callable[[str], Any]) -> None:
     with pytest.raises(GameError) as info:
         parse(f'[{"K" * 5000} "a"]\n[{"K" * 5000} "b"]\n*')
     assert len(str(info.value)) < 100
+
+
+@pytest.mark.parametrize("game", ["unitile", "naked_diagonal"])
+def test_the_board_header_is_written_back_normalised(game: str) -> None:
+    """Issue 35: [Board "003x003"] loaded as 3x3 and was written back as "003x003"."""
+    if game == "unitile":
+        text = format_record(parse_record('[Board "003x003"]\n1. b1 *'))
+    else:
+        text = nd_format_record(nd_parse_record('[Board "003x003"]\n1. b2 *'))
+    assert '[Board "3x3"]' in text.splitlines() and "003" not in text

@@ -118,6 +118,8 @@ def parse_record(text: str) -> Record:
     """
     parts = split_record(text)
     start = _start(parts.headers)
+    if "Board" in parts.headers:  # written back as the board names itself: "003x003" is "3x3"
+        parts.headers["Board"] = str(start.board)
     record = Record(start, [], parts.headers)
     position = start
     reader = MoveReader(parts.tokens)
