@@ -161,9 +161,18 @@ def test_handle_odd_requests(request_text: str) -> None:
     ],
 )
 def test_handle_deep_and_huge_json_is_bad_input(request_text: str, says: str) -> None:
-    """Issue 35: these were "internal error: RecursionError" and "internal error: ValueError"."""
-    reply = json.loads(handle(request_text))
-    assert reply == {"ok": False, "error": says}
+    """Issue 35: these were "internal error: RecursionError" and "internal error: ValueError". The answer
+    does not hang on the recursion limit (another test module raises it to 10,000)."""
+    limit = sys.getrecursionlimit()
+    try:
+        for recursion_limit in (1000, 20_000):
+            sys.setrecursionlimit(recursion_limit)
+            reply = json.loads(handle(request_text))
+            assert reply == {"ok": False, "error": says}
+    finally:
+        sys.setrecursionlimit(limit)
+    deep_string = json.dumps({"op": "nd_new_game", "args": {"size": 5}, "x": "[{" * 100})
+    assert json.loads(handle(deep_string))["ok"] is True  # brackets inside a string do not count
 
 
 @pytest.mark.parametrize(
