@@ -29,7 +29,7 @@ from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import GameError, NakedDiagonalError
-from ..inputs import read_text
+from ..inputs import MAX_LINES_BYTES, read_text
 from ..playing import (
     HUMAN,
     add_match_arguments,
@@ -97,7 +97,9 @@ def per_position(
 ) -> int:
     """``info_of`` the position argument, or of each line of standard input for ``-``, printed as JSON
     (``--json``, or ``{"error": ...}`` for a bad line, the others going on, exit status 2) or as text."""
-    lines = read_text("-").splitlines() if args.position == "-" else [args.position]
+    lines = [args.position]
+    if args.position == "-":
+        lines = read_text("-", MAX_LINES_BYTES, "a list of positions").splitlines()
     status = 0
     for line in lines:
         text = line.strip()
