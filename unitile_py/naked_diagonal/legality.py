@@ -378,6 +378,17 @@ class LeavesNDE:
 Ban = Occupied | NakedDiagonal | LeavesNDE
 
 
+def game_over(position: Position) -> str | None:
+    """The one line both the command line's ``why`` and the web API's explain give once a colour has won
+    (no placement is legal or banned then: the game has ended), else None.
+
+    >>> game_over(Position.parse(".R./.R./.R. b")), game_over(Position.parse(".R./.../... b"))
+    ('The game is over: Red has won.', None)
+    """
+    winner = position.winner()
+    return None if winner is None else f"The game is over: {COLOUR_NAMES[winner]} has won."
+
+
 def explain(position: Position, point: int, colour: str) -> Ban | None:
     """Why a stone of ``colour`` on ``point`` is not legal, or ``None`` when it is."""
     g = position.grid

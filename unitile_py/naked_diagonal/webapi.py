@@ -39,7 +39,16 @@ from ..service import whole
 from .game import Game, parse_record
 from .grid import Grid
 from .keys import default_root
-from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, is_legal, legal_masks, nde_regions
+from .legality import (
+    LeavesNDE,
+    NakedDiagonal,
+    Occupied,
+    explain,
+    game_over,
+    is_legal,
+    legal_masks,
+    nde_regions,
+)
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
 from .position import Position
@@ -279,9 +288,9 @@ class Api(service.Service[Game]):
         colour = g.position.turn
         who = COLOUR_NAMES[colour]
         out: dict[str, Any] = {"point": name, "colour": colour}
-        winner = g.winner()
-        if winner is not None:
-            return {**out, "kind": "over", "text": f"The game is over: {COLOUR_NAMES[winner]} has won."}
+        over = game_over(g.position)
+        if over is not None:
+            return {**out, "kind": "over", "text": over}
         ban = explain(g.position, p, colour)
         if ban is None:
             return None
