@@ -40,3 +40,26 @@ def test_nd_survey_kept_only_merges_the_finished_tasks(tmp_path: Path,
     result = json.loads(out.read_text())
     assert result["planned_tasks"] == 2 and len(result["tasks"]) == 1
     assert result["per_board"]["5x5"]["games"] == 3
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["nd-prove", "--split", "-1"], "--split"),
+    (["nd-prove", "--split", "0"], "at least 1"),
+    (["nd-prove", "--board", "0x0"], "1x1 to 7x7"),
+    (["nd-prove", "--board", "27x27"], "1x1 to 7x7"),
+    (["nd-prove", "--board", "\u0663x\u0663"], "expected NxN"),  # Arabic-Indic digits
+    (["nd-prove", "--budget", "-5"], "--budget"),
+    (["nd-build", "--part-size", "-5"], "--part-size"),
+    (["nd-build", "--max-tier", "-1"], "--max-tier"),
+    (["nd-build", "--board", "6x6"], "1x1 to 5x5"),
+])
+def test_arguments_are_checked_before_any_work(argv: list[str], words: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Every bad argument stops the command in one line, exit status 2, before anything runs."""
+    argv = [*argv, "--in-process", "--quiet", "--store", str(tmp_path / "store.zarr")]
+    with pytest.raises(SystemExit) as stop:
+        nd_cli.main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and words in err and "Traceback" not in err
+    assert not (tmp_path / "store.zarr").exists()
