@@ -63,3 +63,36 @@ def test_arguments_are_checked_before_any_work(argv: list[str], words: str, tmp_
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and words in err and "Traceback" not in err
     assert not (tmp_path / "store.zarr").exists()
+
+
+_ATLAS = {"k_max": 1, "per_k": {}, "entries": []}
+_SURVEY = {"areas": [], "per_board": {}, "large": {}}
+
+
+@pytest.mark.parametrize("atlas, survey, words", [
+    (b"{not json", _SURVEY, "not nd-atlas's JSON results"),
+    (b"\xff\xfe\x00", _SURVEY, "not nd-atlas's JSON results"),
+    (b"[" * 100_000, _SURVEY, "not nd-atlas's JSON results"),
+    ([1, 2], _SURVEY, "not nd-atlas's results"),
+    ({"k_max": 1}, _SURVEY, "expected an object with k_max, per_k, entries"),
+    (_ATLAS, {"areas": 3, "per_board": {}, "large": {}}, "not nd-atlas and nd-survey results"),
+    (_ATLAS, {"areas": [{"drawing": "oo"}], "per_board": {}, "large": {}}, "missing 'k'"),
+    ({"k_max": "x", "per_k": {}, "entries": []}, _SURVEY, "ValueError"),
+    (_ATLAS, {"areas": [], "per_board": {"big": {}}, "large": {}}, "not nd-atlas and nd-survey results"),
+    ({"k_max": 1, "per_k": {}, "entries": [{"minimal": True}]}, _SURVEY, "missing 'k'"),
+])
+def test_nd_areas_refuses_bad_input_files_in_one_line(atlas: object, survey: object, words: str,
+                                                      tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Malformed JSON, bytes that are not UTF-8, nesting too deep, wrong shapes: one line, exit 2, and
+    no file written."""
+    paths = []
+    for name, data in (("atlas.json", atlas), ("survey.json", survey)):
+        path = tmp_path / name
+        path.write_bytes(data if isinstance(data, bytes) else json.dumps(data).encode())
+        paths.append(str(path))
+    out = tmp_path / "areas.json"
+    assert nd_cli.main(["nd-areas", "--atlas", paths[0], "--survey", paths[1], "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and words in err, err
+    assert not out.exists()
