@@ -27,7 +27,7 @@ import zarr
 import zarr.codecs
 from zarr.core.sync import sync
 
-from pipeline.arrays import CONFIG
+from pipeline.arrays import CONFIG, DECODE_ERRORS, Checked
 from pipeline.store import StageStore, StoreKind
 from unitile_py.errors import NakedDiagonalError
 
@@ -97,13 +97,21 @@ class NDStore(StageStore):
         """Row ``i`` (one part) of a 2-d array, checked to be stored."""
         arr = self.array(name)
         self._require_object(arr, name, (i, 0))
-        return np.asarray(arr[i])
+        return self._read(arr, name, i)
 
     def whole(self, name: str) -> np.ndarray:
         """A whole 1-d array, checked to be stored."""
         arr = self.array(name)
         self._require_object(arr, name, (0,))
-        return np.asarray(arr[...])
+        return self._read(arr, name, ...)
+
+    def _read(self, arr: zarr.Array, name: str, key: Any) -> np.ndarray:
+        """``arr[key]``; bytes that fail their checksum or cannot be decoded are
+        :class:`pipeline.errors.Damaged` (exit status 1), naming the chunk."""
+        try:
+            return np.asarray(arr[key])
+        except DECODE_ERRORS:
+            return Checked(arr, self.path, name)[key]
 
     def delete(self, name: str) -> None:
         """Remove a group or array if present."""

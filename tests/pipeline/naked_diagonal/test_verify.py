@@ -30,3 +30,19 @@ def test_verify_catches_a_wrong_value_and_a_missing_shard(solved: dict[int, Path
     shard.unlink()
     with pytest.raises(NakedDiagonalError, match=r"tiers/3/keys, .*the shard is missing"):
         VerifyStage().run(ctx)
+
+
+def test_a_checksum_mismatch_is_one_line_and_exit_status_1(solved: dict[int, Path], tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A flipped byte in a stored chunk: nd-verify names the array and exits 1 (a damaged store)."""
+    from pipeline.naked_diagonal.cli import main
+
+    shutil.copytree(solved[3] / "s.zarr", tmp_path / "s.zarr")
+    shard = tmp_path / "s.zarr" / "tiers" / "5" / "value" / "c" / "0" / "0"
+    data = bytearray(shard.read_bytes())
+    data[20] ^= 0x55
+    shard.write_bytes(bytes(data))
+    argv = ["nd-verify", "--board", "3x3", "--in-process", "--quiet", "--store", str(tmp_path / "s.zarr")]
+    assert main(argv) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "tiers/5/value" in err and "checksum" in err, err
