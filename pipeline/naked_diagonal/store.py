@@ -28,6 +28,7 @@ import zarr.codecs
 from zarr.core.sync import sync
 
 from pipeline.arrays import CONFIG, DECODE_ERRORS, Checked
+from pipeline.errors import Damaged
 from pipeline.store import StageStore, StoreKind
 from unitile_py.errors import NakedDiagonalError
 
@@ -85,6 +86,16 @@ class NDStore(StageStore):
             raise NakedDiagonalError(
                 f"store {self.path}: array {name} is missing (the store is damaged)"
             ) from None
+        except (*DECODE_ERRORS, AttributeError):
+            raise Damaged(f"store {self.path}: array {name}: its zarr.json cannot be read "
+                          f"(the store is damaged)") from None
+        parts = name.split("/")
+        if len(parts) == 3 and parts[0] == "tiers" and parts[2] != "keys":
+            # Every array of a tier has the shape of its keys: one row per part, one entry per key.
+            keys = self.array(f"tiers/{parts[1]}/keys")
+            if keys.shape != arr.shape:
+                raise Damaged(f"store {self.path}: array {name} has shape {arr.shape}, its tier's keys "
+                              f"{keys.shape} (the store is damaged)")
         # The setting is not kept in the metadata: every writer asks again for every chunk to be stored.
         return arr.with_config(CONFIG)
 
