@@ -140,6 +140,8 @@ def _prove(args: argparse.Namespace) -> int:
     if args.search != "dfpn" and args.store:
         raise NakedDiagonalError(f"--store {args.store}: a proof store keeps df-pn proofs only "
                                  f"(the default --search dfpn)")
+    if args.out:
+        _check_output(args.out)
     store = None
     if args.search == "dfpn" and not args.no_store:
         if args.round_nodes < ROUND_MIN:
@@ -160,10 +162,32 @@ def _prove(args: argparse.Namespace) -> int:
         print(f"stopped: rerun the same command to continue{where}", file=sys.stderr)
         return EXIT_INTERRUPTED
     text = json.dumps(result, indent=1)
+    print(text, flush=True)
     if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+        try:
+            Path(args.out).write_text(text + "\n")
+        except OSError as exc:
+            raise NakedDiagonalError(f"--out {args.out}: cannot write ({exc.strerror or exc}); the results "
+                                     "are on standard output above") from None
     return 0
+
+
+def _check_output(path: str) -> None:
+    """A one-line error now, before any work, when the file ``path`` cannot be written."""
+    out = Path(path)
+    parent = out.parent if str(out.parent) else Path(".")
+    if out.is_dir():
+        raise NakedDiagonalError(f"--out {path}: is a directory")
+    if not parent.is_dir():
+        raise NakedDiagonalError(f"--out {path}: no such directory {parent}")
+    existed = out.exists()
+    try:
+        with out.open("a"):  # opened as the write will be, without changing what it holds
+            pass
+    except OSError as exc:
+        raise NakedDiagonalError(f"--out {path}: cannot write there ({exc.strerror or exc})") from None
+    if not existed:
+        out.unlink()
 
 
 def _log(args: argparse.Namespace) -> Any:
@@ -387,6 +411,9 @@ def _results(path: str, command: str, keys: tuple[str, ...]) -> dict[str, Any]:
 def _areas(args: argparse.Namespace) -> int:
     from .areas_file import publish
 
+    for name in ("atlas", "survey"):
+        if Path(args.out).resolve() == Path(getattr(args, name)).resolve():
+            raise NakedDiagonalError(f"--out {args.out}: is the --{name} input; write elsewhere")
     atlas = _results(args.atlas, "nd-atlas", ("k_max", "per_k", "entries"))
     survey = _results(args.survey, "nd-survey", ("areas", "per_board", "large"))
     try:

@@ -96,3 +96,25 @@ def test_nd_areas_refuses_bad_input_files_in_one_line(atlas: object, survey: obj
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and words in err, err
     assert not out.exists()
+
+
+def test_nd_prove_checks_its_out_path_before_searching(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """An --out that cannot be written is refused before the search starts (nothing is proved)."""
+    for out, words in ((Path("/proc/i35-results.json"), "cannot write there"),
+                       (tmp_path / "no" / "r.json", "no such directory"), (tmp_path, "is a directory")):
+        argv = ["nd-prove", "--board", "3x3", "--in-process", "--no-store", "--out", str(out)]
+        assert nd_cli.main(argv) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1 and words in captured.err, captured.err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_nd_areas_refuses_to_overwrite_its_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    atlas, survey_file = tmp_path / "atlas.json", tmp_path / "survey.json"
+    atlas.write_text(json.dumps(_ATLAS))
+    survey_file.write_text(json.dumps(_SURVEY))
+    for out in (atlas, survey_file):
+        argv = ["nd-areas", "--atlas", str(atlas), "--survey", str(survey_file), "--out", str(out)]
+        assert nd_cli.main(argv) == 2 and "write elsewhere" in capsys.readouterr().err
+    assert json.loads(atlas.read_text()) == _ATLAS and json.loads(survey_file.read_text()) == _SURVEY
