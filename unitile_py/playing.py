@@ -365,7 +365,13 @@ def play_in_terminal(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
 ) -> Playable:
-    """Play ``game`` between people (``None``) and computer players, drawing the board before each move."""
+    """Play ``game`` between people (``None``) and computer players, drawing the board before each move.
+
+    A person's moves are read from standard input: when it is closed (``play <&-``) that is one line
+    (:class:`GameError`) before the game starts."""
+    if read is input and sys.stdin is None and any(p is None for p in players.values()):
+        raise GameError("standard input is closed: a person plays by typing moves "
+                        "(give --red and --blue levels for a game between computer players)")
     for colour, header in ((RED, "Red"), (BLUE, "Blue")):
         player = players[colour]
         game.headers[header] = HUMAN if player is None else f"level {player.level} seed {player.seed}"
