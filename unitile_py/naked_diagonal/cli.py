@@ -47,7 +47,7 @@ from .game import Game, parse_record
 from .keys import default_root
 from .legality import explain, game_over, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
-from .players import LEVELS, PERFECT, best_hint, make_player
+from .players import LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
 from .position import Position
 from .strategy import KIND, strategy_for
 from .tables import NDTables, tables_for
@@ -190,9 +190,18 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 
 def _start(args: argparse.Namespace) -> Position:
+    """The start of ``play`` and ``match``, checked with the levels of ``--red`` and ``--blue`` before
+    any game starts (level 6 plays only on the sizes with tables or a strategy)."""
     start = Position.parse(args.position) if args.position else Position.empty(parse_size(args.size))
     if start.winner() is not None:
         raise NakedDiagonalError("--position: that game is over already")
+    n = start.grid.n
+    for name in ("red", "blue"):
+        level = getattr(args, name)
+        if str(level).isdigit() and int(level) not in levels_for(n):
+            sizes = ", ".join(f"{k}x{k}" for k in perfect_sizes()) or "no size"
+            raise NakedDiagonalError(f"--{name} {level}: level {PERFECT} (perfect) plays on {sizes}, "
+                                     f"not {n}x{n}")
     return start
 
 
@@ -208,7 +217,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     start = _start(args)
     return report_match(
         args,
-        lambda: run_games(args.red, args.blue, args.games, args.seed, lambda: Game(start), make_player),
+        lambda on_game: run_games(args.red, args.blue, args.games, args.seed, lambda: Game(start),
+                                  make_player, on_game),
     )
 
 
