@@ -14,13 +14,14 @@ from collections.abc import Sequence
 
 from unitile_py.command_line import run_command
 
+from .arguments import Parser
 from .errors import CheckFailed
 from .naked_diagonal.cli import register as register_naked_diagonal
 from .unitile.cli import register as register_unitile
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="python -m pipeline", description="The precompute pipelines of Unitile and Naked Diagonal"
     )
     sub = p.add_subparsers(dest="command", required=True)

@@ -15,24 +15,41 @@ def _num(v: Any, width: int, digits: int) -> str:
     return f"{v:>{width}.{digits if abs(v) < 1000 else 0}f}"
 
 
+def _number(v: Any) -> float | None:
+    """``v`` when it is a number, else None (a record edited or written by another version).
+
+    >>> _number(1.5), _number("slow"), _number(True)
+    (1.5, None, None)
+    """
+    return v if isinstance(v, int | float) and not isinstance(v, bool) else None
+
+
+def _object(v: Any) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
+
+
 def stage_rows(stages: dict[str, Any]) -> list[dict[str, Any]]:
-    """One plain row per stage record, in build order."""
+    """One plain row per stage record, in build order; a field that is not a number is None (a dash)."""
     rows = []
     for name, rec in stages.items():
-        usage = rec.get("usage", {})
-        bound = rec.get("bound", {})
-        load = usage.get("load_average", [None, None])
+        rec = _object(rec)
+        usage = _object(rec.get("usage"))
+        bound = _object(rec.get("bound"))
+        load = usage.get("load_average")
+        before, after = (load if isinstance(load, list) and len(load) == 2 else [None, None])
+        before, after = _number(before), _number(after)
+        by = bound.get("by")
         rows.append({
             "stage": name,
-            "seconds": rec.get("seconds"),
-            "cpu_seconds": usage.get("cpu_seconds"),
-            "bound_seconds": bound.get("seconds"),
-            "bound_by": bound.get("by"),
-            "ratio": bound.get("ratio"),
-            "client_peak_gib": usage.get("client_peak_gib"),
-            "worker_peak_gib": usage.get("worker_peak_gib"),
-            "load_before": load[0],
-            "load_after": load[1],
+            "seconds": _number(rec.get("seconds")),
+            "cpu_seconds": _number(usage.get("cpu_seconds")),
+            "bound_seconds": _number(bound.get("seconds")),
+            "bound_by": by if isinstance(by, str) else None,
+            "ratio": _number(bound.get("ratio")),
+            "client_peak_gib": _number(usage.get("client_peak_gib")),
+            "worker_peak_gib": _number(usage.get("worker_peak_gib")),
+            "load_before": before if after is not None else None,
+            "load_after": after if before is not None else None,
         })  # fmt: skip
     return rows
 
@@ -74,13 +91,15 @@ def phase_lines(stages: dict[str, Any]) -> list[str]:
     """
     out = []
     for name, rec in stages.items():
+        rec = _object(rec)
         phases = rec.get("phase_seconds")
         if not isinstance(phases, dict) or not phases:
             continue
         per = rec.get("seconds_per_iteration")
         parts = []
         for phase, seconds in phases.items():
-            text = f"{phase.replace('_', ' ')} {seconds:.1f} s"
+            value = _number(seconds)
+            text = f"{str(phase).replace('_', ' ')} " + (f"{value:.1f} s" if value is not None else "-")
             if phase == "cg" and isinstance(per, int | float):
                 text += f" ({rec.get('iterations')} iterations of {per * 1000:.1f} ms)"
             parts.append(text)

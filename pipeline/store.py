@@ -223,9 +223,11 @@ class StageStore:
     def stages(self) -> dict[str, Any]:
         """All stage records (a fresh read)."""
         try:
-            return as_record(zarr.open_group(self.path, mode="r").attrs.get("stages"))
+            stages = as_record(zarr.open_group(self.path, mode="r").attrs.get("stages"))
         except DECODE_ERRORS:
             raise self._damaged() from None
+        # A record that is not an object (edited or damaged) is a stage not complete: it runs again.
+        return {name: record for name, record in stages.items() if isinstance(record, Mapping)}
 
     def record(self, name: str) -> dict[str, Any] | None:
         """The record of a completed stage, or None."""

@@ -11,6 +11,7 @@ are the ``show`` and ``record`` commands of both.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import sys
@@ -209,9 +210,11 @@ def run_games(
     seed: int,
     new_game: Callable[[], Playable],
     make_player: Callable[[int, int], Player[Any]],
+    on_game: Callable[[GameResult], None] | None = None,
 ) -> tuple[MatchSummary, list[GameResult]]:
     """Play ``games`` games of fresh ``new_game()`` objects; side ``c`` of game ``g`` gets the seed
-    ``game_seed(seed, g, c)``, named with the level in the game's ``Red``/``Blue`` headers."""
+    ``game_seed(seed, g, c)``, named with the level in the game's ``Red``/``Blue`` headers.
+    ``on_game`` is called with each game as it ends."""
     if games < 0:
         raise GameError(f"match: --games {games} must be at least 0")
     played: list[GameResult] = []
@@ -226,6 +229,8 @@ def run_games(
             }
         )
         played.append(play_game(game, make_player(red_level, red_seed), make_player(blue_level, blue_seed)))
+        if on_game is not None:
+            on_game(played[-1])
     return summarise(red_level, blue_level, played), played
 
 
@@ -265,20 +270,48 @@ def add_match_arguments(p: argparse.ArgumentParser, levels: Sequence[int]) -> No
     p.add_argument("--records", metavar="FILE", help="write every game record to FILE")
 
 
-def report_match(args: argparse.Namespace, play: Callable[[], tuple[MatchSummary, list[GameResult]]]) -> int:
-    """Check ``--records``, run ``play``, write the records and print the summary."""
+#: What ``match`` runs: given the function to call with each game as it ends, the summary and the games.
+MatchRun = Callable[[Callable[[GameResult], None]], tuple[MatchSummary, list[GameResult]]]
+
+
+def report_match(args: argparse.Namespace, play: MatchRun) -> int:
+    """Check ``--records`` (opened before the first game), run ``play``, writing each game's record as
+    it ends, and print the summary. Ctrl-C keeps the records of the finished games (exit status 130)."""
     if args.games < 0:
         raise GameError(f"--games {args.games}: must be 0 or more")
     records_path = Path(args.records) if args.records else None
-    if records_path is not None and not records_path.parent.is_dir():
-        raise GameError(f"--records {args.records}: no directory {records_path.parent}")
-    summary, played = play()
+    records = None
     if records_path is not None:
-        text = "\n".join(result.game.record_text() for result in played)
+        if not records_path.parent.is_dir():
+            raise GameError(f"--records {args.records}: no directory {records_path.parent}")
         try:
-            records_path.write_text(text, encoding="utf-8")
+            records = records_path.open("w", encoding="utf-8")
         except OSError as exc:
             raise GameError(f"--records {args.records}: {exc.strerror or exc}") from None
+    written = 0
+
+    def write(result: GameResult) -> None:
+        nonlocal written
+        if records is None:
+            return
+        try:
+            records.write(("\n" if written else "") + result.game.record_text())
+            records.flush()
+        except OSError as exc:
+            raise GameError(f"--records {args.records}: {exc.strerror or exc} "
+                            f"(after {written} games)") from None
+        written += 1
+
+    try:
+        summary, _ = play(write)
+    except KeyboardInterrupt:
+        kept = f"; the {written} finished games are in {records_path}" if records_path else ""
+        print(f"interrupted{kept}", file=sys.stderr)
+        return 130
+    finally:
+        if records is not None:
+            with contextlib.suppress(OSError):
+                records.close()
     if args.json:
         print(json.dumps(summary.as_json()))
     else:
@@ -365,7 +398,13 @@ def play_in_terminal(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
 ) -> Playable:
-    """Play ``game`` between people (``None``) and computer players, drawing the board before each move."""
+    """Play ``game`` between people (``None``) and computer players, drawing the board before each move.
+
+    A person's moves are read from standard input: when it is closed (``play <&-``) that is one line
+    (:class:`GameError`) before the game starts."""
+    if read is input and sys.stdin is None and any(p is None for p in players.values()):
+        raise GameError("standard input is closed: a person plays by typing moves "
+                        "(give --red and --blue levels for a game between computer players)")
     for colour, header in ((RED, "Red"), (BLUE, "Blue")):
         player = players[colour]
         game.headers[header] = HUMAN if player is None else f"level {player.level} seed {player.seed}"
@@ -393,6 +432,7 @@ def play_in_terminal(
 __all__ = [
     "HUMAN",
     "GameResult",
+    "MatchRun",
     "MatchSummary",
     "Playable",
     "Player",

@@ -35,6 +35,7 @@ MAX_RECORD = 100_000
 MAX_NUMBER_DIGITS = 6
 
 _HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$', re.ASCII)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _MOVE_NUMBER = re.compile(r"^(\d+)\.(\.\.)?$", re.ASCII)
 #: The escapes of header values: backslash, quote, and the line breaks that would split the line.
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"}
@@ -66,9 +67,12 @@ def split_record(text: str) -> RecordText:
     """The headers (unescaped) and the move tokens of a record's text; one-line errors otherwise."""
     if len(text) > MAX_RECORD:
         raise GameError(f"record: too long (more than {MAX_RECORD:,} characters)")
+    text = text.removeprefix("\ufeff")  # the byte-order mark some editors put first: not part of the text
     headers: dict[str, str] = {}
     body: list[str] = []
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    # Lines end only at \n, \r\n or \r, the breaks the writer escapes: str.splitlines would also split
+    # a header value at U+2028, U+0085, \x0c, \x1c... and the record would not load again.
+    for lineno, raw in enumerate(_LINE_BREAK.split(text), 1):
         line = raw.strip()
         if not line:
             continue
@@ -78,11 +82,15 @@ def split_record(text: str) -> RecordText:
             m = _HEADER.match(line)
             if not m:
                 raise GameError(f'record line {lineno}: expected [Key "value"], got {quote(line)}')
+            if m.group(1) in headers:
+                raise GameError(f"record line {lineno}: header {quote(m.group(1))} given twice")
             headers[m.group(1)] = re.sub(
                 r"\\(.)", lambda e: _UNESCAPES.get(e.group(1), e.group(1)), m.group(2)
             )
         else:
             body.append(line)
+    if not headers and not body:
+        raise GameError("record: empty (no headers, no moves, no result)")
     return RecordText(headers, " ".join(body).split())
 
 

@@ -72,6 +72,12 @@ def field(where: str, obj: Mapping[str, Any], key: str, kind: type, what: str, e
     return value
 
 
+def is_format(value: Any, want: int) -> bool:
+    """True when a manifest's ``format`` is the whole number ``want``: JSON ``true`` is not 1, nor ``2.0`` 2
+    (in Python a bool is an int and a float may equal one)."""
+    return type(value) is int and value == want
+
+
 def parse_manifest(
     where: str, raw: bytes, name: re.Pattern[str], named: str, error: type[GameError]
 ) -> dict[str, Any]:
@@ -186,6 +192,7 @@ __all__ = [
     "field",
     "folder_of",
     "header_fields",
+    "is_format",
     "loaded_once",
     "manifest_kind",
     "parse_manifest",

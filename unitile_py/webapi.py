@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -52,6 +53,34 @@ STEPPED: dict[str, dict[str, Callable[..., Steps[Any]]]] = {"": unitile.STEPS, "
 _STEPS = {prefix + name: op for prefix, ops in STEPPED.items() for name, op in ops.items()}
 #: Seconds of work in one :meth:`Task.step` unless told (the page answers a click within two slices).
 SLICE = 0.02
+#: Longest whole number a request may hold (a seed of 256 bits has 78 digits; Python refuses 4,300).
+MAX_DIGITS = 100
+#: Deepest nesting of arrays and objects a request may have (a request needs 4; Python's recursion limit,
+#: which a program may raise, and a browser's stack are not what decides).
+MAX_DEPTH = 32
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _whole(digits: str) -> int:
+    """A JSON whole number, refused when it is longer than any request needs."""
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise GameError(f"request has a number too long (more than {MAX_DIGITS} digits)")
+    return int(digits)
+
+
+def _parse(request: str) -> Any:
+    """The JSON value of a request; too deep a nesting or too long a number is bad input, one line."""
+    if request.count("[") + request.count("{") > MAX_DEPTH:  # else it cannot be too deep
+        depth = 0
+        for bracket in _BRACKETS.findall(_STRING.sub("", request)):
+            depth += 1 if bracket in "[{" else -1
+            if depth > MAX_DEPTH:
+                raise GameError("request is nested too deeply")
+    try:
+        return json.loads(request, parse_int=_whole)
+    except RecursionError:
+        raise GameError("request is nested too deeply") from None
 
 
 def handle(request: str) -> str:
@@ -63,7 +92,7 @@ def handle(request: str) -> str:
 def _reply_steps(request: str) -> Steps[str]:
     """:func:`handle` in pieces: the requests of :data:`STEPPED` pause between short pieces of work."""
     try:
-        message = json.loads(request)
+        message = _parse(request)
         if not isinstance(message, dict):
             raise GameError("request must be a JSON object")
         name = message.get("op")

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pipeline.arguments import Parser, at_least, board
 from pipeline.errors import CheckFailed
 from pipeline.executor import InProcessExecutor, engine, engine_arguments
 from pipeline.store import resolved
@@ -22,6 +23,7 @@ from unitile_py.errors import NakedDiagonalError
 
 from .build import plan, run_plan
 from .context import NDContext, NDOptions
+from .geometry import MAX_N
 from .proof_store import ROUND_MIN, ROUND_NODES, ProofStore, default_proof_path
 from .store import NDStore, default_path
 
@@ -33,13 +35,15 @@ def board_size(text: str) -> int:
     4
     """
     parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts) or parts[0] != parts[1]:
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() for p in parts) or parts[0] != parts[1]:
         raise NakedDiagonalError(f"board {text!r}: expected NxN, such as 4x4")
     return int(parts[0])
 
 
-def _engine_arguments(s: argparse.ArgumentParser, board: str = "4x4") -> None:
-    s.add_argument("--board", default=board, help=f"NxN (default {board})")
+def _engine_arguments(s: argparse.ArgumentParser, default: str = "4x4", largest: int = 5) -> None:
+    """``--board`` (checked: 1x1 to ``largest`` x ``largest``) and the engine's options."""
+    s.add_argument("--board", default=default, type=board(1, largest),
+                   help=f"NxN, 1x1 to {largest}x{largest} (default {default})")
     engine_arguments(s)
 
 
@@ -53,14 +57,17 @@ def register(sub: Any) -> None:
         s.add_argument("--store", help="zarr store path or URL (default build/naked-diagonal-<N>x<N>.zarr)")
     build.add_argument("--force", action="append", default=[], metavar="STAGE", help="rerun a stage")
     build.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal/NxN)")
-    build.add_argument("--part-size", type=int, default=1 << 15, help="positions per part and task (32768)")
-    build.add_argument("--max-tier", type=int, metavar="T", help="only the tiers up to T stones (no solve)")
+    build.add_argument("--part-size", type=at_least(1), default=1 << 15,
+                       help="positions per part and task (32768)")
+    build.add_argument("--max-tier", type=at_least(0), metavar="T",
+                       help="only the tiers up to T stones (no solve)")
     build.set_defaults(run=_build)
     verify.set_defaults(run=_verify)
     prove = sub.add_parser("nd-prove", help="Naked Diagonal: who wins the empty board, each first move")
-    _engine_arguments(prove, board="5x5")
-    prove.add_argument("--split", type=int, default=1, help="placements of the opening lines (default 1)")
-    prove.add_argument("--budget", type=int, default=0, help="most nodes per task, 0 for no limit")
+    _engine_arguments(prove, default="5x5", largest=MAX_N)
+    prove.add_argument("--split", type=at_least(1), default=1,
+                       help="placements of the opening lines (default 1)")
+    prove.add_argument("--budget", type=at_least(0), default=0, help="most nodes per task, 0 for no limit")
     prove.add_argument("--search", choices=("dfpn", "alphabeta"), default="dfpn",
                        help="the proof search of every task: df-pn (default) or alpha-beta")
     prove.add_argument("--out", metavar="FILE", help="write the results as JSON here too")
@@ -70,9 +77,9 @@ def register(sub: Any) -> None:
     prove.add_argument("--no-store", action="store_true", help="df-pn: keep everything in memory")
     prove.add_argument("--round-nodes", type=int, default=ROUND_NODES,
                        help=f"df-pn with a store: nodes per task between saves (default {ROUND_NODES:,})")
-    prove.add_argument("--max-rounds", type=int, default=0,
+    prove.add_argument("--max-rounds", type=at_least(0), default=0,
                        help="df-pn with a store: stop each task after this many rounds (0: no limit)")
-    prove.add_argument("--hint-work", type=int, default=0, metavar="NODES",
+    prove.add_argument("--hint-work", type=at_least(0), default=0, metavar="NODES",
                        help="df-pn with a store: also save unproven entries whose search took at least "
                             "NODES nodes, as hints a resumed task loads (0: none, the default)")
     prove.set_defaults(run=_prove)
@@ -133,6 +140,8 @@ def _prove(args: argparse.Namespace) -> int:
     if args.search != "dfpn" and args.store:
         raise NakedDiagonalError(f"--store {args.store}: a proof store keeps df-pn proofs only "
                                  f"(the default --search dfpn)")
+    if args.out:
+        _check_output(args.out)
     store = None
     if args.search == "dfpn" and not args.no_store:
         if args.round_nodes < ROUND_MIN:
@@ -153,10 +162,32 @@ def _prove(args: argparse.Namespace) -> int:
         print(f"stopped: rerun the same command to continue{where}", file=sys.stderr)
         return EXIT_INTERRUPTED
     text = json.dumps(result, indent=1)
+    print(text, flush=True)
     if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+        try:
+            Path(args.out).write_text(text + "\n")
+        except OSError as exc:
+            raise NakedDiagonalError(f"--out {args.out}: cannot write ({exc.strerror or exc}); the results "
+                                     "are on standard output above") from None
     return 0
+
+
+def _check_output(path: str) -> None:
+    """A one-line error now, before any work, when the file ``path`` cannot be written."""
+    out = Path(path)
+    parent = out.parent if str(out.parent) else Path(".")
+    if out.is_dir():
+        raise NakedDiagonalError(f"--out {path}: is a directory")
+    if not parent.is_dir():
+        raise NakedDiagonalError(f"--out {path}: no such directory {parent}")
+    existed = out.exists()
+    try:
+        with out.open("a"):  # opened as the write will be, without changing what it holds
+            pass
+    except OSError as exc:
+        raise NakedDiagonalError(f"--out {path}: cannot write there ({exc.strerror or exc})") from None
+    if not existed:
+        out.unlink()
 
 
 def _log(args: argparse.Namespace) -> Any:
@@ -169,7 +200,7 @@ def _log(args: argparse.Namespace) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m pipeline.naked_diagonal COMMAND`` (the same commands as ``python -m pipeline``)."""
-    parser = argparse.ArgumentParser(prog="python -m pipeline.naked_diagonal", description=__doc__)
+    parser = Parser(prog="python -m pipeline.naked_diagonal", description=__doc__)
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     return run_command(lambda: int(args.run(args)), failed=(CheckFailed,), resumable=True)
@@ -216,7 +247,6 @@ def _strategy(args: argparse.Namespace) -> int:
 
 def _strategy_from_proof(args: argparse.Namespace, n: int) -> int:
     from .dfpn import DfpnSearch
-    from .geometry import MAX_N
     from .proof import prove_openings
     from .proof_strategy import strategy_from_search
     from .strategy_file import write_strategy
@@ -362,13 +392,36 @@ def _survey(args: argparse.Namespace) -> int:
     return 0
 
 
+def _results(path: str, command: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The JSON object of ``command``'s results at ``path``, with its top-level ``keys``; else one line."""
+    if not Path(path).is_file():
+        raise NakedDiagonalError(f"{path}: no such file (run nd-atlas and nd-survey first)")
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise NakedDiagonalError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise NakedDiagonalError(f"{path}: not {command}'s JSON results: {exc}") from None
+    if not isinstance(data, dict) or any(key not in data for key in keys):
+        raise NakedDiagonalError(f"{path}: not {command}'s results (expected an object with "
+                                 f"{', '.join(keys)})")
+    return data
+
+
 def _areas(args: argparse.Namespace) -> int:
     from .areas_file import publish
 
-    for path in (args.atlas, args.survey):
-        if not Path(path).is_file():
-            raise NakedDiagonalError(f"{path}: no such file (run nd-atlas and nd-survey first)")
-    summary = publish(json.loads(Path(args.atlas).read_text()), json.loads(Path(args.survey).read_text()),
-                      args.out)
+    for name in ("atlas", "survey"):
+        if Path(args.out).resolve() == Path(getattr(args, name)).resolve():
+            raise NakedDiagonalError(f"--out {args.out}: is the --{name} input; write elsewhere")
+    atlas = _results(args.atlas, "nd-atlas", ("k_max", "per_k", "entries"))
+    survey = _results(args.survey, "nd-survey", ("areas", "per_board", "large"))
+    try:
+        summary = publish(atlas, survey, args.out)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ArithmeticError) as exc:
+        # A file of the right top-level shape whose entries are not what nd-atlas and nd-survey write.
+        what = f"missing {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise NakedDiagonalError(f"{args.atlas}, {args.survey}: not nd-atlas and nd-survey results "
+                                 f"({what})") from None
     print(json.dumps(summary, indent=1))
     return 0

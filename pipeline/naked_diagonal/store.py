@@ -27,7 +27,8 @@ import zarr
 import zarr.codecs
 from zarr.core.sync import sync
 
-from pipeline.arrays import CONFIG
+from pipeline.arrays import CONFIG, DECODE_ERRORS, Checked
+from pipeline.errors import Damaged
 from pipeline.store import StageStore, StoreKind
 from unitile_py.errors import NakedDiagonalError
 
@@ -85,6 +86,16 @@ class NDStore(StageStore):
             raise NakedDiagonalError(
                 f"store {self.path}: array {name} is missing (the store is damaged)"
             ) from None
+        except (*DECODE_ERRORS, AttributeError):
+            raise Damaged(f"store {self.path}: array {name}: its zarr.json cannot be read "
+                          f"(the store is damaged)") from None
+        parts = name.split("/")
+        if len(parts) == 3 and parts[0] == "tiers" and parts[2] != "keys":
+            # Every array of a tier has the shape of its keys: one row per part, one entry per key.
+            keys = self.array(f"tiers/{parts[1]}/keys")
+            if keys.shape != arr.shape:
+                raise Damaged(f"store {self.path}: array {name} has shape {arr.shape}, its tier's keys "
+                              f"{keys.shape} (the store is damaged)")
         # The setting is not kept in the metadata: every writer asks again for every chunk to be stored.
         return arr.with_config(CONFIG)
 
@@ -97,13 +108,21 @@ class NDStore(StageStore):
         """Row ``i`` (one part) of a 2-d array, checked to be stored."""
         arr = self.array(name)
         self._require_object(arr, name, (i, 0))
-        return np.asarray(arr[i])
+        return self._read(arr, name, i)
 
     def whole(self, name: str) -> np.ndarray:
         """A whole 1-d array, checked to be stored."""
         arr = self.array(name)
         self._require_object(arr, name, (0,))
-        return np.asarray(arr[...])
+        return self._read(arr, name, ...)
+
+    def _read(self, arr: zarr.Array, name: str, key: Any) -> np.ndarray:
+        """``arr[key]``; bytes that fail their checksum or cannot be decoded are
+        :class:`pipeline.errors.Damaged` (exit status 1), naming the chunk."""
+        try:
+            return np.asarray(arr[key])
+        except DECODE_ERRORS:
+            return Checked(arr, self.path, name)[key]
 
     def delete(self, name: str) -> None:
         """Remove a group or array if present."""

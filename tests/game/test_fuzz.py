@@ -16,7 +16,11 @@ from hypothesis import strategies as st
 
 from unitile_py.coords import QUOTE_LIMIT, parse_cell
 from unitile_py.errors import GameError
+from unitile_py.naked_diagonal.game import Game as NDGame
+from unitile_py.naked_diagonal.game import parse_record as nd_parse_record
+from unitile_py.naked_diagonal.position import Position as NDPosition
 from unitile_py.unitile import Board, parse_position, parse_record
+from unitile_py.unitile.notation import format_record
 from unitile_py.webapi import handle
 
 FUZZ = settings(
@@ -145,6 +149,33 @@ def test_handle_odd_requests(request_text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("request_text", "says"),
+    [
+        ("[" * 100_000, "request is nested too deeply"),
+        ('{"op": "state", "args": {"ply": ' + "[" * 5000 + "]" * 5000 + "}}", "request is nested too deeply"),
+        (
+            '{"op": "state", "args": {"ply": ' + "7" * 5000 + "}}",
+            "request has a number too long (more than 100 digits)",
+        ),
+        ("-" + "7" * 5000, "request has a number too long (more than 100 digits)"),
+    ],
+)
+def test_handle_deep_and_huge_json_is_bad_input(request_text: str, says: str) -> None:
+    """Issue 35: these were "internal error: RecursionError" and "internal error: ValueError". The answer
+    does not hang on the recursion limit (another test module raises it to 10,000)."""
+    limit = sys.getrecursionlimit()
+    try:
+        for recursion_limit in (1000, 20_000):
+            sys.setrecursionlimit(recursion_limit)
+            reply = json.loads(handle(request_text))
+            assert reply == {"ok": False, "error": says}
+    finally:
+        sys.setrecursionlimit(limit)
+    deep_string = json.dumps({"op": "nd_new_game", "args": {"size": 5}, "x": "[{" * 100})
+    assert json.loads(handle(deep_string))["ok"] is True  # brackets inside a string do not count
+
+
+@pytest.mark.parametrize(
     ("argv", "stdin"),
     [
         (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r", "c²"], b""),
@@ -198,3 +229,34 @@ def test_output_to_a_full_disk_and_a_closed_pipe() -> None:
     finally:
         pipe.kill()
         pipe.wait()
+
+
+HEADER_NAMES = st.from_regex(r"[A-Za-z0-9_]{1,12}", fullmatch=True).filter(
+    lambda key: key not in ("Board", "Position", "Game")
+)
+
+
+@FUZZ
+@given(st.dictionaries(HEADER_NAMES, st.text(max_size=40), max_size=4), st.booleans())
+def test_any_header_text_survives_write_and_load(headers: dict[str, str], naked_diagonal: bool) -> None:
+    """Issue 35: a value holding U+2028, U+0085, \\x0b, \\x1c... was written but could not be loaded."""
+    if naked_diagonal:
+        game = NDGame(NDPosition.empty(3), headers=headers)
+        game.push(game.grid.point("b2", "move"))
+        text = game.record_text()
+        assert nd_parse_record(text).headers == game.record().headers
+    else:
+        record = parse_record('[Board "3x3"]\n1. b1 *')
+        record.headers.update(headers)
+        text = format_record(record)
+        again = parse_record(text)
+        assert again.headers == record.headers and again.moves == record.moves
+
+
+@pytest.mark.parametrize(
+    "value", ["\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "a\r\nb\\"]
+)
+def test_header_line_breaks_load_back(value: str) -> None:
+    record = parse_record('[Board "3x3"]\n*')
+    record.headers["Event"] = value
+    assert parse_record(format_record(record)).headers["Event"] == value

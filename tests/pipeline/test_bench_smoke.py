@@ -54,6 +54,10 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         ["atlas", "--k", "2", "--in-process", "--out", "{tmp}/atlas.json"],
         r'"status": 0,(.|\n)*"wall_seconds": [\d.]+',
     ),
+    "nd_requests.py": (
+        ["--games", "1", "--sizes", "5", "--explains", "1"],
+        r"nd_explain +\d+ requests: median +[\d.]+ ms(.|\n)*worst request: [\d.]+ ms of CPU",
+    ),
     "nd_exactness.py": (["--games", "1", "--sizes", "5", "--probes", "1"], r'"disagreements": 0'),
     "browser.py": (["--runs", "1", "--positions", "1"], r"\d+(\.\d+)? ?(ms|s)"),
     "lighthouse.py": (

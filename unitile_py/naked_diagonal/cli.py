@@ -5,7 +5,7 @@
   line per position: ``{"red": [...], "blue": [...], "winner": null | "red" | "blue"}``.
 * ``why POS POINT [--colour r|b]``: why a placement is banned: the naked diagonal it would form, or the
   naked-diagonal-equivalent area it would leave, whether that area is BAD, and a culprit (a part of it
-  that no sequence of placements can cover).
+  that no sequence of placements can cover); once a colour has won, that the game is over (as the web API).
 * ``record FILE|-``: check a record turn by turn, print it normalised and draw the end.
 * ``analyze POS|- [--json]``: on a solved size (2x2, 3x3, 4x4: :mod:`.tables`), the outcome for the side
   to move and the distance to the end in placements with perfect play, and the same for each legal
@@ -29,7 +29,7 @@ from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import GameError, NakedDiagonalError
-from ..inputs import read_text
+from ..inputs import MAX_LINES_BYTES, read_text
 from ..playing import (
     HUMAN,
     add_match_arguments,
@@ -45,9 +45,9 @@ from ..table_io import folder_of, manifest_kind, root_of
 from . import perfect
 from .game import Game, parse_record
 from .keys import default_root
-from .legality import explain, legal_masks
+from .legality import explain, game_over, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
-from .players import LEVELS, PERFECT, best_hint, make_player
+from .players import LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
 from .position import Position
 from .strategy import KIND, strategy_for
 from .tables import NDTables, tables_for
@@ -97,7 +97,9 @@ def per_position(
 ) -> int:
     """``info_of`` the position argument, or of each line of standard input for ``-``, printed as JSON
     (``--json``, or ``{"error": ...}`` for a bad line, the others going on, exit status 2) or as text."""
-    lines = read_text("-").splitlines() if args.position == "-" else [args.position]
+    lines = [args.position]
+    if args.position == "-":
+        lines = read_text("-", MAX_LINES_BYTES, "a list of positions").splitlines()
     status = 0
     for line in lines:
         text = line.strip()
@@ -126,8 +128,11 @@ def cmd_why(args: argparse.Namespace) -> int:
     position = Position.parse(args.position)
     colour = args.colour or position.turn
     point = position.grid.point(args.point)
-    ban = explain(position, point, colour)
-    if ban is None:
+    over = game_over(position)  # the web API's rule too: after a win, no placement is legal
+    ban = explain(position, point, colour) if over is None else None
+    if over is not None:
+        print(over)
+    elif ban is None:
         print(f"{COLOUR_NAMES[colour]} on {position.grid.name(point)} is legal")
     else:
         print(ban.describe(position.grid))
@@ -185,9 +190,18 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 
 def _start(args: argparse.Namespace) -> Position:
+    """The start of ``play`` and ``match``, checked with the levels of ``--red`` and ``--blue`` before
+    any game starts (level 6 plays only on the sizes with tables or a strategy)."""
     start = Position.parse(args.position) if args.position else Position.empty(parse_size(args.size))
     if start.winner() is not None:
         raise NakedDiagonalError("--position: that game is over already")
+    n = start.grid.n
+    for name in ("red", "blue"):
+        level = getattr(args, name)
+        if str(level).isdigit() and int(level) not in levels_for(n):
+            sizes = ", ".join(f"{k}x{k}" for k in perfect_sizes()) or "no size"
+            raise NakedDiagonalError(f"--{name} {level}: level {PERFECT} (perfect) plays on {sizes}, "
+                                     f"not {n}x{n}")
     return start
 
 
@@ -203,7 +217,8 @@ def cmd_match(args: argparse.Namespace) -> int:
     start = _start(args)
     return report_match(
         args,
-        lambda: run_games(args.red, args.blue, args.games, args.seed, lambda: Game(start), make_player),
+        lambda on_game: run_games(args.red, args.blue, args.games, args.seed, lambda: Game(start),
+                                  make_player, on_game),
     )
 
 

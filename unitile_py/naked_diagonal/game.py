@@ -162,7 +162,10 @@ def parse_record(text: str) -> NDRecord:
     unitile_py.errors.NakedDiagonalError: record: ply 3, a3: Red on a3 forms a naked diagonal with b2
     """
     parts = split_record(text)
-    game = Game(start_of(parts.headers), headers=parts.headers)
+    start = start_of(parts.headers)
+    if "Board" in parts.headers:  # written back as the board names itself: "003x003" is "3x3"
+        parts.headers["Board"] = f"{start.grid.n}x{start.grid.n}"
+    game = Game(start, headers=parts.headers)
     reader = MoveReader(parts.tokens)
     skipped = False
     while (token := reader.next(other(game.position.turn) if skipped else game.position.turn)) is not None:

@@ -343,7 +343,9 @@ class LeavesNDE:
 
     ``banned`` lists the colours that could place nowhere in it without forming a naked diagonal;
     the area is BAD exactly when that is not empty (an NDE area can be filled by neither colour alone).
-    ``culprit`` is a connected part of it that no clean sequence can cover (see :func:`smallest_nde`).
+    ``culprit`` is a connected part of it that no clean sequence can cover (see :func:`smallest_nde`);
+    ``narrowed`` is false when the search for a small culprit ran out of work (:data:`CULPRIT_WORK`):
+    ``culprit`` is then the whole area, or a core of it not known to be a smallest part.
     """
 
     point: int
@@ -351,6 +353,7 @@ class LeavesNDE:
     area: int
     banned: tuple[str, ...]
     culprit: int
+    narrowed: bool = True
 
     @property
     def bad(self) -> bool:
@@ -364,11 +367,26 @@ class LeavesNDE:
             bad = "BAD: " + " and ".join(COLOUR_NAMES[c] for c in self.banned) + " banned"
         else:
             bad = "not BAD"
-        return (f"{COLOUR_NAMES[self.colour]} on {grid.name(self.point)} would leave the NDE area {names} "
-                f"({bad}); a part no sequence can cover: {' '.join(grid.names(self.culprit))}")
+        who = f"{COLOUR_NAMES[self.colour]} on {grid.name(self.point)}"
+        text = f"{who} would leave the NDE area {names} ({bad})"
+        if self.culprit == self.area and not self.narrowed:
+            return text + "; no smaller part that no sequence can cover was found in time"
+        cut = "" if self.narrowed else " (the search for a smaller one was cut short)"
+        return f"{text}; a part no sequence can cover: {' '.join(grid.names(self.culprit))}{cut}"
 
 
 Ban = Occupied | NakedDiagonal | LeavesNDE
+
+
+def game_over(position: Position) -> str | None:
+    """The one line both the command line's ``why`` and the web API's explain give once a colour has won
+    (no placement is legal or banned then: the game has ended), else None.
+
+    >>> game_over(Position.parse(".R./.R./.R. b")), game_over(Position.parse(".R./.../... b"))
+    ('The game is over: Red has won.', None)
+    """
+    winner = position.winner()
+    return None if winner is None else f"The game is over: {COLOUR_NAMES[winner]} has won."
 
 
 def explain(position: Position, point: int, colour: str) -> Ban | None:
@@ -385,7 +403,8 @@ def explain(position: Position, point: int, colour: str) -> Ban | None:
         return None
     after = position.place(point, colour)
     for area in nde_regions(after, point):
-        return LeavesNDE(point, colour, area, banned(after, area), smallest_nde(after, area, point))
+        culprit, narrowed = culprit_of(after, area, point, CULPRIT_WORK, PART_WORK)
+        return LeavesNDE(point, colour, area, banned(after, area), culprit, narrowed)
     raise AssertionError("an illegal placement leaves an NDE region")  # pragma: no cover
 
 
@@ -401,6 +420,31 @@ def banned(position: Position, area: int) -> tuple[str, ...]:
 EXACT_CULPRIT_POINTS = 11
 #: The connected parts of a larger region's minimal core that :func:`smallest_nde` tries by size.
 CORE_CULPRIT_TRIES = 64
+#: The work (nodes of the cover search, :func:`_uncovered`) one culprit search may spend in all, and
+#: on one part: a count, not a clock, so every answer is the same on every machine (docs/naked-diagonal.md,
+#: "Explanations in bounded time").
+CULPRIT_WORK = 2_000
+PART_WORK = 400
+
+
+class _OutOfWork(Exception):
+    """A cover search ran out of its work (see :class:`_Work`)."""
+
+
+class _Work:
+    """The nodes a cover search may still visit (None: no limit)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: int | None) -> None:
+        self.left = left
+
+    def charge(self) -> None:
+        """One node more; :class:`_OutOfWork` when none is left."""
+        if self.left is not None:
+            self.left -= 1
+            if self.left < 0:
+                raise _OutOfWork
 
 
 def smallest_nde(position: Position, region: int, last: int = -1) -> int:
@@ -411,8 +455,27 @@ def smallest_nde(position: Position, region: int, last: int = -1) -> int:
     uncoverable one is a smallest. A larger region has too many parts for that: the parts tried are
     those of a minimal core of it (:func:`_irreducible`), the first :data:`CORE_CULPRIT_TRIES` by size,
     and the core itself when none of them is uncoverable. ``last`` is the stone placed last, where
-    the obstruction is likely (the solver's hint).
+    the obstruction is likely (the solver's hint). Unbounded: :func:`culprit_of` is its bounded form.
     """
+    return _culprit(position, region, last, None, None)[0]
+
+
+def culprit_of(position: Position, region: int, last: int = -1,
+               work: int = CULPRIT_WORK, part_work: int = PART_WORK) -> tuple[int, bool]:
+    """:func:`smallest_nde` within ``work`` nodes of the cover search, at most ``part_work`` on one
+    part: ``(culprit, narrowed)``.
+
+    A part whose search runs out of ``part_work`` is passed over (not known either way), so a later
+    part found uncoverable is still a culprit but perhaps not a smallest; when the whole ``work`` runs
+    out, the culprit is the region's core (the region itself when it has at most
+    :data:`EXACT_CULPRIT_POINTS` points). ``narrowed`` is true when no part was passed over and the
+    work did not run out: the answer is then :func:`smallest_nde`'s.
+    """
+    return _culprit(position, region, last, work, part_work)
+
+
+def _culprit(position: Position, region: int, last: int, work: int | None,
+             part_work: int | None) -> tuple[int, bool]:
     g = position.grid
     solver = engine(g).solver
     red, blue = position.red, position.blue
@@ -421,7 +484,23 @@ def smallest_nde(position: Position, region: int, last: int = -1) -> int:
     parts: Iterator[int] = (s for k in range(1, within.bit_count()) for s in connected_subsets(g, within, k))
     if not exact:
         parts = islice(parts, CORE_CULPRIT_TRIES)
-    return next((s for s in parts if not coverable(solver, region, s, red, blue)), within)
+    memo: _CoverMemo = {}  # shared by the parts: a finished answer holds whatever part asked
+    left = work  # None: no limit
+    narrowed = True
+    for s in parts:
+        allowed = None if left is None else left if part_work is None else min(left, part_work)
+        budget = _Work(allowed)
+        try:
+            uncovered = _uncovered(solver, region, s & region, red, blue, 0, memo, budget)
+        except _OutOfWork:
+            uncovered, narrowed = 0, False
+        if left is not None and allowed is not None and budget.left is not None:
+            left -= allowed - max(budget.left, 0)
+            if left <= 0 and not uncovered:
+                return within, False
+        if uncovered:
+            return s, narrowed
+    return within, narrowed
 
 
 def _irreducible(solver: Solver, region: int, red: int, blue: int, last: int) -> int:
@@ -472,14 +551,14 @@ def coverable(solver: Solver, area: int, target: int, red: int, blue: int, joker
 
     ``jokers`` (outside ``area``) clothe every diagonal and form none. Exact (see :func:`_uncovered`).
     """
-    return not _uncovered(solver, area, target & area, red, blue, jokers, {})
+    return not _uncovered(solver, area, target & area, red, blue, jokers, {}, _Work(None))
 
 
 _CoverMemo = dict[tuple[int, int], int]
 
 
 def _uncovered(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int,
-               memo: _CoverMemo) -> int:
+               memo: _CoverMemo, work: _Work) -> int:
     """0 when some clean sequence inside ``area`` covers ``target``, else a *reason*: a window ``W`` of
     ``area`` such that ``target``'s points in ``W`` cannot be covered in ``W`` with every point around
     it that is not a stone as a joker (so no superset of them can be, wherever ``W`` lies with the
@@ -490,19 +569,21 @@ def _uncovered(solver: Solver, area: int, target: int, red: int, blue: int, joke
     window around the target that cannot cover it even with the rest of ``area`` as jokers proves it
     not; otherwise every clean first placement is tried, each leaving parts that are covered on their
     own. A reason that a first placement does not touch is a reason for ``area`` too, and the search
-    stops there (as the solver's search does with cores); else the reason is ``area``.
+    stops there (as the solver's search does with cores); else the reason is ``area``. Each node
+    charges ``work`` (:class:`_OutOfWork` when it runs out; nothing unfinished is memoised).
     """
     if not target:
         return 0
     key = (solver.key(area, red, blue, jokers), target)
     known = memo.get(key)
     if known is None:
-        known = memo[key] = _uncovered_now(solver, area, target, red, blue, jokers, memo)
+        work.charge()
+        known = memo[key] = _uncovered_now(solver, area, target, red, blue, jokers, memo, work)
     return known
 
 
 def _uncovered_now(solver: Solver, area: int, target: int, red: int, blue: int, jokers: int,
-                   memo: _CoverMemo) -> int:
+                   memo: _CoverMemo, work: _Work) -> int:
     g = solver.grid
     if target == area:
         found = solver.decide(area, red, blue, jokers & ~area)
@@ -518,7 +599,7 @@ def _uncovered_now(solver: Solver, area: int, target: int, red: int, blue: int, 
             outside = jokers | (area & ~window)
             for piece in g.components(window):
                 if piece & target and _uncovered(solver, piece, target & piece, red, blue,
-                                                 outside & ~piece, {}):
+                                                 outside & ~piece, {}, work):
                     return piece
     near = g.dilate8(target) & area
     for p in list(g.bits(near)) + list(g.bits(area & ~near)):
@@ -529,7 +610,7 @@ def _uncovered_now(solver: Solver, area: int, target: int, red: int, blue: int, 
                 continue
             r2, b2 = (red | bit, blue) if is_red else (red, blue | bit)
             for piece in g.components(area & ~bit):
-                reason = _uncovered(solver, piece, target & piece, r2, b2, jokers, memo)
+                reason = _uncovered(solver, piece, target & piece, r2, b2, jokers, memo, work)
                 if reason:
                     if not g.dilate8(reason) & bit:
                         return reason

@@ -40,6 +40,7 @@ from ..table_io import (
     field,
     folder_of,
     header_fields,
+    is_format,
     loaded_once,
     manifest_kind,
     read_bytes,
@@ -182,8 +183,10 @@ def parse_manifest(n: int | None, raw: bytes) -> dict[str, Any]:
         kind = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
         kind = None
-    if isinstance(kind, dict) and (kind.get("game"), kind.get("kind"), kind.get("format")) != (
-            "naked-diagonal", KIND, FORMAT):
+    if isinstance(kind, dict) and (
+        (kind.get("game"), kind.get("kind")) != ("naked-diagonal", KIND)
+        or not is_format(kind.get("format"), FORMAT)
+    ):
         raise NakedDiagonalError(f"{where} is not format {FORMAT} of a Naked Diagonal strategy")
     manifest = read_manifest(where, raw, FILE_NAME, DATA_FILE, NakedDiagonalError)
     text = field(where, manifest, "board", str, "a board such as 5x5", NakedDiagonalError)

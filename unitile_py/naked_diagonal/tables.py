@@ -49,6 +49,7 @@ from ..table_io import (
     field,
     folder_of,
     header_fields,
+    is_format,
     loaded_once,
     manifest_kind,
     read_bytes,
@@ -173,7 +174,7 @@ def parse_manifest(n: int, raw: bytes) -> dict[str, Any]:
     """The manifest with every field the reader uses checked for presence and type."""
     where = f"tables naked-diagonal {n}x{n}: manifest.json"
     manifest = read_manifest(where, raw, FILE_NAME, "tNN.bin", NakedDiagonalError)
-    if manifest.get("game") != "naked-diagonal" or manifest.get("format") != FORMAT:
+    if manifest.get("game") != "naked-diagonal" or not is_format(manifest.get("format"), FORMAT):
         raise NakedDiagonalError(f"{where} is not format {FORMAT} of Naked Diagonal tables")
     if manifest.get("board") != f"{n}x{n}":
         raise NakedDiagonalError(f"{where} is for board {str(manifest.get('board'))[:20]}")

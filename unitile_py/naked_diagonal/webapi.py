@@ -39,11 +39,20 @@ from ..service import whole
 from .game import Game, parse_record
 from .grid import Grid
 from .keys import default_root
-from .legality import LeavesNDE, NakedDiagonal, Occupied, explain, legal_masks, nde_regions
+from .legality import (
+    LeavesNDE,
+    NakedDiagonal,
+    Occupied,
+    explain,
+    game_over,
+    is_legal,
+    legal_masks,
+    nde_regions,
+)
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
 from .position import Position
-from .rules import chain
+from .rules import chain, forms
 from .strategy import strategy_sizes, winner_of
 from .tables import solved_sizes
 
@@ -266,7 +275,9 @@ class Api(service.Service[Game]):
         placements can fill without a naked diagonal, ``bad`` and ``banned`` (the colours that could
         place nowhere in it: the area is BAD, banned and disconnected, when there is one) and
         ``culprit``, a part of the area that cannot be filled (a smallest one in areas of up to 11
-        points); "over" once a colour has won.
+        points) and ``narrowed``, false when the search for that part was cut short (within a fixed
+        amount of work: the culprit is then the whole area or a core of it, and ``text`` says so);
+        "over" once a colour has won.
         """
         g = self.replay(game)
         if not isinstance(point, str):
@@ -277,9 +288,9 @@ class Api(service.Service[Game]):
         colour = g.position.turn
         who = COLOUR_NAMES[colour]
         out: dict[str, Any] = {"point": name, "colour": colour}
-        winner = g.winner()
-        if winner is not None:
-            return {**out, "kind": "over", "text": f"The game is over: {COLOUR_NAMES[winner]} has won."}
+        over = game_over(g.position)
+        if over is not None:
+            return {**out, "kind": "over", "text": over}
         ban = explain(g.position, p, colour)
         if ban is None:
             return None
@@ -305,6 +316,7 @@ class Api(service.Service[Game]):
             "bad": ban.bad,
             "banned": list(ban.banned),
             "culprit": _names(grid, ban.culprit),
+            "narrowed": ban.narrowed,
             "text": _nde_text(grid, ban),
         }
 
@@ -407,13 +419,15 @@ def _why_not(g: Game, name: Any, skipped: bool) -> str | None:
         return f"is not a point of the {g.grid.n}x{g.grid.n} board"
     if g.is_over():
         return "comes after the end of the game"
-    ban = explain(g.position, point, g.position.turn)
-    if ban is None:
-        return None
-    if isinstance(ban, Occupied):
+    position = g.position
+    if not position.empty_points >> point & 1:
         return "is taken already"
-    if isinstance(ban, NakedDiagonal):
-        return f"would form a naked diagonal with {g.grid.name(ban.partner)}"
+    partner = forms(g.grid, position.stones(position.turn), point)
+    if partner is not None:
+        return f"would form a naked diagonal with {g.grid.name(partner)}"
+    if is_legal(position, point, position.turn):
+        return None
+    # (explain's culprit is not needed here: its search would only cost time)
     return "would leave an area that no sequence of placements can fill (NDE)"
 
 
@@ -434,6 +448,10 @@ def _nde_text(grid: Grid, ban: LeavesNDE) -> str:
     if ban.culprit != ban.area:
         part = " ".join(grid.names(ban.culprit))
         text += f" {'' if ban.culprit.bit_count() == 1 else 'Its part '}{part} could never be filled."
+        if not ban.narrowed:
+            text += " (A smaller such part may exist: the search for one was cut short.)"
+    elif not ban.narrowed:
+        text += " The part of it to blame was not narrowed down: the search for one was cut short."
     return text
 
 

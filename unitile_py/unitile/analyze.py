@@ -24,7 +24,7 @@ import sys
 from typing import Any
 
 from ..errors import GameError
-from ..inputs import read_text
+from ..inputs import MAX_LINES_BYTES, read_text
 from .game import Game
 from .lookups import Lookups
 from .notation import parse_position
@@ -87,7 +87,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         print(json.dumps(info) if args.json else format_analysis(info))
         return 0
     status = 0
-    for line in read_text("-").splitlines():
+    for line in read_text("-", MAX_LINES_BYTES, "a list of positions").splitlines():
         text = line.strip()
         if not text:
             continue

@@ -11,6 +11,7 @@ its own, is reproducible. The record of each game names both levels and seeds in
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from .. import playing
@@ -35,8 +36,10 @@ def run_match(
     seed: int,
     tables: Lookups,
     start: Position,
+    on_game: Callable[[GameResult], None] | None = None,
 ) -> tuple[MatchSummary, list[GameResult]]:
-    """Play ``games`` games from ``start``: the summary, and each game (its record names the players)."""
+    """Play ``games`` games from ``start``: the summary, and each game (its record names the players);
+    ``on_game`` is called with each game as it ends."""
     return run_games(
         red_level,
         blue_level,
@@ -44,6 +47,7 @@ def run_match(
         seed,
         lambda: Game(start, tables),
         lambda level, player_seed: make_player(level, player_seed, tables),
+        on_game,
     )
 
 
@@ -52,7 +56,9 @@ def cmd_match(args: argparse.Namespace) -> int:
     board = Board.parse(args.board)
     tables = tables_for(board, args.tables)
     start = Position.start(board)
-    return report_match(args, lambda: run_match(args.red, args.blue, args.games, args.seed, tables, start))
+    return report_match(
+        args, lambda on_game: run_match(args.red, args.blue, args.games, args.seed, tables, start, on_game)
+    )
 
 
 def register(sub: Any) -> None:

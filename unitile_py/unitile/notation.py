@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..colours import BLUE, RED
 from ..coords import check_row, quote, split_position
 from ..errors import GameError, UnitileError
 from ..records import MoveReader, check_result, format_headers, format_moves, split_record
@@ -42,6 +43,20 @@ def parse_position(text: str) -> Position:
         )
     red = sum(1 << i for i, ch in enumerate(cells) if ch == "R")
     return Position(board, red, cells.index("."), side)
+
+
+def check_start(start: Position) -> Position:
+    """``start`` if a game can begin there: not with both colours united (a slide unites at most one
+    colour and the game ends when it does, so no game reaches such a position).
+
+    >>> check_start(parse_position("RRR/R.B/BBB r"))
+    Traceback (most recent call last):
+        ...
+    unitile_py.errors.UnitileError: start 'RRR/R.B/BBB r': red and blue are both united; no game reaches that
+    """
+    if start.united(RED) and start.united(BLUE):
+        raise UnitileError(f"start {quote(str(start))}: red and blue are both united; no game reaches that")
+    return start
 
 
 def format_position(position: Position) -> str:
@@ -83,7 +98,7 @@ def _start(headers: dict[str, str]) -> Position:
         start = Position.start(Board.parse(headers.get("Board", DEFAULT_BOARD)))
     if "Board" in headers and Board.parse(headers["Board"]) is not start.board:
         raise UnitileError(f"record: [Board {quote(headers['Board'])}] does not match the position")
-    return start
+    return check_start(start)
 
 
 #: The board a record is on when it names none.
@@ -118,6 +133,8 @@ def parse_record(text: str) -> Record:
     """
     parts = split_record(text)
     start = _start(parts.headers)
+    if "Board" in parts.headers:  # written back as the board names itself: "003x003" is "3x3"
+        parts.headers["Board"] = str(start.board)
     record = Record(start, [], parts.headers)
     position = start
     reader = MoveReader(parts.tokens)

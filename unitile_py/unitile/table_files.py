@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UnitileError
-from ..table_io import SHA256, check_per_block, checked, field, header_fields
+from ..table_io import SHA256, check_per_block, checked, field, header_fields, is_format
 from ..table_io import parse_manifest as read_manifest
 from .board import Board
 
@@ -153,7 +153,7 @@ def parse_manifest(board: Board, raw: bytes) -> dict[str, Any]:
     """The parsed manifest with every field the reader uses checked for presence and type."""
     where = f"tables {board}: manifest.json"
     manifest = read_manifest(where, raw, FILE_NAME, "a cell name with .bin", UnitileError)
-    if manifest.get("format") != FORMAT:
+    if not is_format(manifest.get("format"), FORMAT):
         raise UnitileError(
             f"{where} has format {str(manifest.get('format'))[:20]}; this reader reads {FORMAT}"
         )

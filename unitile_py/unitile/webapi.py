@@ -49,7 +49,7 @@ from . import players
 from .board import Board
 from .game import EMPTY_CELL, NOT_ADJACENT, NOT_LOWER, Game
 from .lookups import ADJACENT_ONLY, Lookups
-from .notation import Record, format_record, parse_position, parse_record, start_headers
+from .notation import Record, check_start, format_record, parse_position, parse_record, start_headers
 from .position import Position
 from .tables import Tables
 
@@ -128,7 +128,7 @@ class Api(service.Service[Game]):
         start_text = game.get("start")
         if start_text is not None and not isinstance(start_text, str):
             raise UnitileError("game: start must be a position text or null")
-        start = Position.start(self.board) if start_text is None else parse_position(start_text)
+        start = Position.start(self.board) if start_text is None else check_start(parse_position(start_text))
         if start.board is not self.board:
             raise UnitileError(f"game: this page plays on a {self.board} board, not {start.board}")
         names = service.names_of(game, "cell names", UnitileError)
@@ -152,7 +152,7 @@ class Api(service.Service[Game]):
             try:
                 if not isinstance(start_text, str):
                     raise UnitileError("not a position text")
-                start = parse_position(start_text)
+                start = check_start(parse_position(start_text))
                 if start.board is not self.board:
                     raise UnitileError(f"it is for a {start.board} board")
             except GameError as exc:

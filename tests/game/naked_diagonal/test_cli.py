@@ -13,6 +13,7 @@ from tests.game.naked_diagonal.test_game import random_game
 from unitile_py.cli import main
 from unitile_py.naked_diagonal.legality import legal_placements
 from unitile_py.naked_diagonal.position import Position
+from unitile_py.webapi import handle
 
 
 def run_cli(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -71,3 +72,16 @@ def test_command_line_match_and_play() -> None:
     done = run_cli(["nd", "play", "--size", "3x3", "--blue", "1"], "b2\nzz\nquit\n")
     assert done.returncode == 0 and "game left unfinished" in done.stdout
     assert "move 'zz': expected a file letter" in done.stdout
+
+
+def test_why_after_a_win_says_the_game_is_over_as_the_web_api_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 35: ``nd why ".R./.R./.R. b" a1`` said "Blue on a1 is legal" after Red had won."""
+    over = "The game is over: Red has won."
+    for argv in (["nd", "why", ".R./.R./.R. b", "a1"], ["nd", "why", ".R./.R./.R. b", "a1", "--colour", "r"]):
+        assert main(argv) == 0
+        assert capsys.readouterr().out == over + "\n"
+    game = {"start": ".R./.R./.R. b", "moves": []}
+    reply = json.loads(handle(json.dumps({"op": "nd_explain", "args": {"game": game, "point": "a1"}})))
+    assert reply == {"ok": True, "result": {"point": "a1", "colour": "b", "kind": "over", "text": over}}

@@ -33,7 +33,7 @@ from unitile_py.naked_diagonal.players import (
     perfect_sizes,
 )
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.naked_diagonal.strategy import strategy_for, strategy_sizes
+from unitile_py.naked_diagonal.strategy import Strategy, strategy_for, strategy_sizes
 from unitile_py.naked_diagonal.tables import NDTables, solved_sizes, tables_for
 from unitile_py.naked_diagonal.webapi import Api
 from unitile_py.playing import run_games
@@ -254,3 +254,17 @@ def test_site_build_ships_strategy_folders_and_tells_them_from_tables(
     assert build.nd_folder_kind(use_root / "2x2") == "tables"
     assert build.nd_folder_kind(use_root / "4x4") == "strategy"
     assert build.nd_folder_kind(use_root / "6x6") is None
+
+
+@pytest.mark.parametrize("fmt", [True, 1.0])
+def test_a_strategy_format_that_is_not_the_whole_number_is_refused(strategy_root: Path, fmt: object) -> None:
+    """Issue 35: ``"format": true`` was read as format 1 (in Python a bool is an int)."""
+    folder = strategy_root / "naked-diagonal" / "3x3"
+    files = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert Strategy.from_files(3, files).winner == RED
+    manifest = json.loads(files["manifest.json"])
+    manifest["format"] = fmt
+    files["manifest.json"] = json.dumps(manifest).encode()
+    refused = r"manifest.json is not format 1 of a Naked Diagonal strategy$"
+    with pytest.raises(NakedDiagonalError, match=refused):
+        Strategy.from_files(3, files)

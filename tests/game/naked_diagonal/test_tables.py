@@ -242,3 +242,10 @@ def test_analyze_many_positions(monkeypatch: pytest.MonkeyPatch, capsys: pytest.
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert rows[0]["outcome"] == "loss" and rows[0]["distance"] == 16 and len(rows[0]["moves"]) == 16
     assert "error" in rows[1] and rows[2]["outcome"] == "win"
+
+
+@pytest.mark.parametrize("fmt", [True, 1.0, "1"])
+def test_a_format_that_is_not_the_whole_number_is_refused(fmt: object) -> None:
+    """Issue 35: ``"format": true`` was read as format 1 (in Python a bool is an int)."""
+    message = damaged(lambda f: set_manifest(f, lambda m: m.update(format=fmt)), False)
+    assert "manifest.json is not format 1 of Naked Diagonal tables" in message

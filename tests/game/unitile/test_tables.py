@@ -293,3 +293,12 @@ def test_environment_variable_names_the_tables_root(copy33: Path, monkeypatch: p
 def test_positions_of_another_board_are_refused() -> None:
     with pytest.raises(UnitileError, match="position is on a 3x5 board"):
         tables_for("3x3").legal(Position.start(Board.get(3, 5)))
+
+
+@pytest.mark.parametrize("fmt", [2.0, "2", True])
+def test_a_format_that_is_not_the_whole_number_is_refused(copy33: Path, fmt: object) -> None:
+    """Issue 35: ``"format": 2.0`` was read as format 2 (and ``true`` as 1 where the format is 1)."""
+    manifest = json.loads((copy33 / "manifest.json").read_text())
+    manifest["format"] = fmt
+    (copy33 / "manifest.json").write_text(json.dumps(manifest))
+    one_line_error(copy33, "manifest.json has format .*; this reader reads 2")

@@ -11,7 +11,15 @@ from pathlib import Path
 import pytest
 
 from tests.game.unitile.oracle import oracle
-from unitile_py.unitile import Board, Position, UnitileError, format_position, parse_position
+from unitile_py.unitile import (
+    Board,
+    Position,
+    UnitileError,
+    format_position,
+    parse_position,
+    parse_record,
+)
+from unitile_py.unitile.notation import check_start
 from unitile_py.unitile.webapi import Api
 from unitile_py.webapi import handle
 
@@ -260,3 +268,21 @@ def test_explain_says_why_a_tile_may_not_slide(api33: Api) -> None:
     assert api33.explain(game, "B2") == "b2 is the empty cell"
     reply = json.loads(handle(json.dumps({"op": "explain", "args": {"game": game, "move": "a1"}})))
     assert reply == {"ok": True, "result": "a1 is not next to the empty cell"}
+
+
+def test_a_start_with_both_colours_united_is_refused(api33: Api) -> None:
+    """Issue 35: such a start was accepted (no slide unites both colours, so no game reaches it)."""
+    start = "RRR/R.B/BBB r"
+    message = "start 'RRR/R.B/BBB r': red and blue are both united; no game reaches that"
+    with pytest.raises(UnitileError, match=f"^{message}$"):
+        check_start(parse_position(start))
+    with pytest.raises(UnitileError, match=f"^{message}$"):
+        parse_record(f'[Position "{start}"]\n*')
+    with pytest.raises(UnitileError, match=f"^{message}$"):
+        api33.state({"start": start, "moves": []})
+    start55 = "RRRRR/RRRRR/RR.BB/BBBBB/BBBBB r"
+    reply = json.loads(handle(json.dumps({"op": "state", "args": {"game": {"start": start55, "moves": []}}})))
+    assert reply == {"ok": False, "error": message.replace(start, start55)}
+    salvaged = api33.salvage({"start": start, "moves": ["b2"]})
+    assert salvaged["game"]["start"] is None and message in salvaged["problem"]
+    assert parse_position(start).winner() == "r"  # as a position (to draw, to look up) it is still one

@@ -1,0 +1,122 @@
+"""Explanations of NDE bans in bounded work (issue 35, "Requests that freeze the page").
+
+The culprit search (:func:`legality.culprit_of`) counts the nodes it visits, so its answers are the
+same on every machine; these tests pin the game of the issue, where the unbounded search took 23-51 s.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from unitile_py.naked_diagonal import legality
+from unitile_py.naked_diagonal.grid import Grid
+from unitile_py.naked_diagonal.legality import (
+    LeavesNDE,
+    coverable,
+    culprit_of,
+    engine,
+    explain,
+    is_legal,
+    nde_regions,
+    smallest_nde,
+)
+from unitile_py.naked_diagonal.position import Position
+from unitile_py.naked_diagonal.webapi import Api
+from unitile_py.webapi import handle
+
+#: The 63 placements of issue 35 on 13x13 (Red first); Blue to move, then d4 took 51 s to explain.
+SLOW_13 = (
+    "a1", "g3", "g5", "j9", "k8", "b4", "b9", "k9", "f1", "j13", "l13", "a10", "e11", "a2", "d11",
+    "h13", "g10", "j4", "d5", "h11", "m10", "e2", "i4", "i6", "k1", "b8", "f13", "a12", "d3", "g8",
+    "h1", "m6", "e10", "h10", "l8", "g7", "b3", "f7", "i3", "l3", "h3", "b7", "d6", "c7", "c6", "d10",
+    "k6", "a4", "b11", "a3", "m1", "j8", "d12", "i2", "f2", "f6", "k2", "f5", "d1", "i1", "m5", "g13",
+    "l10",
+)
+
+
+def slow_game() -> dict[str, Any]:
+    return {"size": 13, "start": None, "moves": list(SLOW_13)}
+
+
+def slow_position() -> Position:
+    return Api().replay(slow_game()).position
+
+
+def test_the_slow_13x13_ban_is_explained_well_within_a_second() -> None:
+    game = slow_game()
+    Api().replay(game)  # the replay's legality checks are not the explanation's cost
+    start = time.process_time()
+    reply = json.loads(handle(json.dumps({"op": "nd_explain", "args": {"game": game, "point": "d4"}})))
+    spent = time.process_time() - start
+    assert spent < 1.0, f"nd_explain took {spent:.2f} s of CPU"
+    ban = reply["result"]
+    assert ban["kind"] == "nde" and ban["colour"] == "b" and ban["point"] == "d4"
+    assert len(ban["area"]) == 85 and not ban["bad"]
+    # The search passed over parts it could not decide in its work: the page says so.
+    assert ban["culprit"] == ["e4", "f4"] and ban["narrowed"] is False
+    cut = "(A smaller such part may exist: the search for one was cut short.)"
+    assert ban["text"].endswith(f"Its part e4 f4 could never be filled. {cut}")
+
+
+def test_the_slow_13x13_explanation_is_correct() -> None:
+    position = slow_position()
+    g = position.grid
+    d4 = g.point("d4")
+    assert position.turn == "b" and not is_legal(position, d4, "b")
+    ban = explain(position, d4, "b")
+    assert isinstance(ban, LeavesNDE)
+    after = position.place(d4, "b")
+    # Independently: the area is a maximal empty region after the placement, one the engine finds NDE,
+    # and the culprit is a connected part of it that no clean sequence covers (the exact search).
+    assert ban.area in g.components(after.empty_points)
+    assert ban.area in nde_regions(after)
+    assert not engine(g).region(ban.area, after.red, after.blue).fillable
+    assert ban.culprit & ~ban.area == 0 and len(g.components(ban.culprit)) == 1
+    assert not coverable(engine(g).solver, ban.area, ban.culprit, after.red, after.blue)
+    # e4 alone can be covered (f4 alone can too, but the exact search takes 12 s to show it).
+    assert coverable(engine(g).solver, ban.area, 1 << g.point("e4"), after.red, after.blue)
+
+
+def test_play_and_salvage_of_the_slow_ban_answer_in_a_second() -> None:
+    game = slow_game()
+    Api().replay(game)
+    for op, args, word in (("nd_play", {"game": game, "move": "d4"}, "a part no sequence can cover"),
+                           ("nd_salvage", {"game": {**game, "moves": [*SLOW_13, "d4"]}}, "NDE")):
+        start = time.process_time()
+        reply = handle(json.dumps({"op": op, "args": args}))
+        spent = time.process_time() - start
+        assert spent < 1.0, f"{op} took {spent:.2f} s of CPU"
+        assert "internal error" not in reply and word in reply, reply
+
+
+def test_the_budget_is_work_not_time_and_unbounded_agrees_on_small_areas() -> None:
+    # 5x5, leaves c2 d2 e2: the culprit d2 is found well within the work, as smallest_nde finds it.
+    g = Grid.get(5)
+    moves = ["a5", "b3", "e3", "c3", "c1", "d3", "b5", "b2", "e5", "e1"]
+    position = Position.empty(5)
+    for i, m in enumerate(moves):
+        position = position.place(g.point(m), "r" if i % 2 == 0 else "b")
+    after = position.place(g.point("d1"), "r")
+    (area,) = nde_regions(after)
+    assert culprit_of(after, area) == (smallest_nde(after, area), True) == (1 << g.point("d2"), True)
+    # No work at all: the area alone, not narrowed, and the words say so.
+    assert culprit_of(after, area, -1, 0, 0) == (area, False)
+
+
+def test_a_cut_search_says_the_culprit_was_not_narrowed_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(legality, "CULPRIT_WORK", 0)
+    ban = Api().explain({"size": 5, "start": None,
+                         "moves": ["a5", "b3", "e3", "c3", "c1", "d3", "b5", "b2", "e5", "e1"]}, "d1")
+    assert ban is not None and ban["kind"] == "nde" and ban["narrowed"] is False
+    assert ban["culprit"] == ban["area"] == ["c2", "d2", "e2"]
+    cut = "The part of it to blame was not narrowed down: the search for one was cut short."
+    assert ban["text"].endswith(cut)
+    position = Api().replay({"size": 5, "start": None,
+                             "moves": ["a5", "b3", "e3", "c3", "c1", "d3", "b5", "b2", "e5", "e1"]}).position
+    line = explain(position, Grid.get(5).point("d1"), "r")
+    assert line is not None
+    assert line.describe(Grid.get(5)).endswith("no smaller part that no sequence can cover was found in time")
