@@ -28,8 +28,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
-from ..errors import GameError, NakedDiagonalError
-from ..inputs import MAX_LINES_BYTES, read_text
+from ..errors import NakedDiagonalError
+from ..inputs import answer_lines
 from ..playing import (
     HUMAN,
     add_match_arguments,
@@ -95,24 +95,17 @@ def per_position(
     info_of: Callable[[str], dict[str, Any]],
     text_of: Callable[[str, dict[str, Any]], str],
 ) -> int:
-    """``info_of`` the position argument, or of each line of standard input for ``-``, printed as JSON
-    (``--json``, or ``{"error": ...}`` for a bad line, the others going on, exit status 2) or as text."""
-    lines = [args.position]
+    """``info_of`` the position argument, or of each line of standard input for ``-`` as it arrives,
+    printed as JSON (``--json``) or as text; on standard input a bad line gets ``{"error": "line N:
+    ..."}``, the others going on, exit status 2 (:func:`~unitile_py.inputs.answer_lines`)."""
+    def answer(text: str) -> str:
+        info = info_of(text)
+        return json.dumps(info) if args.json else text_of(text, info)
+
     if args.position == "-":
-        lines = read_text("-", MAX_LINES_BYTES, "a list of positions").splitlines()
-    status = 0
-    for line in lines:
-        text = line.strip()
-        if not text:
-            continue
-        try:
-            info = info_of(text)
-        except GameError as exc:
-            if args.position != "-":
-                raise
-            info, status = {"error": str(exc)}, 2
-        print(json.dumps(info) if args.json or "error" in info else text_of(text, info))
-    return status
+        return answer_lines(answer)
+    print(answer(args.position.strip()))
+    return 0
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
