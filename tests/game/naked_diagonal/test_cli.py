@@ -85,3 +85,22 @@ def test_why_after_a_win_says_the_game_is_over_as_the_web_api_does(
     game = {"start": ".R./.R./.R. b", "moves": []}
     reply = json.loads(handle(json.dumps({"op": "nd_explain", "args": {"game": game, "point": "a1"}})))
     assert reply == {"ok": True, "result": {"point": "a1", "colour": "b", "kind": "over", "text": over}}
+
+
+def test_every_command_taking_a_position_says_the_game_is_over_as_why_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 35: ``nd legal ".R./.R./.R. b"`` printed "red: -" and "blue: -" after Red had won; analyze
+    and play --position said it in words of their own."""
+    won = ".R./.R./.R. b"
+    over = "The game is over: Red has won."
+    for argv in (["nd", "legal", won], ["nd", "analyze", won], ["nd", "why", won, "a1"]):
+        assert main(argv) == 0
+        assert capsys.readouterr().out == over + "\n", argv
+    assert json.loads(run_cli(["nd", "legal", won, "--json"]).stdout)["winner"] == "red"
+    done = run_cli(["nd", "legal", "-"], f"{won}\n.../.R./... b\n")
+    assert done.returncode == 0 and done.stdout.startswith(over + "\nred: ")
+    for argv in (["nd", "play", "--position", won], ["nd", "match", "--red", "1", "--blue", "1",
+                                                      "--position", won]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"error: --position: {over}\n"
