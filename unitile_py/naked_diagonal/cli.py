@@ -49,7 +49,7 @@ from ..table_io import folder_of, manifest_kind, root_of
 from . import perfect
 from .game import Game, parse_record
 from .keys import default_root
-from .legality import explain, game_over, legal_masks
+from .legality import check_start, explain, game_over, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
 from .players import LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
 from .position import Position
@@ -194,6 +194,10 @@ def _start(args: argparse.Namespace) -> Position:
     over = game_over(start)  # the rule of legal, why, analyze and the web API
     if over is not None:
         raise NakedDiagonalError(f"--position: {over}")
+    try:
+        check_start(start)  # the web API's rule: no start with an NDE area (no placement is legal there)
+    except NakedDiagonalError as exc:
+        raise NakedDiagonalError(f"--position: {exc}") from None
     n = start.grid.n
     for name in ("red", "blue"):
         level = getattr(args, name)

@@ -44,11 +44,11 @@ from .legality import (
     LeavesNDE,
     NakedDiagonal,
     Occupied,
+    check_start,
     explain,
     game_over,
     is_legal,
     legal_masks,
-    nde_regions,
 )
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
@@ -147,13 +147,7 @@ class Api(service.Service[Game]):
             said = size if type(size) is int else quote(str(size))
             n = start.grid.n
             raise NakedDiagonalError(f"the board size {said} is not the start position's {n}x{n}")
-        stuck = nde_regions(start)
-        if stuck and start.winner() is None:
-            where = " ".join(start.grid.names(stuck[0]))
-            raise NakedDiagonalError(
-                f"the start position leaves the NDE area {where}: no placement is legal in it"
-            )
-        return start
+        return check_start(start)
 
     def replay(self, game: Any) -> Game:
         """The game of a plain game, every turn checked; :class:`NakedDiagonalError` names the first bad one.
