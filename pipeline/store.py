@@ -22,6 +22,7 @@ import fsspec.implementations.local
 import zarr
 
 from unitile_py.errors import GameError
+from unitile_py.table_io import is_format
 
 from .arrays import CONFIG, DECODE_ERRORS, codecs
 from .errors import Damaged
@@ -129,7 +130,7 @@ class StageStore:
             meta = as_record(raw)
             if meta.get("board") != board:
                 raise self.error(f"store {path}: holds board {meta.get('board')}, not {board}")
-            if meta.get("format") != self.kind.format:
+            if not is_format(meta.get("format"), self.kind.format):  # true is not 1, nor 2.0 2
                 raise self.error(f"store {path}: format {meta.get('format')}, expected {self.kind.format}")
 
     # Messages of the game ---------------------------------------------------------------------------

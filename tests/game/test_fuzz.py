@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 from typing import Any
 
 import pytest
@@ -218,10 +219,19 @@ def test_output_to_a_full_disk_and_a_closed_pipe() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
+
+    def write() -> None:  # as the replies come while the lines are sent, a reader must read meanwhile
+        assert pipe.stdin is not None
+        try:
+            pipe.stdin.write(lines.encode())
+            pipe.stdin.close()
+        except BrokenPipeError:  # the command ended after the reader went away: expected
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
     try:
-        assert pipe.stdin is not None and pipe.stdout is not None
-        pipe.stdin.write(lines.encode())
-        pipe.stdin.close()
+        assert pipe.stdout is not None
         pipe.stdout.readline()
         pipe.stdout.close()  # like `| head -1`
         assert pipe.wait(timeout=60) == 0
@@ -229,6 +239,7 @@ def test_output_to_a_full_disk_and_a_closed_pipe() -> None:
     finally:
         pipe.kill()
         pipe.wait()
+        writer.join(timeout=60)
 
 
 HEADER_NAMES = st.from_regex(r"[A-Za-z0-9_]{1,12}", fullmatch=True).filter(

@@ -5,7 +5,7 @@
   line per position: ``{"red": [...], "blue": [...], "winner": null | "red" | "blue"}``.
 * ``why POS POINT [--colour r|b]``: why a placement is banned: the naked diagonal it would form, or the
   naked-diagonal-equivalent area it would leave, whether that area is BAD, and a culprit (a part of it
-  that no sequence of placements can cover); once a colour has won, that the game is over (as the web API).
+  that no sequence of placements can cover).
 * ``record FILE|-``: check a record turn by turn, print it normalised and draw the end.
 * ``analyze POS|- [--json]``: on a solved size (2x2, 3x3, 4x4: :mod:`.tables`), the outcome for the side
   to move and the distance to the end in placements with perfect play, and the same for each legal
@@ -16,6 +16,10 @@
   ``source`` ``"strategy"``, ``winner``, ``how`` (or why unknown) and ``note`` are added.
 * ``play`` and ``match``: a game in the terminal, and computer levels against each other (level 6,
   perfect play, on the solved sizes).
+
+Once a colour has won, ``legal``, ``why``, ``analyze`` (as text), ``play --position`` and ``match
+--position`` all say so in the same words as the web API ("The game is over: Red has won.",
+:func:`.legality.game_over`).
 
 Malformed input prints one line to standard error and exits with status 2.
 """
@@ -28,8 +32,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
-from ..errors import GameError, NakedDiagonalError
-from ..inputs import MAX_LINES_BYTES, read_text
+from ..errors import NakedDiagonalError
+from ..inputs import answer_lines
 from ..playing import (
     HUMAN,
     add_match_arguments,
@@ -45,7 +49,7 @@ from ..table_io import folder_of, manifest_kind, root_of
 from . import perfect
 from .game import Game, parse_record
 from .keys import default_root
-from .legality import explain, game_over, legal_masks
+from .legality import check_start, explain, game_over, legal_masks
 from .notation import DEFAULT_SIZE, parse_size
 from .players import LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
 from .position import Position
@@ -95,30 +99,24 @@ def per_position(
     info_of: Callable[[str], dict[str, Any]],
     text_of: Callable[[str, dict[str, Any]], str],
 ) -> int:
-    """``info_of`` the position argument, or of each line of standard input for ``-``, printed as JSON
-    (``--json``, or ``{"error": ...}`` for a bad line, the others going on, exit status 2) or as text."""
-    lines = [args.position]
+    """``info_of`` the position argument, or of each line of standard input for ``-`` as it arrives,
+    printed as JSON (``--json``) or as text; on standard input a bad line gets ``{"error": "line N:
+    ..."}``, the others going on, exit status 2 (:func:`~unitile_py.inputs.answer_lines`)."""
+    def answer(text: str) -> str:
+        info = info_of(text)
+        return json.dumps(info) if args.json else text_of(text, info)
+
     if args.position == "-":
-        lines = read_text("-", MAX_LINES_BYTES, "a list of positions").splitlines()
-    status = 0
-    for line in lines:
-        text = line.strip()
-        if not text:
-            continue
-        try:
-            info = info_of(text)
-        except GameError as exc:
-            if args.position != "-":
-                raise
-            info, status = {"error": str(exc)}, 2
-        print(json.dumps(info) if args.json or "error" in info else text_of(text, info))
-    return status
+        return answer_lines(answer)
+    print(answer(args.position.strip()))
+    return 0
 
 
 def cmd_legal(args: argparse.Namespace) -> int:
     """The legal placements of both colours, for one position or one per line of standard input."""
-    def text(_: str, info: dict[str, Any]) -> str:
-        return f"red: {' '.join(info['red']) or '-'}\nblue: {' '.join(info['blue']) or '-'}"
+    def text(position: str, info: dict[str, Any]) -> str:
+        over = game_over(Position.parse(position))  # the rule of why, analyze and the web API
+        return over or f"red: {' '.join(info['red']) or '-'}\nblue: {' '.join(info['blue']) or '-'}"
 
     return per_position(args, legal_of, text)
 
@@ -154,9 +152,9 @@ def analysis_of(text: str, directory: str | None = None) -> dict[str, Any]:
 def format_analysis(position: Position, info: dict[str, Any]) -> str:
     """The text form of an analysis: a summary line, then one line per legal placement (``*``: best)."""
     side = COLOUR_NAMES[position.turn]
-    if not info["moves"]:
-        result = "won" if info["outcome"] == "win" else "lost"
-        return f"{side} to move: the game is over ({side} has {result})"
+    over = game_over(position)  # the rule of legal, why and the web API
+    if over is not None:
+        return over
     verb = {"win": "wins", "loss": "loses"}.get(info["outcome"], "")
     if info["distance"] is None:  # a strategy: outcomes without distances
         said = f" {verb}" if verb else ": unknown"
@@ -193,8 +191,13 @@ def _start(args: argparse.Namespace) -> Position:
     """The start of ``play`` and ``match``, checked with the levels of ``--red`` and ``--blue`` before
     any game starts (level 6 plays only on the sizes with tables or a strategy)."""
     start = Position.parse(args.position) if args.position else Position.empty(parse_size(args.size))
-    if start.winner() is not None:
-        raise NakedDiagonalError("--position: that game is over already")
+    over = game_over(start)  # the rule of legal, why, analyze and the web API
+    if over is not None:
+        raise NakedDiagonalError(f"--position: {over}")
+    try:
+        check_start(start)  # the web API's rule: no start with an NDE area (no placement is legal there)
+    except NakedDiagonalError as exc:
+        raise NakedDiagonalError(f"--position: {exc}") from None
     n = start.grid.n
     for name in ("red", "blue"):
         level = getattr(args, name)

@@ -34,7 +34,7 @@ from ..errors import GameError, NakedDiagonalError
 from ..history import History
 from ..records import MoveReader, check_result, split_record
 from .grid import Grid
-from .legality import after, explain, legal_masks
+from .legality import after, check_start, explain, legal_masks
 from .notation import SKIP, SKIP_WORD, NDRecord, format_record, move_name, start_headers, start_of
 from .position import Position
 from .rules import chain
@@ -163,6 +163,10 @@ def parse_record(text: str) -> NDRecord:
     """
     parts = split_record(text)
     start = start_of(parts.headers)
+    try:
+        check_start(start)  # the web API's rule: no start with an NDE area (no placement is legal there)
+    except NakedDiagonalError as exc:
+        raise NakedDiagonalError(f"record: {exc}") from None
     if "Board" in parts.headers:  # written back as the board names itself: "003x003" is "3x3"
         parts.headers["Board"] = f"{start.grid.n}x{start.grid.n}"
     game = Game(start, headers=parts.headers)

@@ -389,6 +389,27 @@ def game_over(position: Position) -> str | None:
     return None if winner is None else f"The game is over: {COLOUR_NAMES[winner]} has won."
 
 
+def check_start(position: Position) -> Position:
+    """``position`` if a game can start there, the one rule of the web API, the command line's ``play``,
+    ``match`` and ``record``: not with an NDE area, where no placement is legal for either colour (no
+    game reaches one; in every other position both colours can place, docs/naked-diagonal.md's fact
+    5, so a start never begins with a skipped turn). A position a colour has won is a game that is over.
+
+    >>> try:
+    ...     check_start(Position.parse("R.B./B.R./.RR./B..B r"))
+    ... except NakedDiagonalError as exc:
+    ...     print(exc)
+    the start position leaves the NDE area b4 b3: no placement is legal in it
+    """
+    stuck = nde_regions(position) if position.winner() is None else ()
+    if stuck:
+        where = " ".join(position.grid.names(stuck[0]))
+        raise NakedDiagonalError(
+            f"the start position leaves the NDE area {where}: no placement is legal in it"
+        )
+    return position
+
+
 def explain(position: Position, point: int, colour: str) -> Ban | None:
     """Why a stone of ``colour`` on ``point`` is not legal, or ``None`` when it is."""
     g = position.grid

@@ -5,8 +5,9 @@ requests here, so one worker serves both games): every call takes and returns pl
 owns the game (in the URL and in localStorage) and each call replays it through a
 :class:`~unitile_py.naked_diagonal.game.Game`, which checks every placement. A *game* is
 ``{"size": n, "start": position text or None, "moves": [names]}``; ``start`` None means the empty
-n x n board, and a move is a point name or ``skip`` (written where the engine skipped a player who had
-no legal placement; the page may leave skips out, replaying puts them back).
+n x n board (a ``size`` given with a start must be the start's own), and a move is a point name or
+``skip`` (written where the engine skipped a player who had no legal placement; the page may leave
+skips out, replaying puts them back).
 
 >>> api = Api()
 >>> game = api.play(api.play(api.new_game(5), "c3"), "a1")
@@ -30,7 +31,7 @@ from typing import Any
 
 from .. import service
 from ..colours import BLUE, COLOUR_NAMES, RED
-from ..coords import is_ascii_number
+from ..coords import is_ascii_number, quote
 from ..errors import GameError, NakedDiagonalError
 from ..mcts import Steps, finish
 from ..playing import Player
@@ -43,11 +44,11 @@ from .legality import (
     LeavesNDE,
     NakedDiagonal,
     Occupied,
+    check_start,
     explain,
     game_over,
     is_legal,
     legal_masks,
-    nde_regions,
 )
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
@@ -141,13 +142,12 @@ class Api(service.Service[Game]):
             raise NakedDiagonalError("game: start must be a position text or null")
         start = Position.parse(text)
         _size(start.grid.n)
-        stuck = nde_regions(start)
-        if stuck and start.winner() is None:
-            where = " ".join(start.grid.names(stuck[0]))
-            raise NakedDiagonalError(
-                f"the start position leaves the NDE area {where}: no placement is legal in it"
-            )
-        return start
+        size = game.get("size")  # a link's n: it must be the start's own size, never ignored
+        if size is not None and (type(size) is not int or size != start.grid.n):
+            said = size if type(size) is int else quote(str(size))
+            n = start.grid.n
+            raise NakedDiagonalError(f"the board size {said} is not the start position's {n}x{n}")
+        return check_start(start)
 
     def replay(self, game: Any) -> Game:
         """The game of a plain game, every turn checked; :class:`NakedDiagonalError` names the first bad one.

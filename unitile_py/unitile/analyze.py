@@ -3,8 +3,9 @@
 ``python -m unitile_py analyze POS`` lists the legal slides, each with the mover's result and the plies
 to the end with perfect play, marking those perfect play chooses; ``--json`` prints one object
 ``{"position", "legal", "outcome", "distance", "best", "moves"}``. With ``-`` in place of POS it reads
-one position per line from standard input and prints one JSON object per line; a bad line gets
-``{"error": "..."}`` and the rest go on (the exit status is then 2). The board follows from the
+one position per line from standard input and prints one JSON object per line as each line arrives;
+a bad line gets ``{"error": "line N: ..."}`` and the rest go on (the exit status is then 2); blank
+lines are skipped (:func:`unitile_py.inputs.answer_lines`). The board follows from the
 position text; its tables must be in ``tables/`` (or ``--tables DIR``).
 
 >>> from unitile_py.unitile.tables import tables_for
@@ -20,11 +21,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from ..errors import GameError
-from ..inputs import MAX_LINES_BYTES, read_text
+from ..inputs import answer_lines
 from .game import Game
 from .lookups import Lookups
 from .notation import parse_position
@@ -86,19 +85,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         info = analyse_text(args.position, args.tables)
         print(json.dumps(info) if args.json else format_analysis(info))
         return 0
-    status = 0
-    for line in read_text("-", MAX_LINES_BYTES, "a list of positions").splitlines():
-        text = line.strip()
-        if not text:
-            continue
-        try:
-            out: dict[str, Any] = analyse_text(text, args.tables)
-        except GameError as exc:
-            out = {"error": str(exc)}
-            status = 2
-        print(json.dumps(out), flush=False)
-    sys.stdout.flush()
-    return status
+    return answer_lines(lambda text: json.dumps(analyse_text(text, args.tables)))
 
 
 def register(sub: Any) -> None:

@@ -457,6 +457,11 @@ def test_the_game_lives_in_the_address_and_survives_a_reload(site: Site) -> None
         ("#n=5&m=c3.a1.d4.e5", ["c3", "a1"], "Move 3 of the link, d4,"),
         ("#n=99&m=c3", [], "The board size of the link is refused: a 99x99 board is not offered here"),
         ("#n=5&p=garbage&m=c3", [], "The start position of the link is refused"),
+        (  # issue 35: n was ignored and the 3x3 position played
+            "#n=5&p=.../.R./...%20b&m=a1",
+            [],
+            "The start position of the link is refused: the board size 5 is not the start position's 3x3;",
+        ),
         ("#garbage", [], None),
     ],
 )

@@ -85,3 +85,43 @@ def test_why_after_a_win_says_the_game_is_over_as_the_web_api_does(
     game = {"start": ".R./.R./.R. b", "moves": []}
     reply = json.loads(handle(json.dumps({"op": "nd_explain", "args": {"game": game, "point": "a1"}})))
     assert reply == {"ok": True, "result": {"point": "a1", "colour": "b", "kind": "over", "text": over}}
+
+
+def test_every_command_taking_a_position_says_the_game_is_over_as_why_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 35: ``nd legal ".R./.R./.R. b"`` printed "red: -" and "blue: -" after Red had won; analyze
+    and play --position said it in words of their own."""
+    won = ".R./.R./.R. b"
+    over = "The game is over: Red has won."
+    for argv in (["nd", "legal", won], ["nd", "analyze", won], ["nd", "why", won, "a1"]):
+        assert main(argv) == 0
+        assert capsys.readouterr().out == over + "\n", argv
+    assert json.loads(run_cli(["nd", "legal", won, "--json"]).stdout)["winner"] == "red"
+    done = run_cli(["nd", "legal", "-"], f"{won}\n.../.R./... b\n")
+    assert done.returncode == 0 and done.stdout.startswith(over + "\nred: ")
+    for argv in (["nd", "play", "--position", won], ["nd", "match", "--red", "1", "--blue", "1",
+                                                      "--position", won]):
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"error: --position: {over}\n"
+
+
+def test_a_start_with_an_nde_area_is_refused_by_play_match_and_record() -> None:
+    """Issue 35: the web API refuses a start with an NDE area (no placement is legal there for either
+    colour), but nd play drew ``R.B./B.R./.RR./B..B r`` and asked Red for a move there ("(; hint; quit)",
+    a hint then ended the game in an error), match failed after starting, and nd record accepted it
+    as "Red to move"."""
+    nde = "R.B./B.R./.RR./B..B r"
+    says = "the start position leaves the NDE area b4 b3: no placement is legal in it"
+    for argv, stdin in (
+        (["nd", "play", "--position", nde, "--blue", "1"], "hint\nquit\n"),
+        (["nd", "play", "--position", nde, "--red", "1", "--blue", "1"], ""),
+        (["nd", "match", "--position", nde, "--red", "1", "--blue", "1", "--games", "1"], ""),
+    ):
+        done = run_cli(argv, stdin)
+        assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: --position: {says}\n"), argv
+    done = run_cli(["nd", "record", "-"], f'[Position "{nde}"]\n*\n')
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"error: -: record: {says}\n")
+    game = {"start": nde, "moves": []}
+    reply = json.loads(handle(json.dumps({"op": "nd_state", "args": {"game": game}})))
+    assert reply == {"ok": False, "error": says}  # the web API's words, the same rule

@@ -4,15 +4,19 @@ and one-line errors for bad ones (the players: test_players.py; the command line
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
-from unitile_py.colours import RED
+from unitile_py.colours import BLUE, RED
 from unitile_py.errors import GameError, NakedDiagonalError
 from unitile_py.naked_diagonal.game import Game, parse_record
-from unitile_py.naked_diagonal.legality import legal_placements
+from unitile_py.naked_diagonal.grid import Grid
+from unitile_py.naked_diagonal.legality import check_start, legal_masks, legal_placements
 from unitile_py.naked_diagonal.notation import format_record
 from unitile_py.naked_diagonal.position import Position
+from unitile_py.naked_diagonal.rules import naked_diagonals
+from unitile_py.naked_diagonal.webapi import Api
 
 
 def random_game(n: int, seed: int, plies: int | None = None) -> Game:
@@ -135,3 +139,57 @@ def test_fact_5_both_players_can_place_or_neither_on_every_3x3_board() -> None:
         assert (r == 0) == (b == 0), Position(grid, red, blue, RED)
         both += r != 0
     assert boards > 5000 and both > 4000
+
+
+def _starts(n: int, count: int | None, seed: int) -> Iterator[Position]:
+    """Every n x n board without a naked diagonal (``count`` None), else ``count`` seeded random ones of
+    every density, each with Red and with Blue to move."""
+    grid = Grid.get(n)
+    rng = random.Random(seed)
+    codes = range(3 ** grid.size) if count is None else iter(int, 1)
+    made = 0
+    for code in codes:
+        red = blue = 0
+        fill = rng.random()
+        for p in range(grid.size):
+            if count is None:
+                code, v = divmod(code, 3)
+            else:
+                v = 0 if rng.random() >= fill else rng.choice((1, 2))
+            red |= (v == 1) << p
+            blue |= (v == 2) << p
+        if naked_diagonals(grid, red, blue):
+            continue
+        yield from (Position(grid, red, blue, RED), Position(grid, red, blue, BLUE))
+        made += 1
+        if count is not None and made == count:
+            return
+
+
+@pytest.mark.parametrize(("n", "count"), [(3, None), (4, 5000)])
+def test_every_start_the_game_accepts_gives_the_mover_a_placement(n: int, count: int | None) -> None:
+    """Issue 35 asked for a start that is accepted but where the side to move has no legal placement (it
+    would need a skip message, and play or hint there lost the record). Fact 5 of docs/naked-diagonal.md
+    says there is none: a start is refused when it has an NDE area (legality.check_start, the rule of
+    the web API, nd play, match and record), and in every other position not won both colours can
+    place. Checked on every 3x3 board and 5,000 random 4x4 boards, each with either side to move, as the
+    web API answers them."""
+    api = Api()
+    accepted = refused = 0
+    for start in _starts(n, count, seed=35):
+        game = {"size": n, "start": str(start), "moves": []}
+        if start.winner() is not None:
+            continue
+        try:
+            check_start(start)
+        except NakedDiagonalError:
+            refused += 1
+            with pytest.raises(NakedDiagonalError, match="leaves the NDE area"):
+                api.state(game)
+            continue
+        accepted += 1
+        state = api.state(game)
+        assert state["legal"] and state["skipped"] is None and not state["over"], start
+        red, blue = legal_masks(start)
+        assert red and blue, start
+    assert accepted > 1000 and refused > 10

@@ -389,3 +389,23 @@ def test_naked_diagonal_and_leaves_nde_are_the_engines(api: Api) -> None:
     position = Game(Position.empty(5), [grid.point(m) for m in NAKED[0]]).position
     ban = explain(position, grid.point(NAKED[1]), "r")
     assert isinstance(ban, NakedDiagonal) and grid.name(ban.partner) == "c3"
+
+
+def test_a_size_that_is_not_the_start_positions_is_refused(api: Api) -> None:
+    """Issue 35: a link ``#n=5&p=<a 3x3 position>`` silently played the 3x3 position, n ignored."""
+    start = ".../.R./... b"
+    out = api.salvage({"size": 5, "start": start, "moves": ["a1"]})
+    assert out == {
+        "game": {"size": 5, "start": None, "moves": []},
+        "problem": "the start position of the link is refused: the board size 5 is not the start position's "
+        "3x3; an empty 5x5 board is shown and its 1 move was not played",
+    }
+    assert "the board size 'x' is not" in api.salvage({"size": "x", "start": start, "moves": []})["problem"]
+    for request in ("state", "play"):  # every request, one rule
+        args: dict[str, Any] = {"game": {"size": 5, "start": start, "moves": []}}
+        if request == "play":
+            args["move"] = "a1"
+        reply = json.loads(handle(json.dumps({"op": f"nd_{request}", "args": args})))
+        assert reply == {"ok": False, "error": "the board size 5 is not the start position's 3x3"}
+    assert api.salvage({"size": 3, "start": start, "moves": ["a1"]})["problem"] is None
+    assert api.salvage({"start": start, "moves": []})["game"]["size"] == 3  # no size: the start's
