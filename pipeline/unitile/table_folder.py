@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import errno
 import json
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable
@@ -94,7 +96,7 @@ def write_tables(
         folder.parent.mkdir(parents=True, exist_ok=True)
         for leftover in folder.parent.glob(f".{folder.name}.partial-*"):
             shutil.rmtree(leftover, ignore_errors=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{folder.name}.partial-", dir=folder.parent))
+        tmp = _new_folder(folder.parent, f".{folder.name}.partial-")
         for name, data in sorted(files.items()):
             (tmp / name).write_bytes(data)
         if folder.exists():
@@ -111,6 +113,19 @@ def write_tables(
             os.rename(tmp, folder)
     except OSError as exc:
         raise UnitileError(f"tables {folder}: cannot write ({exc.strerror or exc})") from None
+
+
+def _new_folder(parent: Path, prefix: str) -> Path:
+    """A new folder ``parent/<prefix><random>`` made as ``mkdir`` makes one, following the umask
+    (``tempfile.mkdtemp`` makes it 0700, and the folder renamed into place would keep that)."""
+    for _ in range(100):
+        path = parent / f"{prefix}{secrets.token_hex(4)}"
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, "no unused name for a new folder", str(parent / prefix))
 
 
 def _link(src: Path, dst: Path) -> None:
@@ -138,9 +153,9 @@ def _exchange(a: Path, b: Path) -> None:
     if fn is not None:
         if fn(AT_FDCWD, os.fsencode(a), AT_FDCWD, os.fsencode(b), RENAME_EXCHANGE) == 0:
             return
-        errno = ctypes.get_errno()
-        if errno not in (22, 38, 95):  # EINVAL, ENOSYS, EOPNOTSUPP: no exchange on this file system
-            raise OSError(errno, os.strerror(errno), str(b))
+        code = ctypes.get_errno()
+        if code not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # no exchange on this file system
+            raise OSError(code, os.strerror(code), str(b))
     aside = Path(tempfile.mkdtemp(prefix=f".{b.name}.old-", dir=b.parent))
     os.rmdir(aside)
     os.rename(b, aside)
