@@ -23,7 +23,7 @@ from .build import BuildOptions, plan, run_build, verify_plan
 from .compact import table_file_names
 from .context import Context
 from .store import Store, default_path
-from .table_folder import check_folder
+from .table_folder import check_folder, written_problem
 from .table_stages import TablesStage, default_tables_folder
 from .values import Lookup
 
@@ -81,22 +81,27 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
     board = Board.parse(args.board)
     # Tasks on the workers open the store and the tables by these names, from their own directory.
     path = resolved(args.store or default_path(board))
+    names = [s.name for s in plan()]
+    for f in [] if verify_only else args.force:
+        if f not in names:
+            raise GameError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+    store = Store(path, board, create=not verify_only)
     tables: Path | None = None
     if verify_only:
-        stages = None
-    else:
-        chosen = args.tables
-        tables = Path(chosen).resolve() if chosen else default_tables_folder(path, board)
-        stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables)))
-        names = [s.name for s in stages]
-        for f in args.force:
-            if f not in names:
-                raise GameError(f"--force {f}: no such stage (stages: {', '.join(names)})")
-    store = Store(path, board, create=not verify_only)
-    if stages is None:
         store.require("verify")
         stages = verify_plan(store)
-    force = [s.name for s in stages] if verify_only else args.force
+        force = [s.name for s in stages]
+    else:
+        previous = store.record(TablesStage.name)
+        tables = _tables_folder(args.tables, previous, path, board)
+        stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables)))
+        force = list(args.force)
+        problem = written_problem(tables, previous) if previous is not None else None
+        if problem is not None and TablesStage.name not in force:
+            # The stage is done, but wrote its files elsewhere: write them here.
+            if not args.quiet:
+                print(f"tables: {problem}: writing them again", file=sys.stderr)
+            force.append(TablesStage.name)
     # Say now, not after the first stages, that the store or the tables folder cannot be written.
     todo = [s.name for s in stages if s.name in force or not store.done(s.name)]
     if todo:
@@ -111,6 +116,17 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
         for line in format_stages({s.name: records[s.name] for s in stages if s.name in records}):
             print(line, file=sys.stderr)
     return 0
+
+
+def _tables_folder(chosen: str | None, previous: dict[str, Any] | None, path: str, board: Board) -> Path:
+    """Where the ``tables`` stage writes: ``--tables DIR``, else where it wrote before, else
+    :func:`default_tables_folder`."""
+    before = previous.get("directory") if previous is not None else None
+    if chosen:
+        return Path(chosen).resolve()
+    if isinstance(before, str):
+        return Path(before)
+    return default_tables_folder(path, board)
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -23,8 +23,9 @@ import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from unitile_py.errors import UnitileError
 from unitile_py.unitile.board import Board
@@ -58,6 +59,15 @@ def owned_files(folder: Path, board: Board) -> set[str]:
     if any(Path(name).name != name for name in listed):
         raise UnitileError(f"tables {folder}: {MANIFEST} lists a file outside the folder; not touching it")
     return listed | {MANIFEST}
+
+
+def written_problem(folder: Path, record: Mapping[str, Any]) -> str | None:
+    """What differs between ``folder`` and where the ``tables`` stage's ``record`` says it wrote the
+    tables (another folder), or None."""
+    directory = record.get("directory")
+    if directory != str(folder):
+        return f"they were written to {directory}, not {folder}"
+    return None
 
 
 def check_folder(folder: Path, board: Board, names: Iterable[str]) -> None:
