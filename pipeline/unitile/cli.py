@@ -23,7 +23,7 @@ from .build import BuildOptions, plan, run_build, verify_plan
 from .compact import table_file_names
 from .context import Context
 from .store import Store, default_path
-from .table_folder import check_folder, written_problem
+from .table_folder import MANIFEST, check_folder, written_problem
 from .table_stages import TablesStage, default_tables_folder
 from .values import Lookup
 
@@ -87,18 +87,20 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
             raise GameError(f"--force {f}: no such stage (stages: {', '.join(names)})")
     store = Store(path, board, create=not verify_only)
     tables: Path | None = None
+    written: tuple[str, ...] = ()
     if verify_only:
         store.require("verify")
         stages = verify_plan(store)
         force = [s.name for s in stages]
     else:
         previous = store.record(TablesStage.name)
-        tables = _tables_folder(args.tables, previous, path, board)
-        stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables)))
+        tables, written = _tables_folder(args.tables, previous, path, board)
+        stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables),
+                                   tables_written=written))  # fmt: skip
         force = list(args.force)
         problem = written_problem(tables, previous) if previous is not None else None
         if problem is not None and TablesStage.name not in force:
-            # The stage is done, but wrote its files elsewhere: write them here.
+            # The stage is done, but its files are not all there as written: write them again.
             if not args.quiet:
                 print(f"tables: {problem}: writing them again", file=sys.stderr)
             force.append(TablesStage.name)
@@ -108,7 +110,7 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
         store.check_writable()
         first = [s.name for s in stages].index(todo[0])
         if tables is not None and TablesStage.name in [s.name for s in stages[first:]]:
-            check_folder(tables, board, table_file_names(board))
+            check_folder(tables, board, table_file_names(board), written)
     with engine(args) as executor:
         ctx = Context(board, store, executor, show_progress=not args.quiet)
         records = run_build(ctx, stages, force=force)
@@ -118,15 +120,21 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
     return 0
 
 
-def _tables_folder(chosen: str | None, previous: dict[str, Any] | None, path: str, board: Board) -> Path:
+def _tables_folder(
+    chosen: str | None, previous: dict[str, Any] | None, path: str, board: Board
+) -> tuple[Path, tuple[str, ...]]:
     """Where the ``tables`` stage writes: ``--tables DIR``, else where it wrote before, else
-    :func:`default_tables_folder`."""
+    :func:`default_tables_folder`; and the files that an earlier ``tables`` stage wrote there."""
     before = previous.get("directory") if previous is not None else None
     if chosen:
-        return Path(chosen).resolve()
-    if isinstance(before, str):
-        return Path(before)
-    return default_tables_folder(path, board)
+        folder = Path(chosen).resolve()
+    elif isinstance(before, str):
+        folder = Path(before)
+    else:
+        folder = default_tables_folder(path, board)
+    files = previous.get("files") if previous is not None else None
+    written = (*files, MANIFEST) if before == str(folder) and isinstance(files, dict) else ()
+    return folder, tuple(str(name) for name in written)
 
 
 def _report(args: argparse.Namespace) -> int:

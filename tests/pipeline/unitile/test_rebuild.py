@@ -1,9 +1,11 @@
 """A rebuild of a finished store (``python -m pipeline build`` again) checks what it would have written:
-the tables go to the ``--tables DIR`` it is given."""
+the tables go to the ``--tables DIR`` it is given, table files missing or damaged are written again
+(nothing else in the folder touched)."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import build33, cli
+from tests.pipeline.test_reliability import build33, cli, one_line
 from unitile_py.unitile import Board
 
 B33 = Board.get(3, 3)
@@ -60,3 +62,41 @@ def test_build_writes_the_tables_into_a_new_tables_folder(copy: tuple[Path, Path
     status, err = rebuild(store)
     assert status == 0 and "tables: done already" in err, err
 
+
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (lambda t: (t / "a3.bin").unlink(), "a3.bin is missing"),
+        (lambda t: (t / "b2.bin").write_bytes(b"UTBL damaged"), "b2.bin is not the file that was written"),
+        (lambda t: (t / "manifest.json").unlink(), "manifest.json is missing"),
+        (lambda t: (t / "manifest.json").write_text("{"), "manifest.json is not the file that was written"),
+    ],
+    ids=["a3-deleted", "b2-damaged", "manifest-deleted", "manifest-damaged"],
+)
+def test_build_writes_missing_or_damaged_table_files_again(
+    copy: tuple[Path, Path], damage: object, says: str
+) -> None:
+    """A rebuild said every stage was done and left the tables broken; a user's file stays."""
+    store, tables = copy
+    before = digests(tables)
+    (tables / "notes.txt").write_text("a user's notes")
+    damage(tables)  # type: ignore[operator]
+    status, err = rebuild(store)
+    assert status == 0, err
+    assert f"tables: {says}" in err and ": writing them again" in err, err
+    assert "tables-verify: OK" in err
+    assert digests(tables) == {**before, "notes.txt": hashlib.sha256(b"a user's notes").hexdigest()}
+    assert not [p for p in tables.parent.iterdir() if ".partial-" in p.name]
+    status, err = rebuild(store)
+    assert status == 0 and "tables: done already" in err, err
+
+
+def test_a_manifest_of_another_board_is_still_not_overwritten(copy: tuple[Path, Path]) -> None:
+    """What the store's record says it wrote stands in for a damaged manifest, not for someone else's."""
+    store, tables = copy
+    manifest = json.loads((tables / "manifest.json").read_text())
+    (tables / "manifest.json").write_text(json.dumps({**manifest, "board": "3x5"}))
+    snapshot = digests(tables)
+    status, err = rebuild(store)
+    assert status == 2 and "holds the tables of board 3x5" in one_line(err.splitlines(True)[-1].encode())
+    assert digests(tables) == snapshot
