@@ -19,13 +19,14 @@ from unitile_py.unitile.notation import parse_position
 from ..executor import engine, engine_arguments
 from ..report import format_stages, stage_rows
 from ..store import resolved
-from .build import BuildOptions, plan, run_build, verify_plan
+from .build import BuildOptions, plan, run_build, value_stages, verify_plan
 from .compact import table_file_names
 from .context import Context
 from .store import Store, default_path
 from .table_folder import MANIFEST, check_folder, written_problem
 from .table_stages import TablesStage, default_tables_folder
 from .values import Lookup
+from .verify_stage import check_stored
 
 
 def register(sub: Any) -> None:
@@ -113,6 +114,9 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
             check_folder(tables, board, table_file_names(board), written)
     with engine(args) as executor:
         ctx = Context(board, store, executor, show_progress=not args.quiet)
+        if not verify_only and not set(todo) & {s.name for s in value_stages()}:
+            # The values are not computed again: check that they are all there and undamaged.
+            check_stored(ctx)
         records = run_build(ctx, stages, force=force)
     if not args.quiet:
         for line in format_stages({s.name: records[s.name] for s in stages if s.name in records}):

@@ -1,6 +1,6 @@
 """A rebuild of a finished store (``python -m pipeline build`` again) checks what it would have written:
 the tables go to the ``--tables DIR`` it is given, table files missing or damaged are written again
-(nothing else in the folder touched)."""
+(nothing else in the folder touched), and damaged chunks fail the build in one line (exit status 1)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import build33, cli, one_line
+from tests.pipeline.test_reliability import build33, chunk_file, cli, one_line
 from unitile_py.unitile import Board
 
 B33 = Board.get(3, 3)
@@ -100,3 +100,36 @@ def test_a_manifest_of_another_board_is_still_not_overwritten(copy: tuple[Path, 
     status, err = rebuild(store)
     assert status == 2 and "holds the tables of board 3x5" in one_line(err.splitlines(True)[-1].encode())
     assert digests(tables) == snapshot
+
+
+def flip_a_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0x10
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    ("name", "damage", "says"),
+    [
+        ("graph/nbr", flip_a_byte, "array graph/nbr, entries 0..88: its bytes fail their crc32c checksum"),
+        ("perfect/value", flip_a_byte, "array perfect/value, entries 0..69: its bytes fail their crc32c"),
+        ("moves/legal", Path.unlink, "array moves/legal, entries 0..69: the chunk is missing"),
+        ("values/r", Path.unlink, "array values/r, entries 0..88: the chunk is missing"),
+    ],
+    ids=["nbr-flipped", "value-flipped", "legal-deleted", "r-deleted"],
+)
+def test_build_fails_on_damaged_chunks_in_one_line(
+    copy: tuple[Path, Path], name: str, damage: object, says: str
+) -> None:
+    """It exited 0, every stage done already; ``--force tables`` wrote tables from the damaged store."""
+    store, tables = copy
+    damage(chunk_file(store, name, 0))  # type: ignore[operator]
+    before = digests(tables)
+    for extra in ((), ("--force", "tables")):
+        status, err = rebuild(store, *extra)
+        assert status == 1, err
+        last = err.splitlines(True)[-1]
+        assert says in one_line(last.encode()), err
+        assert "Traceback" not in err
+    assert digests(tables) == before
+    assert Store(str(store), B33).done("tables-verify"), "nothing was cleared"
