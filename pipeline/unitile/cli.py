@@ -94,13 +94,15 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
         stages = verify_plan(store)
         force = [s.name for s in stages]
     else:
-        previous = store.record(TablesStage.name)
-        tables, written = _tables_folder(args.tables, previous, path, board)
+        # A record forced to run again is not checked (it may be the damage that --force repairs).
+        forced = TablesStage.name in args.force
+        previous = None if forced else store.record(TablesStage.name)
+        tables, written = _tables_folder(args.tables, store.stages().get(TablesStage.name), path, board)
         stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables),
                                    tables_written=written))  # fmt: skip
         force = list(args.force)
         problem = written_problem(tables, previous) if previous is not None else None
-        if problem is not None and TablesStage.name not in force:
+        if problem is not None:
             # The stage is done, but its files are not all there as written: write them again.
             if not args.quiet:
                 print(f"tables: {problem}: writing them again", file=sys.stderr)

@@ -6,46 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from pipeline.cli import main
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import build33, chunk_file, cli, one_line
+from tests.pipeline.test_reliability import chunk_file, one_line
+from tests.pipeline.unitile.conftest import digests, rebuild
 from unitile_py.unitile import Board
 
 B33 = Board.get(3, 3)
-
-
-def digests(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir() if p.is_file()}
-
-
-@pytest.fixture(scope="module")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A complete 3x3 build: ``(store, tables folder)`` (copy it before changing anything)."""
-    tmp = tmp_path_factory.mktemp("rebuild33")
-    store, tables = tmp / "3x3.zarr", tmp / "tables"
-    assert main(build33(store, tables)) == 0
-    return store, tables
-
-
-@pytest.fixture
-def copy(finished: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
-    """A copy of the finished build whose tables record names the copied tables folder."""
-    store, tables = tmp_path / "3x3.zarr", tmp_path / "tables"
-    shutil.copytree(finished[0], store)
-    shutil.copytree(finished[1], tables)
-    s = Store(str(store), B33)
-    s.mark_done("tables", {**s.require("tables"), "directory": str(tables)})
-    return store, tables
-
-
-def rebuild(store: Path, *extra: str) -> tuple[int, str]:
-    out = cli("build", "--board", "3x3", "--store", str(store), *extra, "--in-process")
-    return out.returncode, out.stderr.decode()
 
 
 def test_build_writes_the_tables_into_a_new_tables_folder(copy: tuple[Path, Path], tmp_path: Path) -> None:
