@@ -10,6 +10,7 @@ checks a whole array, down to the inner chunks listed in each shard's index (``p
 
 from __future__ import annotations
 
+import asyncio
 import struct
 from typing import Any
 
@@ -107,6 +108,7 @@ class Checked:
 
     def _locate(self, lo: int, hi: int, exc: Exception) -> Damaged:
         """The error naming the first inner chunk of ``lo..hi-1`` that fails to decode."""
+        settle()
         step = int(self.arr.chunks[0])
         for a in range(lo - lo % step, hi, step):
             b = min(a + step, self.shape[0])
@@ -125,6 +127,18 @@ class Checked:
             ) from None
 
 
+def settle() -> None:
+    """Wait for the reads zarr still runs after one of a call's chunks failed: it does not cancel them, and
+    tasks left pending when the process exits are reported on standard error ("Task was destroyed but it
+    is pending!"), after the one line that says what is damaged."""
+
+    async def rest() -> None:
+        me = asyncio.current_task()
+        await asyncio.gather(*(t for t in asyncio.all_tasks() if t is not me), return_exceptions=True)
+
+    sync(rest())
+
+
 def _reason(exc: Exception) -> str:
     text = str(exc)
     if "checksum" in text:
@@ -139,7 +153,7 @@ def open_array(path: str, name: str, mode: str = "r") -> Checked:
         arr = zarr.open_array(store=path, path=name, mode=mode).with_config(CONFIG)
     except FileNotFoundError:
         raise Damaged(f"store {path}: array {name} is missing") from None
-    except DECODE_ERRORS as exc:
+    except (*DECODE_ERRORS, AttributeError) as exc:  # AttributeError: a zarr.json that is not an object
         raise Damaged(
             f"store {path}: array {name}: its metadata cannot be read ({type(exc).__name__})"
         ) from None

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from .executor import Executor
-from .store import StageStore
+from .store import StageStore, is_number
 from .usage import load_average, sample
 
 
@@ -91,12 +91,17 @@ def run_stages(
     """
     names = [s.name for s in stages]
     for i, stage in enumerate(stages):
-        if ctx.store.done(stage.name) and stage.name not in force:
+        if stage.name not in force and ctx.store.done(stage.name):
             record = ctx.store.record(stage.name) or {}
-            ctx.log(f"{stage.name}: done already ({record.get('seconds', 0):.1f} s)")
+            seconds = record.get("seconds")
+            ctx.log(f"{stage.name}: done already ({f'{seconds:.1f}' if is_number(seconds) else '-'} s)")
             summary = getattr(stage, "summary", None)
             if summary is not None:
-                for line in summary(record):
+                try:
+                    lines = summary(record)
+                except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                    raise ctx.store.damaged_record(stage.name, "cannot be read") from None
+                for line in lines:
                     ctx.log(line)
             continue
         ctx.store.clear(names[i:])

@@ -11,7 +11,7 @@ user error of the game; an unreadable ``zarr.json`` is :class:`pipeline.errors.D
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -41,6 +41,44 @@ def as_record(value: object) -> dict[str, Any]:
     ({'board': '3x5'}, {}, {})
     """
     return dict(value) if isinstance(value, Mapping) else {}
+
+
+def is_number(value: object) -> bool:
+    """True for a JSON number (not a bool).
+
+    >>> is_number(1.5), is_number("slow"), is_number(True)
+    (True, False, False)
+    """
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def is_whole(value: object) -> bool:
+    """True for a whole number that is not negative (not a bool)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def is_wholes(value: object) -> bool:
+    """True for a list of whole numbers that are not negative."""
+    return isinstance(value, list) and all(is_whole(v) for v in value)
+
+
+def is_text(value: object) -> bool:
+    """True for a string."""
+    return isinstance(value, str)
+
+
+def is_object(value: object) -> bool:
+    """True for a JSON object."""
+    return isinstance(value, Mapping)
+
+
+#: What a field of a stage record must be: ``(its description, its test)``.
+Check = tuple[str, Callable[[Any], bool]]
+NUMBER: Check = ("a number", is_number)
+WHOLE: Check = ("a whole number", is_whole)
+WHOLES: Check = ("a list of whole numbers", is_wholes)
+TEXT: Check = ("a text", is_text)
+OBJECT: Check = ("an object", is_object)
 
 
 def is_url(path: str) -> bool:
@@ -102,6 +140,10 @@ class StageStore:
     """
 
     kind: ClassVar[StoreKind]
+    #: For each stage, the fields of its record that other stages and commands read (``a.b``: field ``b``
+    #: of the object in field ``a``), and what each must be (:meth:`record` checks them: a record edited or
+    #: damaged is :class:`pipeline.errors.Damaged`).
+    fields: ClassVar[Mapping[str, Mapping[str, Check]]] = {}
 
     @property
     def error(self) -> type[GameError]:
@@ -231,8 +273,23 @@ class StageStore:
         return {name: record for name, record in stages.items() if isinstance(record, Mapping)}
 
     def record(self, name: str) -> dict[str, Any] | None:
-        """The record of a completed stage, or None."""
-        return self.stages().get(name)
+        """The record of a completed stage, or None; a field that others read and that is not what it must
+        be (:attr:`fields`) is :class:`pipeline.errors.Damaged`, in one line naming it."""
+        record = self.stages().get(name)
+        if record is None:
+            return None
+        for key, (what, test) in self.fields.get(name, {}).items():
+            value: Any = record
+            for part in key.split("."):  # "report.positions": a field of an object
+                value = value.get(part) if isinstance(value, Mapping) else None
+            if not test(value):
+                raise self.damaged_record(name, f"{key} is not {what}")
+        return record
+
+    def damaged_record(self, name: str, problem: str) -> Damaged:
+        """The error for a stage record that is not as the stage wrote it (``problem`` says how)."""
+        return Damaged(f"store {self.path}: the record of stage {name!r}: {problem} (the store is damaged; "
+                       f"rerun the stage with --force {name})")  # fmt: skip
 
     def done(self, name: str) -> bool:
         """True when the stage completed."""

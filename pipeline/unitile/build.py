@@ -33,6 +33,8 @@ class BuildOptions:
     #: Where the ``tables`` stage writes; None: next to the store
     # (:func:`pipeline.unitile.table_stages.default_tables_folder`).
     tables: str | None = None
+    #: The files an earlier ``tables`` stage wrote there (:attr:`TablesStage.written`).
+    tables_written: tuple[str, ...] = ()
 
 
 DEFAULTS = BuildOptions()
@@ -48,7 +50,7 @@ def plan(options: BuildOptions = DEFAULTS) -> list[Stage]:
         PerfectStage(),
         PositionsStage(),
         VerifyStage(),
-        TablesStage(directory=options.tables),
+        TablesStage(directory=options.tables, written=options.tables_written),
         TablesVerifyStage(),
     ]
 

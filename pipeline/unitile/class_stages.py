@@ -32,7 +32,7 @@ from .classes import (
 from .context import Context
 from .geometry import Geometry
 from .solve_order import SolveOrder
-from .store import CLASS_SHARD, Store, fast_compressor
+from .store import CLASS_SHARD, NEIGHBOURS, Store, fast_compressor
 
 # Classes ----------------------------------------------------------------------------------------
 
@@ -195,7 +195,8 @@ class GraphStage:
         """One task per shard of classes."""
         n = int(ctx.store.require("classes")["classes"])
         s = self.shard
-        ctx.store.create("graph/nbr", (n, 4), (s, 4), np.int32, chunks=(min(s, 1 << 16), 4))
+        ctx.store.create("graph/nbr", (n, NEIGHBOURS), (s, NEIGHBOURS), np.int32,
+                        chunks=(min(s, 1 << 16), NEIGHBOURS))
         ctx.store.create("graph/info", (n,), (s,), np.uint8)
         ctx.store.create("graph/swap", (n,), (s,), np.int32)
         tasks = [

@@ -19,13 +19,14 @@ from unitile_py.unitile.notation import parse_position
 from ..executor import engine, engine_arguments
 from ..report import format_stages, stage_rows
 from ..store import resolved
-from .build import BuildOptions, plan, run_build, verify_plan
+from .build import BuildOptions, plan, run_build, value_stages, verify_plan
 from .compact import table_file_names
 from .context import Context
 from .store import Store, default_path
-from .table_folder import check_folder
+from .table_folder import MANIFEST, check_folder, written_problem
 from .table_stages import TablesStage, default_tables_folder
 from .values import Lookup
+from .verify_stage import check_stored
 
 
 def register(sub: Any) -> None:
@@ -81,36 +82,65 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
     board = Board.parse(args.board)
     # Tasks on the workers open the store and the tables by these names, from their own directory.
     path = resolved(args.store or default_path(board))
-    tables: Path | None = None
-    if verify_only:
-        stages = None
-    else:
-        chosen = args.tables
-        tables = Path(chosen).resolve() if chosen else default_tables_folder(path, board)
-        stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables)))
-        names = [s.name for s in stages]
-        for f in args.force:
-            if f not in names:
-                raise GameError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+    names = [s.name for s in plan()]
+    for f in [] if verify_only else args.force:
+        if f not in names:
+            raise GameError(f"--force {f}: no such stage (stages: {', '.join(names)})")
     store = Store(path, board, create=not verify_only)
-    if stages is None:
+    tables: Path | None = None
+    written: tuple[str, ...] = ()
+    if verify_only:
         store.require("verify")
         stages = verify_plan(store)
-    force = [s.name for s in stages] if verify_only else args.force
+        force = [s.name for s in stages]
+    else:
+        # A record forced to run again is not checked (it may be the damage that --force repairs).
+        forced = TablesStage.name in args.force
+        previous = None if forced else store.record(TablesStage.name)
+        tables, written = _tables_folder(args.tables, store.stages().get(TablesStage.name), path, board)
+        stages = plan(BuildOptions(checkpoint_seconds=args.checkpoint_seconds, tables=str(tables),
+                                   tables_written=written))  # fmt: skip
+        force = list(args.force)
+        problem = written_problem(tables, previous) if previous is not None else None
+        if problem is not None:
+            # The stage is done, but its files are not all there as written: write them again.
+            if not args.quiet:
+                print(f"tables: {problem}: writing them again", file=sys.stderr)
+            force.append(TablesStage.name)
     # Say now, not after the first stages, that the store or the tables folder cannot be written.
     todo = [s.name for s in stages if s.name in force or not store.done(s.name)]
     if todo:
         store.check_writable()
         first = [s.name for s in stages].index(todo[0])
         if tables is not None and TablesStage.name in [s.name for s in stages[first:]]:
-            check_folder(tables, board, table_file_names(board))
+            check_folder(tables, board, table_file_names(board), written)
     with engine(args) as executor:
         ctx = Context(board, store, executor, show_progress=not args.quiet)
+        if not verify_only and not set(todo) & {s.name for s in value_stages()}:
+            # The values are not computed again: check that they are all there and undamaged.
+            check_stored(ctx)
         records = run_build(ctx, stages, force=force)
     if not args.quiet:
         for line in format_stages({s.name: records[s.name] for s in stages if s.name in records}):
             print(line, file=sys.stderr)
     return 0
+
+
+def _tables_folder(
+    chosen: str | None, previous: dict[str, Any] | None, path: str, board: Board
+) -> tuple[Path, tuple[str, ...]]:
+    """Where the ``tables`` stage writes: ``--tables DIR``, else where it wrote before, else
+    :func:`default_tables_folder`; and the files that an earlier ``tables`` stage wrote there."""
+    before = previous.get("directory") if previous is not None else None
+    if chosen:
+        folder = Path(chosen).resolve()
+    elif isinstance(before, str):
+        folder = Path(before)
+    else:
+        folder = default_tables_folder(path, board)
+    files = previous.get("files") if previous is not None else None
+    written = (*files, MANIFEST) if before == str(folder) and isinstance(files, dict) else ()
+    return folder, tuple(str(name) for name in written)
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -37,7 +37,9 @@ from unitile_py.errors import UnitileError
 from unitile_py.unitile.board import Board
 
 from ..arrays import Checked, open_array, take
-from ..store import StageStore, StoreKind, as_record
+from ..errors import Damaged
+from ..store import NUMBER, OBJECT, TEXT, WHOLE, WHOLES, Check, StageStore, StoreKind, as_record
+from .geometry import Geometry
 
 #: 2: every chunk carries a crc32c checksum and is always stored; the store holds :data:`MARKER`.
 FORMAT = 2
@@ -85,11 +87,34 @@ MARKER = ".unitile-store"
 MARKER_TEXT = b"a store of the Unitile pipeline (python -m pipeline); it may delete anything in here\n"
 
 
+#: The fields of each stage's record that other stages and commands read (:attr:`StageStore.fields`).
+FIELDS: dict[str, dict[str, Check]] = {
+    "classes": {"classes": WHOLE, "split": WHOLE, "starts": WHOLES, "counts": WHOLES, "orbit_order": WHOLES},
+    "graph": {"finished": NUMBER},
+    "solve": {"bound_T": NUMBER, "T_max": NUMBER, "iterations": WHOLE, "sigma": NUMBER},
+    "perfect": {"start": OBJECT, "max_distance": WHOLE},
+    # What the tables stage copies into the manifest.
+    "verify": {f"report.{key}": NUMBER for key in (
+        "red_united_only", "blue_united_only", "both_united", "neither_united", "wins_red_to_move",
+        "wins_blue_to_move", "smallest_any_T_gap", "smallest_relative_T_gap",
+    )},
+    "tables": {"directory": TEXT, "files": OBJECT, "manifest_sha256": TEXT},
+    "tables-verify": {"report": OBJECT},
+}  # fmt: skip
+
+#: The arrays with one entry per position, and those with one row per class.
+POSITION_ARRAYS = ("positions/T", "moves/legal", "perfect/best", "perfect/value")
+CLASS_ARRAYS = ("values/r", "values/T_class", "perfect/class_value", "graph/info", "graph/swap", "graph/nbr")
+#: Neighbours per class in ``graph/nbr`` (its second axis).
+NEIGHBOURS = 4
+
+
 class Store(StageStore):
     """One build's zarr group. ``create`` makes it if missing; otherwise it must exist. Either way it
     must be a store the pipeline made (:meth:`pipeline.store.StageStore.prepare`)."""
 
     kind = StoreKind(UnitileError, "pipeline", "unitile", FORMAT, MARKER, MARKER_TEXT)
+    fields = FIELDS
 
     def __init__(self, path: str, board: Board, create: bool = False) -> None:
         self.board = board
@@ -155,8 +180,30 @@ class Store(StageStore):
         return Checked(arr, self.path, name)
 
     def array(self, name: str) -> Checked:
-        """An existing array (reads check that its chunks exist and pass their checksums)."""
-        return open_array(self.path, name, mode="r+")
+        """An existing array (reads check that its chunks exist and pass their checksums); one whose
+        shape is not the board's or the classes' (an edited ``zarr.json``) is :class:`Damaged`."""
+        arr = open_array(self.path, name, mode="r+")
+        want = self.rows(name)
+        if want is not None and arr.shape[: len(want)] != want:
+            raise Damaged(f"store {self.path}: array {name} has shape {arr.shape}, not {want} (the store is "
+                          "damaged)")  # fmt: skip
+        return arr
+
+    def rows(self, name: str) -> tuple[int, ...] | None:
+        """The leading dimensions an array of this name must have (None: not known, as before the
+        ``classes`` stage is complete)."""
+        if name in POSITION_ARRAYS:
+            return (self.board.positions,)
+        if name == "classes/rank_to_local":
+            return (Geometry.of(self.board).n_orbits, self.board.colourings)
+        classes = self.record("classes") if name.startswith(("classes/ranks_", *CLASS_ARRAYS)) else None
+        if classes is None:
+            return None
+        if name in CLASS_ARRAYS:
+            return (int(classes["classes"]), *((NEIGHBOURS,) if name == "graph/nbr" else ()))
+        orbit = name.removeprefix("classes/ranks_")
+        counts = classes["counts"]
+        return (int(counts[int(orbit)]),) if orbit.isdigit() and int(orbit) < len(counts) else None
 
     def read(self, name: str) -> np.ndarray:
         """A whole array as numpy."""

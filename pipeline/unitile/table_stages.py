@@ -97,6 +97,9 @@ class TablesStage:
     name: ClassVar[str] = "tables"
     #: Where the files go; None: :func:`default_tables_folder`.
     directory: str | None = None
+    #: The files the store's previous record says this stage wrote there (they may be replaced even when
+    #: the manifest there is missing or damaged: :func:`pipeline.unitile.table_folder.owned_files`).
+    written: tuple[str, ...] = ()
 
     def run(self, ctx: Context) -> dict[str, Any]:
         """One task per frame cell, then this process writes the files and the manifest, and records
@@ -127,7 +130,7 @@ class TablesStage:
         }
         files, manifest = assemble(board, frames, info)
         out = Path(self.directory) if self.directory else default_tables_folder(ctx.store.path, board)
-        write_tables(out, board, files)
+        write_tables(out, board, files, ours=self.written)
         data_bytes = sum(len(v) for k, v in files.items() if k != "manifest.json")
         total = sum(len(v) for v in files.values())
         ctx.log(

@@ -162,6 +162,16 @@ def value_arrays(store: Store) -> list[str]:
     ]
 
 
+def check_stored(ctx: Context) -> None:
+    """Every chunk of every array of the stages up to ``verify`` stored and passing its checksum, or
+    :class:`pipeline.errors.Damaged` in one line naming what is damaged (a rebuild that skips those
+    stages checks what it would otherwise have written)."""
+    names = [*value_arrays(ctx.store), *PASS_ARRAYS, *MOVE_ARRAYS]
+    require_complete(ctx.store.path, names)
+    scrub(ctx, names)
+    ctx.log(f"verify: every chunk of {len(names)} arrays is stored and passes its checksum")
+
+
 @dataclass(frozen=True)
 class ScrubTask:
     """Read entries ``lo..hi-1`` of an array (every chunk's checksum is checked on the way)."""

@@ -27,6 +27,7 @@ fault is a one-line :class:`NakedDiagonalError` naming the file.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import itertools
 import re
@@ -34,7 +35,7 @@ import struct
 import sys
 import zlib
 from array import array
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +199,22 @@ def parse_manifest(n: int, raw: bytes) -> dict[str, Any]:
             raise NakedDiagonalError(f"{at}: field 'records_sha256' must be a sha256 in hex")
     if 0 not in seen:
         raise NakedDiagonalError(f"{where}: no tier holds the empty board")
+    # Play adds one stone a turn: a tier left out of the manifest would make its positions unreachable.
+    gaps = sorted(set(range(max(seen) + 1)) - seen)
+    if gaps:
+        raise NakedDiagonalError(f"{where}: no tier of {gaps[0]} stones (the tiers hold 0 to {max(seen)})")
+    unused = sorted(set(files) - {entry["file"] for entry in tiers})
+    if unused:
+        raise NakedDiagonalError(f"{where}: {unused[0][:40]} is listed in files but in no tier")
     return manifest
+
+
+def check_total(n: int, manifest: Mapping[str, Any]) -> None:
+    """The manifest's ``records``, when it has one, is the sum of its tiers' (a last tier left out)."""
+    total, held = manifest.get("records"), sum(entry["records"] for entry in manifest["tiers"])
+    if total is not None and total != held:
+        raise NakedDiagonalError(f"tables naked-diagonal {n}x{n}: manifest.json: the tiers hold {held} "
+                                 f"records, field 'records' says {total!s:.20}")  # fmt: skip
 
 
 def read_tables(n: int, files: Mapping[str, bytes]) -> tuple[dict[str, Any], dict[int, TierFile]]:
@@ -215,6 +231,7 @@ def read_tables(n: int, files: Mapping[str, bytes]) -> tuple[dict[str, Any], dic
         if tf.digest() != entry["records_sha256"]:
             raise NakedDiagonalError(f"{board}: {tf.name} records differ from manifest.json (records_sha256)")
         tiers[tf.stones] = tf
+    check_total(n, manifest)
     return manifest, tiers
 
 
@@ -240,15 +257,14 @@ class NDTables:
             raise NakedDiagonalError(
                 f"{where}: {folder} holds a strategy (the winner's placements), not tables"
             )
-        files = {"manifest.json": _read(where, folder / "manifest.json")}
-        for name in parse_manifest(n, files["manifest.json"])["files"]:
-            files[name] = _read(where, folder / name)
-        return NDTables.from_files(n, files)
+        return NDTables.from_files(n, _folder_files(n, folder))
 
     @staticmethod
     def from_files(n: int, files: Mapping[str, bytes]) -> NDTables:
-        """The tables from file contents in memory (``{"manifest.json": ..., "t00.bin": ...}``)."""
-        manifest, tiers = read_tables(n, files)
+        """The tables from file contents in memory (``{"manifest.json": ..., "t00.bin": ...}``); any fault
+        is one line ``tables damaged: ...``."""
+        with _damage():
+            manifest, tiers = read_tables(n, files)
         return NDTables(n, manifest, tiers)
 
     # Answers ---------------------------------------------------------------------------------------
@@ -322,6 +338,49 @@ def _read(where: str, path: Path) -> bytes:
     return read_bytes(where, path, NakedDiagonalError)
 
 
+@contextlib.contextmanager
+def _damage() -> Iterator[None]:
+    """A context in which a fault of the files (a :class:`NakedDiagonalError`) reads ``tables damaged: ...``,
+    so that no lookup answers from incomplete tables (a position of a missing tier read as not reachable)."""
+    try:
+        yield
+    except NakedDiagonalError as exc:
+        text = str(exc)
+        raise NakedDiagonalError(text if text.startswith(DAMAGED) else DAMAGED + text) from None
+
+
+#: How every fault of a folder of tables begins.
+DAMAGED = "tables damaged: "
+
+
+def _folder_files(n: int, folder: Path) -> dict[str, bytes]:
+    """The manifest of a folder of tables and every file it lists; ``tables damaged: ...`` when one is
+    missing or the manifest is not one of tables."""
+    where = f"tables naked-diagonal {n}x{n}"
+    with _damage():
+        files = {"manifest.json": _read(where, folder / "manifest.json")}
+        for name in parse_manifest(n, files["manifest.json"])["files"]:
+            files[name] = _read(where, folder / name)
+    return files
+
+
+def tables_problem(n: int, directory: Directory = None) -> str | None:
+    """Why the tables of the n x n board in ``directory`` (default :func:`default_root`) cannot answer,
+    in one line (``tables damaged: ...``), or None. A quick check for offering perfect play: the manifest
+    (its tiers complete) and every file's size and sha256, without decoding the tiers (a lookup does)."""
+    root = root_of(directory, default_root)
+    folder = folder_of(root, f"{n}x{n}")
+    try:
+        files = _folder_files(n, folder)
+        with _damage():
+            manifest, _ = checked(f"tables naked-diagonal {n}x{n}", files, lambda raw: parse_manifest(n, raw),
+                                  NakedDiagonalError)  # fmt: skip
+            check_total(n, manifest)
+    except NakedDiagonalError as exc:
+        return str(exc)
+    return None
+
+
 def solved_sizes(directory: Directory = None) -> tuple[int, ...]:
     """The board sizes with tables in ``directory`` (default :func:`default_root`): a folder whose
     ``manifest.json`` is a strategy's (``kind`` ``"strategy"``, :mod:`.strategy`) holds no tables."""
@@ -356,4 +415,5 @@ __all__ = [
     "read_tables",
     "solved_sizes",
     "tables_for",
+    "tables_problem",
 ]

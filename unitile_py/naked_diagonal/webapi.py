@@ -55,7 +55,7 @@ from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_pl
 from .position import Position
 from .rules import chain, forms
 from .strategy import strategy_sizes, winner_of
-from .tables import solved_sizes
+from .tables import solved_sizes, tables_problem
 
 #: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
 SIZES = tuple(range(3, 14))
@@ -112,7 +112,9 @@ class Api(service.Service[Game]):
         stored proof) on ``perfect_sizes``, the offered sizes whose tables or strategy are there, where it
         gives the hint; ``proof_sizes`` maps each size whose level 6 follows a stored proof (a strategy,
         5x5) to the winner it proves (``"red"`` or ``"blue"``)."""
-        perfect = [n for n in perfect_sizes() if n in SIZES]
+        # Sizes whose tables are damaged are not offered (a lookup would say so at the first move).
+        tables = solved_sizes()
+        perfect = [n for n in perfect_sizes() if n in SIZES and (n not in tables or not tables_problem(n))]
         proofs = {str(n): winner_of(n) for n in strategy_sizes() if n in perfect and n not in solved_sizes()}
         return {
             "sizes": list(SIZES),

@@ -7,10 +7,12 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import shutil
 import struct
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +22,8 @@ from unitile_py.naked_diagonal.game import Game
 from unitile_py.naked_diagonal.legality import legal_masks
 from unitile_py.naked_diagonal.players import PERFECT, levels_for, make_player
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.naked_diagonal.tables import HEADER, NDTables, solved_sizes, tables_for
+from unitile_py.naked_diagonal.tables import HEADER, NDTables, solved_sizes, tables_for, tables_problem
+from unitile_py.naked_diagonal.webapi import Api
 
 COMMITTED = Path(__file__).resolve().parents[3] / "tables" / "naked-diagonal"
 
@@ -107,7 +110,7 @@ def damaged(change: Callable[[dict[str, bytes]], None], fix_sha: bool = True) ->
     with pytest.raises(NakedDiagonalError) as err:
         NDTables.from_files(3, files)
     message = str(err.value)
-    assert "\n" not in message and message.startswith("tables naked-diagonal 3x3")
+    assert "\n" not in message and message.startswith("tables damaged: tables naked-diagonal 3x3")
     return message
 
 
@@ -249,3 +252,73 @@ def test_a_format_that_is_not_the_whole_number_is_refused(fmt: object) -> None:
     """Issue 35: ``"format": true`` was read as format 1 (in Python a bool is an int)."""
     message = damaged(lambda f: set_manifest(f, lambda m: m.update(format=fmt)), False)
     assert "manifest.json is not format 1 of Naked Diagonal tables" in message
+
+
+# Damaged tables in a folder: lookups and the web API's nd_info ------------------------------------------
+
+
+def drop_tier(manifest: dict[str, Any], stones: int, from_files: bool) -> None:
+    entry = next(t for t in manifest["tiers"] if t["stones"] == stones)
+    manifest["tiers"].remove(entry)
+    if from_files:
+        del manifest["files"][entry["file"]]
+
+
+def damage_4x4(folder: Path, how: str) -> None:
+    """Damage the 4x4 tables in ``folder`` (a copy of tables/naked-diagonal) one way."""
+    path = folder / "4x4" / "manifest.json"
+    if how.startswith("tier-left-out"):
+        manifest = json.loads(path.read_text())
+        drop_tier(manifest, 5, from_files=how.endswith("files"))
+        path.write_text(json.dumps(manifest))
+    elif how == "last-tier-left-out":
+        manifest = json.loads(path.read_text())
+        drop_tier(manifest, 16, from_files=True)
+        path.write_text(json.dumps(manifest))
+    elif how == "tier-file-missing":
+        (folder / "4x4" / "t05.bin").unlink()
+    else:
+        tier = folder / "4x4" / "t05.bin"
+        data = bytearray(tier.read_bytes())
+        data[-3] ^= 1
+        tier.write_bytes(bytes(data))
+
+
+DAMAGE = {
+    "tier-left-out": "manifest.json: no tier of 5 stones (the tiers hold 0 to 16)",
+    "tier-left-out-of-files": "manifest.json: no tier of 5 stones (the tiers hold 0 to 16)",
+    "last-tier-left-out": "manifest.json: the tiers hold 493575 records, field 'records' says 494077",
+    "tier-file-missing": "cannot read",
+    "tier-file-damaged": "t05.bin is altered (its sha256 differs from manifest.json)",
+}
+
+
+@pytest.fixture
+def damaged_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the tables directory, which the game reads ($UNITILE_TABLES)."""
+    root = tmp_path / "tables"
+    shutil.copytree(COMMITTED.parent, root)
+    monkeypatch.setenv("UNITILE_TABLES", str(root))
+    return root / "naked-diagonal"
+
+
+@pytest.mark.parametrize("how", list(DAMAGE))
+def test_damaged_tables_are_said_to_be_damaged(damaged_root: Path, how: str) -> None:
+    """A position of a tier left out was "not reachable from the empty board"; the web API offered
+    perfect play on 4x4 all the same. Now every lookup is one line "tables damaged: ...", and nd_info
+    leaves 4x4 out (3x3 stays)."""
+    api = Api()
+    assert 4 in api.info()["perfect_sizes"]
+    damage_4x4(damaged_root, how)
+    position = Position.parse("..RR/R.../B.B./.... b")  # 5 stones
+    with pytest.raises(NakedDiagonalError) as err:
+        NDTables.load(4, damaged_root).outcome(position)
+    message = str(err.value)
+    assert "\n" not in message and message.startswith("tables damaged: tables naked-diagonal 4x4: ")
+    assert DAMAGE[how] in message
+    assert tables_problem(4) == message and tables_problem(3) is None
+    info = Api().info()
+    assert 4 not in info["perfect_sizes"] and 3 in info["perfect_sizes"]
+    game = Api().new_game(4)
+    with pytest.raises(NakedDiagonalError, match=r"^tables damaged: tables naked-diagonal 4x4: "):
+        Api().computer_move(game, 6, 1)
