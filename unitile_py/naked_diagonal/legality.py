@@ -425,6 +425,9 @@ CORE_CULPRIT_TRIES = 64
 #: "Explanations in bounded time").
 CULPRIT_WORK = 2_000
 PART_WORK = 400
+#: The solver's work (units of :meth:`Solver.decide_within`) :func:`culprit_of` may spend shrinking a
+#: large region's core to a minimal one (:func:`_irreducible`) before it tries the core's parts.
+CORE_WORK = 2_000
 
 
 class _OutOfWork(Exception):
@@ -480,13 +483,13 @@ def _culprit(position: Position, region: int, last: int, work: int | None,
     solver = engine(g).solver
     red, blue = position.red, position.blue
     exact = region.bit_count() <= EXACT_CULPRIT_POINTS
-    within = region if exact else _irreducible(solver, region, red, blue, last)
+    within, narrowed = (region, True) if exact else _irreducible(
+        solver, region, red, blue, last, None if work is None else CORE_WORK)
     parts: Iterator[int] = (s for k in range(1, within.bit_count()) for s in connected_subsets(g, within, k))
     if not exact:
         parts = islice(parts, CORE_CULPRIT_TRIES)
     memo: _CoverMemo = {}  # shared by the parts: a finished answer holds whatever part asked
     left = work  # None: no limit
-    narrowed = True
     for s in parts:
         allowed = None if left is None else left if part_work is None else min(left, part_work)
         budget = _Work(allowed)
@@ -503,24 +506,46 @@ def _culprit(position: Position, region: int, last: int, work: int | None,
     return within, narrowed
 
 
-def _irreducible(solver: Solver, region: int, red: int, blue: int, last: int) -> int:
+def _irreducible(solver: Solver, region: int, red: int, blue: int, last: int,
+                 work: int | None = None) -> tuple[int, bool]:
     """An uncoverable connected part of the NDE region ``region`` that is a *minimal core*: it cannot
     be filled even with every other point of ``region`` as a joker, and each connected part with fewer
-    points can (see :func:`smallest_nde`)."""
+    points can (see :func:`smallest_nde`); with it, true.
+
+    ``work`` bounds the solver's work (units of :meth:`Solver.decide_within`) spent on shrinking the
+    core, None: no bound. When it runs out the answer is the part reached so far with false: still a
+    core (uncoverable), perhaps not a minimal one.
+    """
     g = solver.grid
-    core = solver.decide(region, red, blue, 0, last, nde_likely=True)
+    core = solver.decide(region, red, blue, 0, last, nde_likely=True)  # legality's answer, memoised
     assert isinstance(core, int), "an NDE region has a core"
     part = core
     while len(g.components(part)) > 1:  # join the core's pieces (a superset is a core too)
         part = (part | g.dilate4(part)) & region
+    left = work
+
+    def is_core(piece: int) -> bool:
+        nonlocal left
+        if left is None:
+            return isinstance(solver.decide(piece, red, blue, region & ~piece, last), int)
+        if left <= 0:
+            raise _OutOfWork
+        found, spent = solver.decide_within(left, piece, red, blue, region & ~piece, last)
+        left -= max(1, spent)
+        if found is None:
+            raise _OutOfWork
+        return isinstance(found, int)
+
     while True:  # one point fewer: a piece of the rest that is still a core replaces it
-        smaller = next((piece for p in sorted(g.bits(part), key=lambda q: (core >> q & 1, q))  # joins first
-                        for piece in g.components(part & ~(1 << p))
-                        if isinstance(solver.decide(piece, red, blue, region & ~piece, last), int)), 0)
+        try:
+            smaller = next((piece for p in sorted(g.bits(part), key=lambda q: (core >> q & 1, q))  # joins
+                            for piece in g.components(part & ~(1 << p)) if is_core(piece)), 0)
+        except _OutOfWork:
+            return part, False
         if not smaller:
             # Every connected part with fewer points misses some point p of ``part``, so it lies inside
             # a piece of ``part - {p}``, which jokers around it let be filled: so can the part.
-            return part
+            return part, True
         part = smaller
 
 

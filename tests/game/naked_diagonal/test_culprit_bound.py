@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from tests.game.naked_diagonal.test_rules import E6_POSITION
 from unitile_py.naked_diagonal import legality
+from unitile_py.naked_diagonal.areas import Solver
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import (
     LeavesNDE,
@@ -120,3 +122,37 @@ def test_a_cut_search_says_the_culprit_was_not_narrowed_down(monkeypatch: pytest
     line = explain(position, Grid.get(5).point("d1"), "r")
     assert line is not None
     assert line.describe(Grid.get(5)).endswith("no smaller part that no sequence can cover was found in time")
+
+
+def test_the_minimal_core_search_is_bounded_and_its_cut_answer_is_still_a_core() -> None:
+    # Red e6 in test_rules' position leaves a 101-point NDE area whose minimal core has 16 points.
+    position = Position.parse(E6_POSITION)
+    g = position.grid
+    e6 = g.point("e6")
+    after = position.place(e6, "r")
+    (area,) = nde_regions(after, e6)
+    solver = engine(g).solver
+    full, done = legality._irreducible(solver, area, after.red, after.blue, e6)
+    assert done and full.bit_count() == 16
+    bounded, done = legality._irreducible(solver, area, after.red, after.blue, e6, legality.CORE_WORK)
+    assert (bounded, done) == (full, True)
+    # Cut short (the shared memo answers most pieces: a fresh engine's solver has none of them).
+    fresh = legality.Engine(g).solver
+    assert fresh.decide(area, after.red, after.blue, 0, e6, nde_likely=True)
+    cut, done = legality._irreducible(fresh, area, after.red, after.blue, e6, 5)
+    assert not done and cut & full == full and cut & ~area == 0 and len(g.components(cut)) == 1
+    # Still a core: no clean sequence fills it even with every other point of the area as a joker.
+    assert Solver(g).witness(cut, after.red, after.blue, area & ~cut) is None
+
+
+def test_a_cut_core_search_says_the_culprit_was_not_narrowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = Position.parse(E6_POSITION)
+    g = position.grid
+    monkeypatch.setattr(legality, "_ENGINES", {})  # a fresh engine, whose memo knows no piece
+    monkeypatch.setattr(legality, "CORE_WORK", 0)
+    ban = explain(position, g.point("e6"), "r")
+    assert isinstance(ban, LeavesNDE) and not ban.narrowed
+    after = position.place(g.point("e6"), "r")
+    # The core reached (here the first one, joined): no clean sequence fills it, jokers around it or not.
+    assert len(g.components(ban.culprit)) == 1 and ban.culprit & ~ban.area == 0
+    assert Solver(g).witness(ban.culprit, after.red, after.blue, ban.area & ~ban.culprit) is None
