@@ -443,8 +443,8 @@ class LeavesNDE:
     ``banned`` lists the colours that could place nowhere in it without forming a naked diagonal;
     the area is BAD exactly when that is not empty (an NDE area can be filled by neither colour alone).
     ``culprit`` is a connected part of it that no clean sequence can cover (see :func:`smallest_nde`);
-    ``narrowed`` is false when the search for a small culprit ran out of work (:data:`CULPRIT_WORK`):
-    ``culprit`` is then the whole area, or a core of it not known to be a smallest part.
+    ``narrowed`` is false when the search for a small culprit ran out of work (:data:`CULPRIT_WORK`,
+    :data:`CORE_WORK`): ``culprit`` is then the whole area, or a core of it not known to be a smallest part.
     """
 
     point: int
