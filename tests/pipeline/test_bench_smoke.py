@@ -55,8 +55,10 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         r'"status": 0,(.|\n)*"wall_seconds": [\d.]+',
     ),
     "nd_requests.py": (
-        ["--games", "1", "--sizes", "5", "--explains", "1"],
-        r"nd_explain +\d+ requests: median +[\d.]+ ms(.|\n)*worst request: [\d.]+ ms of CPU",
+        ["--games", "1", "--sizes", "5", "--explains", "1", "--crafted", "1", "--climb", "2",
+         "--unitile-games", "1", "--every", "20"],
+        r"nd_computer_move +\d+ requests: median +[\d.]+ ms(.|\n)*nd_explain +\d+ requests(.|\n)*"
+        r"\nstate +\d+ requests(.|\n)*worst request: [\d.]+ ms of CPU",
     ),
     "nd_exactness.py": (["--games", "1", "--sizes", "5", "--probes", "1"], r'"disagreements": 0'),
     "browser.py": (["--runs", "1", "--positions", "1"], r"\d+(\.\d+)? ?(ms|s)"),

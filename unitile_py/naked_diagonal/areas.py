@@ -198,6 +198,24 @@ class Solver:
         self.memo.put(key, result if isinstance(result, int) else result.pack())
         return result
 
+    def decide_within(self, work: int, area: int, red: int, blue: int, jokers: int = 0,
+                      hint: int = -1) -> tuple[Witness | int | None, int]:
+        """:meth:`decide` within ``work`` units of the budgeted search (each area it decides costs
+        1 + a tenth of its points, as in :meth:`_portfolio`), and the units spent; the answer is
+        ``None`` when they run out: exact or none, and nothing unfinished is memoised. Not for use
+        inside a budgeted search."""
+        if self._budget is not None:
+            raise RuntimeError("decide_within inside a budgeted search")
+        self._budget, self._turn = work, 0
+        found: Witness | int | None = None
+        try:
+            found = self.decide(area, red, blue, jokers, hint)
+        except _OutOfBudget:
+            pass
+        finally:
+            left, self._budget = self._budget, None
+        return found, work - max(left or 0, 0)
+
     def _learned(self, area: int, red: int, blue: int, hint: int) -> int:
         """A learned core inside ``area`` whose stones around it are all in place, or 0.
 

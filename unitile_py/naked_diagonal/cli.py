@@ -45,12 +45,13 @@ from ..playing import (
     show_record,
     side_type,
 )
+from ..records import split_record
 from ..table_io import folder_of, manifest_kind, root_of
 from . import perfect
 from .game import Game, parse_record
 from .keys import default_root
 from .legality import check_start, explain, game_over, legal_masks
-from .notation import DEFAULT_SIZE, parse_size
+from .notation import DEFAULT_SIZE, parse_size, start_of
 from .players import LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
 from .position import Position
 from .strategy import KIND, strategy_for
@@ -60,6 +61,27 @@ from .tables import NDTables, tables_for
 ALL_LEVELS = (*LEVELS, PERFECT)
 #: The word for each colour in JSON output.
 COLOUR_WORDS = {RED: "red", BLUE: "blue"}
+#: The largest board the command line takes (the engine's grid goes to 26x26), as the site's: the largest
+#: size whose requests bench/nd_requests.py measures within 1 s of CPU (docs/naked-diagonal.md, "Requests
+#: in bounded time").
+MAX_SIZE = 13
+
+
+def checked_size(position: Position) -> Position:
+    """``position`` when its board is at most :data:`MAX_SIZE`; else one line saying why not."""
+    n = position.grid.n
+    if n > MAX_SIZE:
+        raise NakedDiagonalError(
+            f"a {n}x{n} board is refused: the command line plays up to {MAX_SIZE}x{MAX_SIZE}, as the site "
+            f"does, the largest size whose every request was measured within 1 s of CPU (a placement of a "
+            f"random 24x24 game took 1.4 s)"
+        )
+    return position
+
+
+def parse_position(text: str) -> Position:
+    """:meth:`Position.parse` for the command line, its board at most :data:`MAX_SIZE`."""
+    return checked_size(Position.parse(text))
 
 
 def status_line(game: Game) -> str:
@@ -78,12 +100,12 @@ def draw(position: Position) -> str:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Draw a position after the given placements."""
-    return show_after(Game(Position.parse(args.position)), args.moves, draw)
+    return show_after(Game(parse_position(args.position)), args.moves, draw)
 
 
 def legal_of(text: str) -> dict[str, Any]:
     """What ``legal --json`` prints for one position."""
-    position = Position.parse(text)
+    position = parse_position(text)
     winner = position.winner()
     red, blue = (0, 0) if winner is not None else legal_masks(position)
     g = position.grid
@@ -123,7 +145,7 @@ def cmd_legal(args: argparse.Namespace) -> int:
 
 def cmd_why(args: argparse.Namespace) -> int:
     """Why a placement is legal or not."""
-    position = Position.parse(args.position)
+    position = parse_position(args.position)
     colour = args.colour or position.turn
     point = position.grid.point(args.point)
     over = game_over(position)  # the web API's rule too: after a win, no placement is legal
@@ -184,13 +206,22 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     """Check a record and print it normalised, then the final position."""
-    return show_record(args.file, lambda text: Game.from_record(parse_record(text)), draw, NakedDiagonalError)
+    return show_record(args.file, _record_game, draw, NakedDiagonalError)
+
+
+def _record_game(text: str) -> Game:
+    """The game of a record, its board checked (:func:`checked_size`) before any turn is replayed."""
+    checked_size(start_of(split_record(text).headers))
+    return Game.from_record(parse_record(text))
 
 
 def _start(args: argparse.Namespace) -> Position:
     """The start of ``play`` and ``match``, checked with the levels of ``--red`` and ``--blue`` before
     any game starts (level 6 plays only on the sizes with tables or a strategy)."""
-    start = Position.parse(args.position) if args.position else Position.empty(parse_size(args.size))
+    if args.position:
+        start = parse_position(args.position)
+    else:
+        start = checked_size(Position.empty(parse_size(args.size)))
     over = game_over(start)  # the rule of legal, why, analyze and the web API
     if over is not None:
         raise NakedDiagonalError(f"--position: {over}")

@@ -28,13 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..colours import COLOUR_NAMES, RED, other
+from ..colours import COLOUR_NAMES, other
 from ..coords import quote
 from ..errors import GameError, NakedDiagonalError
 from ..history import History
 from ..records import MoveReader, check_result, split_record
 from .grid import Grid
-from .legality import after, check_start, explain, legal_masks
+from .legality import after, check_start, explain, legal_mask
 from .notation import SKIP, SKIP_WORD, NDRecord, format_record, move_name, start_headers, start_of
 from .position import Position
 from .rules import chain
@@ -86,8 +86,7 @@ class Game(History[Position]):
         """The points where the side to move may place, sorted: none once the game is over."""
         if self.is_over():
             return ()
-        red, blue = legal_masks(self.position)
-        return self.grid.points(red if self.position.turn == RED else blue)
+        return self.grid.points(legal_mask(self.position, self.position.turn))
 
     @property
     def places(self) -> int:

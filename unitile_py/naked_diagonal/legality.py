@@ -75,8 +75,10 @@ class Engine:
         self.check = False
         self.region_sizes: dict[int, int] = {}
 
-    def region(self, area: int, red: int, blue: int, last: int = -1) -> RegionInfo:
-        """Fillability and legal placements of the maximal empty region ``area``.
+    def region(self, area: int, red: int, blue: int, last: int = -1,
+               colours: tuple[str, ...] = COLOURS) -> RegionInfo:
+        """Fillability and legal placements of the maximal empty region ``area``: those of ``colours``
+        (the other colour's are 0 unless decided already).
 
         ``last`` is a stone beside ``area`` placed last, after which the region is likely NDE (only
         the solver's order of work depends on it, not the answer).
@@ -84,14 +86,28 @@ class Engine:
         key = self.solver.key(area, red, blue)
         known = self.regions.get(key)
         size = self.grid.size
-        if isinstance(known, int):  # legal_red | legal_blue << size | fillable << 2 * size
-            full = (1 << size) - 1
-            return RegionInfo(bool(known >> 2 * size), known & full, known >> size & full)
-        info = self._region(area, red, blue, last)
-        self.regions.put(key, info.legal_red | info.legal_blue << size | info.fillable << 2 * size)
-        return info
+        full = (1 << size) - 1
+        todo = colours
+        legal = 0
+        if isinstance(known, int):  # legal_red | legal_blue << size | fillable << 2 * size | decided ...
+            if not known >> 2 * size & 1:
+                return RegionInfo(False, 0, 0)
+            todo = tuple(c for c in colours if not known & _decided(c, size))
+            legal = known
+            if not todo:
+                return RegionInfo(True, known & full, known >> size & full)
+        info = self._region(area, red, blue, last, todo)
+        if not info.fillable:
+            self.regions.put(key, _decided(RED, size) | _decided(BLUE, size))
+            return info
+        for c in todo:
+            legal |= _decided(c, size) | (info.legal_red if c == RED else info.legal_blue << size)
+        legal |= 1 << 2 * size
+        self.regions.put(key, legal)
+        return RegionInfo(True, legal & full, legal >> size & full)
 
-    def _region(self, area: int, red: int, blue: int, last: int = -1) -> RegionInfo:
+    def _region(self, area: int, red: int, blue: int, last: int = -1,
+                colours: tuple[str, ...] = COLOURS) -> RegionInfo:
         g = self.grid
         size = area.bit_count()
         self.region_sizes[size] = self.region_sizes.get(size, 0) + 1
@@ -107,6 +123,8 @@ class Engine:
         legal = [0, 0]
         diag = g.diag
         for colour, code, own in ((RED, RED_CODE, red), (BLUE, BLUE_CODE, blue)):
+            if colour not in colours:
+                continue
             leaves_nde = 0  # the candidates of this colour the exact solver found to leave an NDE part
             for p in g.bits(area & ~forming(g, own, area)):
                 quadrants = diag[p]
@@ -203,17 +221,85 @@ class Engine:
             wred |= w.red
         return Witness(tuple(order), wred)
 
-    def masks(self, red: int, blue: int) -> tuple[int, int]:
-        """Legal points for Red and for Blue as masks; ``(0, 0)`` when some region is NDE."""
+    def fillable(self, area: int, red: int, blue: int, last: int = -1) -> bool:
+        """Whether the maximal empty region ``area`` can be filled: :meth:`region`'s ``fillable``,
+        without deciding its candidates when the region is not analysed yet (``last``: as there)."""
+        known = self.regions.get(self.solver.key(area, red, blue))
+        if isinstance(known, int):  # (packed as in region)
+            return bool(known >> 2 * self.grid.size & 1)
+        return self.solver.witness(area, red, blue, 0, last, nde_likely=last >= 0) is not None
+
+    def shown(self, red: int, blue: int, colour: str, where: int) -> int | None:
+        """The points of ``where`` where ``colour`` is shown legal without deciding every candidate, or
+        ``None`` when some region is NDE (nothing is legal then).
+
+        A region already analysed answers from the cache; another only needs its first clean filling
+        (the solver's, exact and memoised: it also decides that the region is fillable), and a candidate
+        that filling covers (:func:`witness.covers`, step 1 of the module) is legal. A point not in the
+        answer is not known either way: :meth:`masks` decides it. So a request that asks about one
+        placement, or whether a colour has any, pays for one filling per region, not for every
+        candidate's search.
+        """
+        g = self.grid
+        own = red if colour == RED else blue
+        code = RED_CODE if colour == RED else BLUE_CODE
+        size = g.size
+        full = (1 << size) - 1
+        found = 0
+        for area in g.components(g.full & ~(red | blue)):
+            known = self.regions.get(self.solver.key(area, red, blue))
+            if isinstance(known, int):  # (packed as in region)
+                if not known >> 2 * size & 1:
+                    return None
+                if known & _decided(colour, size):
+                    found |= (known if colour == RED else known >> size) & full
+                    continue
+            w = self.solver.witness(area, red, blue)  # (fillable's answer, memoised)
+            if w is None:
+                return None
+            if area & where:
+                line = Timeline.of(g, red, blue, w)
+                for p in g.bits(area & where & ~forming(g, own, area)):
+                    if covers(g.diag[p], code, line):
+                        found |= 1 << p
+        return found & where
+
+    def candidate(self, red: int, blue: int, p: int, colour: str) -> bool:
+        """Whether ``colour`` on the empty point ``p`` is legal, every region being fillable (as when
+        :meth:`shown` did not answer None): the region's cached analysis when ``colour``'s is there,
+        else this candidate alone, exactly (a naked diagonal, a quick NDE proof, then
+        :meth:`_first_move`), without deciding the region's other candidates."""
+        g = self.grid
+        size = g.size
+        bit = 1 << p
+        (area,) = [m for m in g.components(g.full & ~(red | blue)) if m & bit]
+        known = self.regions.get(self.solver.key(area, red, blue))
+        if isinstance(known, int) and known & _decided(colour, size):
+            return bool((known if colour == RED else known >> size) & bit)
+        if forms(g, red if colour == RED else blue, p) is not None:
+            return False
+        if self._quick_nde(area, red, blue, p, colour):
+            return False
+        return self._first_move(area, red, blue, p, colour) is not None
+
+    def masks(self, red: int, blue: int, colours: tuple[str, ...] = COLOURS) -> tuple[int, int]:
+        """Legal points for Red and for Blue as masks, those of ``colours`` only (the other's 0 unless
+        known already); ``(0, 0)`` when some region is NDE."""
         g = self.grid
         out_red = out_blue = 0
         for area in g.components(g.full & ~(red | blue)):
-            info = self.region(area, red, blue)
+            info = self.region(area, red, blue, -1, colours)
             if not info.fillable:
                 return 0, 0
             out_red |= info.legal_red
             out_blue |= info.legal_blue
         return out_red, out_blue
+
+
+def _decided(colour: str, size: int) -> int:
+    """The bit of a packed :class:`RegionInfo` (see :meth:`Engine.region`) saying ``colour``'s legal
+    points are decided."""
+    return 1 << 2 * size + (1 if colour == RED else 2)
 
 
 def _bases(lines: list[Timeline], k: int) -> list[Timeline]:
@@ -251,6 +337,13 @@ def legal_masks(position: Position) -> tuple[int, int]:
     return engine(position.grid).masks(position.red, position.blue)
 
 
+def legal_mask(position: Position, colour: str) -> int:
+    """The mask of points where ``colour`` may legally place now: ``legal_masks(position)`` of that
+    colour, without deciding the other colour's candidates."""
+    red, blue = engine(position.grid).masks(position.red, position.blue, (colour,))
+    return red if colour == RED else blue
+
+
 def legal_placements(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The sorted points where Red, and where Blue, may legally place (whoever is to move).
 
@@ -261,17 +354,23 @@ def legal_placements(position: Position) -> tuple[tuple[int, ...], tuple[int, ..
 
 
 def has_legal_placement(position: Position, colour: str) -> bool:
-    """True when ``colour`` has a legal placement."""
-    red, blue = legal_masks(position)
-    return bool(red if colour == RED else blue)
+    """True when ``colour`` has a legal placement (every candidate decided only when no filling of a
+    region shows one: :meth:`Engine.shown`)."""
+    shown = engine(position.grid).shown(position.red, position.blue, colour, position.empty_points)
+    if shown is not None and not shown:
+        shown = legal_mask(position, colour)
+    return bool(shown)
 
 
 def is_legal(position: Position, point: int, colour: str) -> bool:
-    """True when a stone of ``colour`` on ``point`` is legal."""
+    """True when a stone of ``colour`` on ``point`` is legal (see :func:`has_legal_placement`)."""
     if not 0 <= point < position.grid.size or not position.empty_points >> point & 1:
         return False
-    red, blue = legal_masks(position)
-    return bool((red if colour == RED else blue) >> point & 1)
+    e = engine(position.grid)
+    shown = e.shown(position.red, position.blue, colour, 1 << point)
+    if shown is None or shown:
+        return shown is not None
+    return e.candidate(position.red, position.blue, point, colour)
 
 
 def after(position: Position, point: int) -> Position:
@@ -308,7 +407,7 @@ def nde_regions(position: Position, last: int = -1) -> tuple[int, ...]:
     g = position.grid
     near = g.dilate8(1 << last) if last >= 0 else 0
     return tuple(m for m in g.components(position.empty_points)
-                 if not e.region(m, position.red, position.blue, last if m & near else -1).fillable)
+                 if not e.fillable(m, position.red, position.blue, last if m & near else -1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,8 +443,8 @@ class LeavesNDE:
     ``banned`` lists the colours that could place nowhere in it without forming a naked diagonal;
     the area is BAD exactly when that is not empty (an NDE area can be filled by neither colour alone).
     ``culprit`` is a connected part of it that no clean sequence can cover (see :func:`smallest_nde`);
-    ``narrowed`` is false when the search for a small culprit ran out of work (:data:`CULPRIT_WORK`):
-    ``culprit`` is then the whole area, or a core of it not known to be a smallest part.
+    ``narrowed`` is false when the search for a small culprit ran out of work (:data:`CULPRIT_WORK`,
+    :data:`CORE_WORK`): ``culprit`` is then the whole area, or a core of it not known to be a smallest part.
     """
 
     point: int
@@ -446,6 +545,9 @@ CORE_CULPRIT_TRIES = 64
 #: "Explanations in bounded time").
 CULPRIT_WORK = 2_000
 PART_WORK = 400
+#: The solver's work (units of :meth:`Solver.decide_within`) :func:`culprit_of` may spend shrinking a
+#: large region's core to a minimal one (:func:`_irreducible`) before it tries the core's parts.
+CORE_WORK = 2_000
 
 
 class _OutOfWork(Exception):
@@ -501,13 +603,13 @@ def _culprit(position: Position, region: int, last: int, work: int | None,
     solver = engine(g).solver
     red, blue = position.red, position.blue
     exact = region.bit_count() <= EXACT_CULPRIT_POINTS
-    within = region if exact else _irreducible(solver, region, red, blue, last)
+    within, narrowed = (region, True) if exact else _irreducible(
+        solver, region, red, blue, last, None if work is None else CORE_WORK)
     parts: Iterator[int] = (s for k in range(1, within.bit_count()) for s in connected_subsets(g, within, k))
     if not exact:
         parts = islice(parts, CORE_CULPRIT_TRIES)
     memo: _CoverMemo = {}  # shared by the parts: a finished answer holds whatever part asked
     left = work  # None: no limit
-    narrowed = True
     for s in parts:
         allowed = None if left is None else left if part_work is None else min(left, part_work)
         budget = _Work(allowed)
@@ -524,24 +626,46 @@ def _culprit(position: Position, region: int, last: int, work: int | None,
     return within, narrowed
 
 
-def _irreducible(solver: Solver, region: int, red: int, blue: int, last: int) -> int:
+def _irreducible(solver: Solver, region: int, red: int, blue: int, last: int,
+                 work: int | None = None) -> tuple[int, bool]:
     """An uncoverable connected part of the NDE region ``region`` that is a *minimal core*: it cannot
     be filled even with every other point of ``region`` as a joker, and each connected part with fewer
-    points can (see :func:`smallest_nde`)."""
+    points can (see :func:`smallest_nde`); with it, true.
+
+    ``work`` bounds the solver's work (units of :meth:`Solver.decide_within`) spent on shrinking the
+    core, None: no bound. When it runs out the answer is the part reached so far with false: still a
+    core (uncoverable), perhaps not a minimal one.
+    """
     g = solver.grid
-    core = solver.decide(region, red, blue, 0, last, nde_likely=True)
+    core = solver.decide(region, red, blue, 0, last, nde_likely=True)  # legality's answer, memoised
     assert isinstance(core, int), "an NDE region has a core"
     part = core
     while len(g.components(part)) > 1:  # join the core's pieces (a superset is a core too)
         part = (part | g.dilate4(part)) & region
+    left = work
+
+    def is_core(piece: int) -> bool:
+        nonlocal left
+        if left is None:
+            return isinstance(solver.decide(piece, red, blue, region & ~piece, last), int)
+        if left <= 0:
+            raise _OutOfWork
+        found, spent = solver.decide_within(left, piece, red, blue, region & ~piece, last)
+        left -= max(1, spent)
+        if found is None:
+            raise _OutOfWork
+        return isinstance(found, int)
+
     while True:  # one point fewer: a piece of the rest that is still a core replaces it
-        smaller = next((piece for p in sorted(g.bits(part), key=lambda q: (core >> q & 1, q))  # joins first
-                        for piece in g.components(part & ~(1 << p))
-                        if isinstance(solver.decide(piece, red, blue, region & ~piece, last), int)), 0)
+        try:
+            smaller = next((piece for p in sorted(g.bits(part), key=lambda q: (core >> q & 1, q))  # joins
+                            for piece in g.components(part & ~(1 << p)) if is_core(piece)), 0)
+        except _OutOfWork:
+            return part, False
         if not smaller:
             # Every connected part with fewer points misses some point p of ``part``, so it lies inside
             # a piece of ``part - {p}``, which jokers around it let be filled: so can the part.
-            return part
+            return part, True
         part = smaller
 
 

@@ -47,7 +47,7 @@ from ..playing import Player
 from ..seeds import player_rng
 from . import perfect
 from .grid import Grid
-from .legality import legal_masks
+from .legality import legal_mask
 from .position import Position, _unchecked
 from .search import QuickDomain, winning_points
 from .strategy import strategy_for, strategy_sizes
@@ -80,8 +80,7 @@ def legal_points(position: Position) -> tuple[int, ...]:
     """The legal placements of the side to move; :class:`NakedDiagonalError` once the game is over."""
     if position.winner() is not None:
         raise NakedDiagonalError(f"position {position}: the game is over")
-    red, blue = legal_masks(position)
-    points = position.grid.points(red if position.turn == RED else blue)
+    points = position.grid.points(legal_mask(position, position.turn))
     if not points:
         raise NakedDiagonalError(f"position {position}: the side to move has no legal placement")
     return points

@@ -48,7 +48,7 @@ from .legality import (
     explain,
     game_over,
     is_legal,
-    legal_masks,
+    legal_mask,
 )
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
@@ -243,8 +243,7 @@ class Api(service.Service[Game]):
         if winner is not None:
             chain_of = chain(grid, position.stones(winner), winner)
         else:
-            red, blue = legal_masks(position)
-            legal = grid.points(red if position.turn == RED else blue)
+            legal = grid.points(legal_mask(position, position.turn))
         points = ["R" if position.red >> p & 1 else "B" if position.blue >> p & 1 else "."
                   for p in range(grid.size)]
         return {

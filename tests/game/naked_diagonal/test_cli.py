@@ -3,6 +3,7 @@ one-line errors with exit status 2."""
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -125,3 +126,33 @@ def test_a_start_with_an_nde_area_is_refused_by_play_match_and_record() -> None:
     game = {"start": nde, "moves": []}
     reply = json.loads(handle(json.dumps({"op": "nd_state", "args": {"game": game}})))
     assert reply == {"ok": False, "error": says}  # the web API's words, the same rule
+
+
+@pytest.mark.parametrize("args", [
+    ["nd", "play", "--size", "14x14", "--red", "1", "--blue", "1"],
+    ["nd", "match", "--size", "26x26", "--red", "1", "--blue", "1", "--games", "1"],
+    ["nd", "legal", "/".join(["." * 20] * 20) + " r"],
+    ["nd", "why", "/".join(["." * 14] * 14) + " r", "a1"],
+    ["nd", "show", "/".join(["." * 26] * 26) + " r", "a1"],
+    ["nd", "match", "--position", "/".join(["." * 24] * 24) + " b", "--red", "1", "--blue", "1"],
+    ["nd", "record", "-"],
+])
+def test_a_board_larger_than_13x13_is_refused_in_one_line(args: list[str], capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the engine's grid goes to 26x26, where a match ran over 120 s without a move and 24x24 took
+    1.8 s a legality check (1.4 s at worst in a random game here); the command line stops where the site
+    does, and says why, before any work."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO('[Game "Naked Diagonal"]\n[Board "20x20"]\n\na1 b2 *\n'))
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    n = next(k for k in range(14, 27) if f"a {k}x{k} board" in err)
+    assert out == "" and err.count("\n") == 1
+    assert err == (f"error: {'-: ' if args[1] == 'record' else ''}a {n}x{n} board is refused: the command "
+                   f"line plays up to 13x13, as the site does, the largest size whose every request was "
+                   f"measured within 1 s of CPU (a placement of a random 24x24 game took 1.4 s)\n")
+
+
+def test_13x13_is_still_played_on_the_command_line() -> None:
+    done = run_cli(["nd", "match", "--size", "13x13", "--red", "1", "--blue", "1", "--games", "1", "--json"])
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 1

@@ -7,12 +7,16 @@ same on every machine; these tests pin the game of the issue, where the unbounde
 from __future__ import annotations
 
 import json
+import random
 import time
 from typing import Any
 
 import pytest
 
+from tests.game.naked_diagonal.test_rules import E6_POSITION
 from unitile_py.naked_diagonal import legality
+from unitile_py.naked_diagonal import webapi as webapi_module
+from unitile_py.naked_diagonal.areas import Solver
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import (
     LeavesNDE,
@@ -20,12 +24,15 @@ from unitile_py.naked_diagonal.legality import (
     culprit_of,
     engine,
     explain,
+    has_legal_placement,
     is_legal,
     nde_regions,
     smallest_nde,
 )
 from unitile_py.naked_diagonal.position import Position
+from unitile_py.naked_diagonal.rules import forming, forms
 from unitile_py.naked_diagonal.webapi import Api
+from unitile_py.naked_diagonal.witness import replay
 from unitile_py.webapi import handle
 
 #: The 63 placements of issue 35 on 13x13 (Red first); Blue to move, then d4 took 51 s to explain.
@@ -120,3 +127,146 @@ def test_a_cut_search_says_the_culprit_was_not_narrowed_down(monkeypatch: pytest
     line = explain(position, Grid.get(5).point("d1"), "r")
     assert line is not None
     assert line.describe(Grid.get(5)).endswith("no smaller part that no sequence can cover was found in time")
+
+
+def test_the_minimal_core_search_is_bounded_and_its_cut_answer_is_still_a_core() -> None:
+    # Red e6 in test_rules' position leaves a 101-point NDE area whose minimal core has 16 points.
+    position = Position.parse(E6_POSITION)
+    g = position.grid
+    e6 = g.point("e6")
+    after = position.place(e6, "r")
+    (area,) = nde_regions(after, e6)
+    solver = engine(g).solver
+    full, done = legality._irreducible(solver, area, after.red, after.blue, e6)
+    assert done and full.bit_count() == 16
+    bounded, done = legality._irreducible(solver, area, after.red, after.blue, e6, legality.CORE_WORK)
+    assert (bounded, done) == (full, True)
+    # Cut short (the shared memo answers most pieces: a fresh engine's solver has none of them).
+    fresh = legality.Engine(g).solver
+    assert fresh.decide(area, after.red, after.blue, 0, e6, nde_likely=True)
+    cut, done = legality._irreducible(fresh, area, after.red, after.blue, e6, 5)
+    assert not done and cut & full == full and cut & ~area == 0 and len(g.components(cut)) == 1
+    # Still a core: no clean sequence fills it even with every other point of the area as a joker.
+    assert Solver(g).witness(cut, after.red, after.blue, area & ~cut) is None
+
+
+def test_a_cut_core_search_says_the_culprit_was_not_narrowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    position = Position.parse(E6_POSITION)
+    g = position.grid
+    monkeypatch.setattr(legality, "_ENGINES", {})  # a fresh engine, whose memo knows no piece
+    monkeypatch.setattr(legality, "CORE_WORK", 0)
+    ban = explain(position, g.point("e6"), "r")
+    assert isinstance(ban, LeavesNDE) and not ban.narrowed
+    after = position.place(g.point("e6"), "r")
+    # The core reached (here the first one, joined): no clean sequence fills it, jokers around it or not.
+    assert len(g.components(ban.culprit)) == 1 and ban.culprit & ~ban.area == 0
+    assert Solver(g).witness(ban.culprit, after.red, after.blue, ban.area & ~ban.culprit) is None
+
+
+#: A 13x13 start climbed by bench/nd_requests.py's crafted games towards more work of the exact engine:
+#: a 98-point region where no construction replays and Red on c8 needs the exhaustive search.
+CRAFTED_13 = ("BR..R..B..B../B...B..RR.B.B/B..RR.B...R.B/R.BR..R.B.RRB/.....RR.R..../.B.....B..RRR/"
+              ".B..R..R..B../.R.........../...R.B..RR.BR/B.B....BR..BB/B.R..BBB...RB/......BBB..../"
+              ".B.RB.RRR.B.. b")
+#: CPU seconds allowed for what took 0.74-1.06 s from cold caches (docs/naked-diagonal.md, "Requests in
+#: bounded time"): four times as much, for a busy machine.
+CRAFTED_LIMIT = 4.0
+
+
+def test_a_crafted_13x13_start_is_decided_exactly_from_cold_caches_in_bounded_time() -> None:
+    position = Position.parse(CRAFTED_13)
+    g = position.grid
+    fresh = legality.Engine(g)
+    fresh.check = True  # every repaired witness is replayed in full
+    start = time.process_time()
+    red, blue = fresh.masks(position.red, position.blue)
+    spent = time.process_time() - start
+    assert spent < CRAFTED_LIMIT, f"legality took {spent:.2f} s of CPU"
+    assert (red.bit_count(), blue.bit_count(), position.empty_points.bit_count()) == (45, 49, 102)
+    empty = position.empty_points
+    assert g.names(empty & ~red & ~forming(g, position.red, empty)) == ("g12", "c11", "i11", "e3")
+    assert g.names(empty & ~blue & ~forming(g, position.blue, empty)) == ("i11", "e10", "e9", "k9")
+    # Red on c8 is legal: a clean filling of its region starts there (replayed).
+    c8 = g.point("c8")
+    (area,) = [m for m in g.components(empty) if m >> c8 & 1]
+    w = fresh._first_move(area, position.red, position.blue, c8, "r")
+    assert w is not None and w.order[0] == c8 and replay(g, position.red, position.blue, w)
+
+
+def test_the_web_api_answers_a_crafted_13x13_start_from_cold_caches_in_bounded_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = {"size": 13, "start": CRAFTED_13, "moves": []}
+    for op, args in (("nd_state", {"game": game}), ("nd_load", {"text": f'[Position "{CRAFTED_13}"]\n'}),
+                     ("nd_salvage", {"game": {**game, "moves": ["e10"]}}),
+                     ("nd_explain", {"game": game, "point": "e10"}),
+                     ("nd_play", {"game": game, "move": "c8"})):
+        monkeypatch.setattr(legality, "_ENGINES", {})  # as a page meets a start it has not seen
+        monkeypatch.setattr(webapi_module.API, "_last", None)
+        start = time.process_time()
+        reply = json.loads(handle(json.dumps({"op": op, "args": args})))
+        spent = time.process_time() - start
+        assert spent < CRAFTED_LIMIT, f"{op} took {spent:.2f} s of CPU"
+        assert reply["ok"], reply
+        if op == "nd_state":
+            assert len(reply["result"]["legal"]) == 49
+        if op == "nd_explain":
+            assert reply["result"]["kind"] == "nde" and reply["result"]["point"] == "e10"
+        if op == "nd_salvage":
+            assert "e10" in reply["result"]["problem"]
+
+
+def test_requests_decide_only_the_candidates_they_need(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loading a start needs only its regions' fillability; its state only the side to move's legal
+    points; a placement only itself. On CRAFTED_13 Red c8 costs the exhaustive search (most of the
+    0.74-1.06 s every request took from cold caches, before): Blue's requests never pay for it."""
+    g = Grid.get(13)
+    game = {"size": 13, "start": CRAFTED_13, "moves": []}
+    position = Position.parse(CRAFTED_13)
+    requests = [("nd_load", {"text": f'[Position "{CRAFTED_13}"]\n'}), ("nd_state", {"game": game}),
+                ("nd_explain", {"game": game, "point": "e10"}), ("nd_play", {"game": game, "move": "c8"})]
+    for op, args in requests:
+        monkeypatch.setattr(legality, "_ENGINES", {})
+        monkeypatch.setattr(webapi_module.API, "_last", None)
+        reply = json.loads(handle(json.dumps({"op": op, "args": args})))
+        assert reply["ok"], reply
+        # (nd_state decides Blue's candidates: one of Blue's bans needs the exact solver, not c8.)
+        assert engine(g).fallbacks == (1 if op == "nd_state" else 0), op
+    monkeypatch.setattr(legality, "_ENGINES", {})
+    assert is_legal(position, g.point("c8"), "r") and not is_legal(position, g.point("e3"), "r")
+    assert engine(g).fallbacks == 0  # (c8 alone: its exact search is not counted as a region's fallback)
+    assert legality.legal_mask(position, "r") == legality.legal_masks(position)[0]
+    assert engine(g).fallbacks == 2  # Red's whole mask: c8 and e3 decided by the exact solver
+
+
+@pytest.mark.parametrize("n", [4, 6, 9])
+def test_one_colour_and_one_point_agree_with_both_masks(n: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """legal_mask, is_legal and has_legal_placement, each from empty caches, give legal_masks' answers on
+    every position of seeded random games (starts with an NDE region included: nothing is legal)."""
+    rng = random.Random(n)
+    g = Grid.get(n)
+    for game in range(3):
+        position = Position.empty(n)
+        while position.winner() is None:
+            for colour in "rb":
+                monkeypatch.setattr(legality, "_ENGINES", {})
+                mask = legality.legal_mask(position, colour)
+                monkeypatch.setattr(legality, "_ENGINES", {})
+                assert has_legal_placement(position, colour) == bool(mask)
+                monkeypatch.setattr(legality, "_ENGINES", {})
+                both = legality.legal_masks(position)
+                assert mask == both[0 if colour == "r" else 1]
+                for p in rng.sample(range(g.size), min(6, g.size)):
+                    monkeypatch.setattr(legality, "_ENGINES", {})
+                    assert is_legal(position, p, colour) == bool(mask >> p & 1), (str(position), p, colour)
+            legal = Grid.points(legality.legal_mask(position, position.turn))
+            if not legal:
+                break
+            placed = position.place(rng.choice(legal), position.turn)
+            # Half the games take any empty point now and then, legal or not, as long as no naked
+            # diagonal forms: positions with NDE regions, which no game reaches.
+            position = placed.with_turn("b" if position.turn == "r" else "r")
+            if game == 2 and rng.random() < 0.2:
+                free = [p for p in Grid.points(position.empty_points)
+                        if forms(g, position.stones(position.turn), p) is None]
+                if free:
+                    position = position.place(rng.choice(free), position.turn)
