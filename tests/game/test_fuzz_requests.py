@@ -32,7 +32,7 @@ from unitile_py.unitile import webapi as unitile_webapi
 from unitile_py.unitile.game import Game
 from unitile_py.unitile.notation import parse_position
 from unitile_py.unitile.position import Position
-from unitile_py.webapi import handle
+from unitile_py.webapi import handle, start
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Seconds of CPU a request may take (the issue's bound for every request of the web API).
@@ -145,6 +145,36 @@ CELL_NAMES = [BOARD.name(c) for c in range(BOARD.cells)]
 OFF_BOARD = ["f1", "a6", "a0", "z9", "c44", "", " ", "c\u0664", "skip", "a-1", "1a"]
 
 
+def damaged(draw: st.DrawFn, text: str) -> bytes:
+    """A text as it is, cut, with a line doubled, with junk inserted, or as other bytes."""
+    data = text.encode()
+    how = draw(st.sampled_from(["same", "same", "cut", "junk", "double", "bom", "crlf", "binary"]))
+    at = draw(st.integers(0, len(data)))
+    if how == "cut":
+        return data[:at]
+    if how == "junk":
+        return (
+            data[:at]
+            + draw(st.sampled_from([b"\xff", b"\x00", b"zz ", b"\xe2\x80\xa8", b"[X", b"1."]))
+            + data[at:]
+        )
+    if how == "double":
+        return data + data
+    if how == "bom":
+        return b"\xef\xbb\xbf" + data
+    if how == "crlf":
+        return data.replace(b"\n", b"\r\n")
+    if how == "binary":
+        return draw(st.binary(max_size=64))
+    return data
+
+
+#: Every command of both games.
+ALL_COMMANDS = [*("show", "slides", "record", "match", "play", "analyze")] + [
+    f"nd {c}" for c in ("show", "legal", "why", "record", "analyze", "play", "match")
+]
+
+
 @st.composite
 def unitile_starts(draw: st.DrawFn) -> str | None:
     """None (the usual start) or the text of a custom 5x5 start: 12 red and 12 blue tiles and the bubble
@@ -182,6 +212,11 @@ SEEDS = st.one_of(
 LEVELS = st.one_of(st.integers(1, 6), st.sampled_from([0, 7, -1, 2**64, 3.0, "3", None, True]))
 
 
+def is_whole(value: Any) -> bool:
+    """True for what the web API takes as a whole number (a JSON integer of less than 64 bits)."""
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**63
+
+
 def mutated(draw: st.DrawFn, args: dict[str, Any], required: tuple[str, ...]) -> tuple[dict[str, Any], bool]:
     """``args`` as they are, or with one argument dropped, one added, or one replaced by junk; and
     whether they are as they were."""
@@ -211,6 +246,9 @@ def test_unitile_games(made: tuple[dict[str, Any], Game | None], data: st.DataOb
     # the record the page shows loads back as the same game; the salvaged link is the game itself
     assert ask("load", text=result["record"]) == {"ok": True, "result": plain}
     assert ask("salvage", game=plain) == {"ok": True, "result": {"game": plain, "problem": None}}
+    loaded = ask("load", text=damaged(draw, result["record"]).decode("utf-8", "surrogateescape"))
+    if loaded["ok"]:  # a damaged record that still loads is a game the page can play
+        assert ask("state", game=loaded["result"])["ok"], loaded
     legal = [BOARD.name(c) for c in game.legal_moves()]
     illegal = [n for n in CELL_NAMES if n not in legal]
     move = draw(
@@ -241,16 +279,10 @@ def test_unitile_games(made: tuple[dict[str, Any], Game | None], data: st.DataOb
     level, seed = draw(LEVELS), draw(SEEDS)
     args, same = mutated(draw, {"game": plain, "level": level, "seed": seed}, ("game", "level", "seed"))
     moved = ask("computer_move", **args)
-    if same:
-        assert (
-            moved["result"] in legal
-            if moved["ok"]
-            else not legal
-            or level not in range(1, 7)
-            or seed in (2**63, -(2**63), 2**70, 10**99)
-            or not isinstance(seed, int)
-            or isinstance(level, bool)
-        ), moved
+    if same and moved["ok"]:
+        assert moved["result"] in legal
+    elif same:  # refused only for a reason
+        assert not legal or not is_whole(level) or level not in range(1, 7) or not is_whole(seed), moved
     args, same = mutated(draw, {"game": plain}, ("game",))
     hinted = ask("hint", **args)
     if same:
@@ -311,6 +343,9 @@ def test_naked_diagonal_games(made: tuple[dict[str, Any], NDGame], data: st.Data
     assert sorted(result["legal"]) == sorted(legal) and result["over"] is game.is_over()
     loaded = ask("nd_load", text=result["record"])
     assert loaded["ok"] and loaded["result"]["moves"] == result["moves"], loaded
+    loaded = ask("nd_load", text=damaged(draw, result["record"]).decode("utf-8", "surrogateescape"))
+    if loaded["ok"]:  # a damaged record that still loads is a game the page can play
+        assert ask("nd_state", game=loaded["result"])["ok"], loaded
     salvaged = ask("nd_salvage", game=plain)
     assert salvaged["ok"] and salvaged["result"]["problem"] is None, salvaged
     names = [grid.name(p) for p in range(grid.size)]
@@ -357,6 +392,11 @@ def test_naked_diagonal_games(made: tuple[dict[str, Any], NDGame], data: st.Data
         hinted = ask(op, **args)
         if same and op == "nd_hint":
             assert hinted["result"] in legal if legal else hinted["ok"] is False, hinted
+            request = json.dumps({"op": op, "args": args})
+            task = start(request)  # as the page runs it: in slices, the same reply
+            while task.step(0.002) is None:
+                pass
+            assert json.loads(task.reply or "") == hinted
     ask("nd_new_game", **mutated(draw, {"size": draw(st.one_of(st.integers(0, 15), SEEDS))}, ("size",))[0])
 
 
@@ -500,12 +540,13 @@ def run_cli(argv: list[str], stdin: bytes) -> tuple[int, str, str, float]:
     return status, out.getvalue(), err.getvalue(), time.process_time() - began
 
 
-def check_errors(status: int, err: str, argv: list[str]) -> None:
-    """Exit status 0, 1 or 2 and errors of one line (argparse's usage lines come before its one)."""
+def check_errors(status: int, err: str, argv: list[str], out: str = "") -> None:
+    """Exit status 0, 1 or 2 and errors of one line (argparse's usage lines come before its one); a list
+    of positions (``-``) answers a bad line with ``{"error": ...}`` among the others, status 2."""
     assert status in (0, 1, 2), (argv, status, err)
     lines = err.splitlines()
     assert "Traceback" not in err and "internal error" not in err, (argv, err)
-    if status == 0:
+    if status == 0 or (not lines and status == 2 and '{"error": ' in out and "-" in argv):
         return
     assert lines, (argv, status)
     if lines[0].startswith("usage:"):
@@ -526,8 +567,8 @@ def test_command_lines(input_dir: Path) -> None:
     @fuzz(400)
     @given(argvs(input_dir), st.one_of(st.sampled_from(FILE_TEXTS), st.binary(max_size=40)))
     def run(argv: list[str], stdin: bytes) -> None:
-        status, _, err, spent = run_cli(argv, stdin)
-        check_errors(status, err, argv)
+        status, out, err, spent = run_cli(argv, stdin)
+        check_errors(status, err, argv, out)
         assert spent <= CPU_LIMIT, f"{spent:.2f} s of CPU for {argv}"
 
     run()
@@ -570,3 +611,148 @@ def test_argument_errors_are_one_line(argv: list[str], says: str) -> None:
     status, _, err, _ = run_cli(argv, b"")
     assert status == 2 and err.splitlines()[-1].endswith(f": error: {says}"), err
     check_errors(status, err, argv)
+
+
+# ----- the command lines, with real arguments -----------------------------------------------------------
+
+#: Unitile's boards with tables, and the positions, records and moves of random games on them.
+UNITILE_BOARDS = ["3x3", "3x5", "5x5"]
+
+
+@st.composite
+def unitile_record(draw: st.DrawFn) -> tuple[str, str, list[str], str]:
+    """A random Unitile game on a board with tables: its board, last position, moves and record."""
+    from unitile_py.unitile.board import Board
+    from unitile_py.unitile.tables import tables_for
+
+    board = Board.parse(draw(st.sampled_from(UNITILE_BOARDS)))
+    game = Game(Position.start(board), tables_for(board))
+    for _ in range(draw(st.integers(0, 12))):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(legal[draw(st.integers(0, len(legal) - 1))])
+    return str(board), str(game.position), [board.name(m) for m in game.moves], game.record_text()
+
+
+@st.composite
+def nd_record(draw: st.DrawFn, sizes: st.SearchStrategy[int]) -> tuple[int, str, list[str], str]:
+    """A random Naked Diagonal game: its size, last position, turns and record."""
+    n = draw(sizes)
+    game = NDGame(NDPosition.empty(n))
+    for _ in range(draw(st.integers(0, n * n // 2))):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(legal[draw(st.integers(0, len(legal) - 1))])
+    return n, str(game.position), [game.name_of(m) for m in game.moves], game.record_text()
+
+
+@st.composite
+def command_lines(draw: st.DrawFn, tmp: Path, command: str) -> tuple[list[str], bytes, float]:
+    """``command`` with real arguments (positions, moves, records of random games), sometimes damaged:
+    the argv, standard input and the CPU seconds it may take (a match or a game in the terminal plays
+    several moves)."""
+    nd = command.startswith("nd ")
+    if nd:  # whole games on the smaller boards: level 4 takes a second a game on 9x9
+        n, position, moves, record = draw(
+            nd_record(st.integers(2, 5 if command in ("nd play", "nd match") else 9))
+        )
+        size = f"{n}x{n}"
+    else:
+        size, position, moves, record = draw(unitile_record())
+    stdin = b""
+    limit = CPU_LIMIT
+    name = command.split()[-1]
+    path = str(tmp / f"input{draw(st.integers(0, 3))}")
+    argv = command.split()
+    if name in ("show", "slides"):
+        argv += [
+            position,
+            *draw(st.lists(st.sampled_from([*moves[-3:], "a1", "c4", "zz", "skip"]), max_size=3)),
+        ]
+    elif name in ("legal", "analyze"):
+        if draw(st.booleans()):
+            argv.append(position)
+        else:
+            argv.append("-")
+            junk = ["", "x", "R" * 300 + " r", ".../.../... r", "." * 100_000 + " r", "\x00"]
+            lines = draw(st.lists(st.sampled_from([position, position, *junk]), max_size=4))
+            stdin = damaged(draw, "\n".join(lines))
+            limit = CPU_LIMIT * max(1, len(lines))  # one request a line
+        argv += draw(st.sampled_from([[], ["--json"]]))
+        if name == "analyze" and nd and n > 5:
+            argv[-1:] = argv[-1:]  # a bounded exact search: timed as the rest
+    elif name == "why":
+        argv += [position, draw(st.sampled_from([*moves[-2:], "a1", "b2", "zz", "a0", f"a{n + 1}"]))]
+        argv += draw(st.sampled_from([[], ["--colour", "r"], ["--colour", "b"], ["--colour", "x"]]))
+    elif name == "record":
+        data = damaged(draw, record)
+        if draw(st.booleans()):
+            argv.append("-")
+            stdin = data
+        else:
+            Path(path).write_bytes(data)
+            argv.append(path)
+    elif name in ("play", "match"):
+        # at most one thing wrong: a level, the seed, the size, the start, the games or the records
+        wrong = draw(
+            st.sampled_from([None, None, None, None, "red", "blue", "seed", "size", "start", "other"])
+        )
+        top = 4 if nd else 6
+        bad = ["0", "7", "x", "", "-1"]
+        levels = [str(v) for v in range(1, top + 1)] + (["human"] if name == "play" else [])
+        red = draw(st.sampled_from(bad if wrong == "red" else levels))
+        blue = draw(st.sampled_from(bad if wrong == "blue" else levels[:top]))
+        seed = draw(st.sampled_from(["1.5", "x", "", "1e3"] if wrong == "seed" else ["1", "-3", "9" * 30]))
+        argv += ["--red", red, "--blue", blue, "--seed", seed]
+        sizes = ["0x0", "27x27", "4x5", "x", "4x4" if not nd else "1x1"] if wrong == "size" else [size]
+        argv += ["--size" if nd else "--board", draw(st.sampled_from(sizes))]
+        if wrong == "start":
+            argv += [
+                "--position",
+                draw(st.sampled_from(["x", ".R./.R./.R. b", "RRR/R.B/BBB r", "R.B./B.R./.RR./B..B r"])),
+            ]
+        elif draw(st.booleans()) and (nd or name == "play"):
+            argv += ["--position", position]
+        if name == "match":
+            games = draw(st.integers(-1, 0) if wrong == "other" else st.integers(1, 2))
+            argv += ["--games", str(games), *draw(st.sampled_from([[], ["--json"]]))]
+            records = [str(tmp / "no" / "x"), str(tmp)] if wrong == "other" else [path]
+            argv += draw(st.sampled_from([[], ["--records", draw(st.sampled_from(records))]]))
+            cells = n * n if nd else 25
+            limit = CPU_LIMIT * max(1, games) * max(1, cells // 10)  # whole games: 1 s per ten points
+        else:
+            typed = draw(st.lists(st.sampled_from([*moves, "hint", "zz", "quit", "a1", "c4"]), max_size=5))
+            stdin = damaged(draw, "\n".join(typed)) if wrong == "other" else "\n".join(typed).encode()
+            limit = CPU_LIMIT * 2
+    return argv, stdin, limit
+
+
+@pytest.mark.parametrize("command", ALL_COMMANDS)
+def test_command_lines_with_real_arguments(tmp_path: Path, command: str) -> None:
+    @fuzz(80)
+    @given(command_lines(tmp_path, command))
+    def run(made: tuple[list[str], bytes, float]) -> None:
+        argv, stdin, limit = made
+        status, out, err, spent = run_cli(argv, stdin)
+        check_errors(status, err, argv, out)
+        assert spent <= limit, f"{spent:.2f} s of CPU for {argv} with {stdin[:300]!r}"
+
+    run()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "says"),
+    [
+        ("[" * 40 + '"' + '\\"' * 40_000, "request is nested too deeply"),
+        ('{"op": "state", "b": "' + '\\"[' * 30_000, "request is not JSON: Unterminated string starting at"),
+        ('["' + "\\" * 4 + "[" * 40, "request is not JSON: Unterminated string starting at"),
+    ],
+)
+def test_unterminated_strings_are_answered_at_once(request_text: str, says: str) -> None:
+    """Found by the fuzzing: a request of 80 kB, an unclosed string full of escaped quotes after more
+    brackets than any request needs, took 19 s of CPU: the check of its nesting scanned the rest of the
+    request again from each of its quotes; and the brackets inside an unclosed string counted as nesting."""
+    reply = ask_text(request_text)
+    assert reply["ok"] is False and reply["error"].startswith(says), reply
