@@ -9,13 +9,14 @@ every run."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import math
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +68,40 @@ def unitile_tables() -> Iterator[None]:
         api._last = None
 
 
+#: The requests that took more than their CPU bound while hypothesis ran: measured again after it.
+SLOW: list[tuple[Callable[[], float], float, str]] = []
+
+
+def slow(again: Callable[[], float], limit: float, what: str) -> None:
+    """Note a request that took more than ``limit`` seconds of CPU; :func:`cpu_bound` measures it again
+    (``again`` runs it, returning its seconds) once hypothesis is done. Asserting at once would make a
+    noisy measurement a flaky failure in the middle of hypothesis's search and shrinking."""
+    SLOW.append((again, limit, what))
+
+
+def cpu_of(function: Callable[..., Any], *args: Any) -> float:
+    """Seconds of CPU of one call, with the hints remembered by Naked Diagonal's service forgotten."""
+    nd_webapi._hints.clear()
+    began = time.process_time()
+    function(*args)
+    return time.process_time() - began
+
+
+@pytest.fixture(autouse=True)
+def cpu_bound() -> Iterator[None]:
+    """Every request a test found over its CPU bound, run again: the best of three runs must be within it
+    (this machine's two cores are shared by several jobs: a measurement may take twice as long)."""
+    SLOW.clear()
+    yield
+    over = []
+    for again, limit, what in SLOW[:20]:
+        best = min(again() for _ in range(3))
+        if best > limit:
+            over.append(f"{best:.2f} s of CPU (at most {limit:.2f}) for {what[:2000]}")
+    SLOW.clear()
+    assert not over, "\n".join(over)
+
+
 def ask(op: str, **args: Any) -> dict[str, Any]:
     """The reply of ``handle`` to one request, checked: one line, no internal error, within the CPU bound."""
     return ask_text(json.dumps({"op": op, "args": args}))  # NaN and Infinity too, as JavaScript cannot
@@ -83,12 +118,8 @@ def ask_text(request: str) -> dict[str, Any]:
         error = reply["error"]
         assert isinstance(error, str) and error and "\n" not in error, reply
         assert not error.startswith("internal error") and len(error) < 400, (request[:300], reply)
-    if spent > CPU_LIMIT:  # this machine's noise (2 cores shared by several jobs): the better of two runs
-        nd_webapi._hints.clear()
-        again = time.process_time()
-        handle(request)
-        spent = min(spent, time.process_time() - again)
-    assert spent <= CPU_LIMIT, f"{spent:.2f} s of CPU for {request[:3000]}"
+    if spent > CPU_LIMIT:
+        slow(lambda: cpu_of(handle, request), CPU_LIMIT, request)
     return reply
 
 
@@ -569,7 +600,8 @@ def test_command_lines(input_dir: Path) -> None:
     def run(argv: list[str], stdin: bytes) -> None:
         status, out, err, spent = run_cli(argv, stdin)
         check_errors(status, err, argv, out)
-        assert spent <= CPU_LIMIT, f"{spent:.2f} s of CPU for {argv}"
+        if spent > CPU_LIMIT:
+            slow(lambda: run_cli(argv, stdin)[3], CPU_LIMIT, f"{argv} with {stdin[:300]!r}")
 
     run()
 
@@ -664,7 +696,7 @@ def command_lines(draw: st.DrawFn, tmp: Path, command: str) -> tuple[list[str], 
     stdin = b""
     limit = CPU_LIMIT
     name = command.split()[-1]
-    path = str(tmp / f"input{draw(st.integers(0, 3))}")
+    path = str(tmp / f"output{draw(st.integers(0, 3))}")
     argv = command.split()
     if name in ("show", "slides"):
         argv += [
@@ -692,6 +724,7 @@ def command_lines(draw: st.DrawFn, tmp: Path, command: str) -> tuple[list[str], 
             argv.append("-")
             stdin = data
         else:
+            path = str(tmp / f"record-{hashlib.sha256(data).hexdigest()[:16]}")  # one file per content
             Path(path).write_bytes(data)
             argv.append(path)
     elif name in ("play", "match"):
@@ -737,7 +770,8 @@ def test_command_lines_with_real_arguments(tmp_path: Path, command: str) -> None
         argv, stdin, limit = made
         status, out, err, spent = run_cli(argv, stdin)
         check_errors(status, err, argv, out)
-        assert spent <= limit, f"{spent:.2f} s of CPU for {argv} with {stdin[:300]!r}"
+        if spent > limit:
+            slow(lambda: run_cli(argv, stdin)[3], limit, f"{argv} with {stdin[:300]!r}")
 
     run()
 
