@@ -25,10 +25,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from unitile_py.cli import main
+from unitile_py.errors import GameError
 from unitile_py.naked_diagonal import webapi as nd_webapi
 from unitile_py.naked_diagonal.game import Game as NDGame
 from unitile_py.naked_diagonal.notation import SKIP
 from unitile_py.naked_diagonal.position import Position as NDPosition
+from unitile_py.service import MAX_TURNS
 from unitile_py.unitile import webapi as unitile_webapi
 from unitile_py.unitile.game import Game
 from unitile_py.unitile.notation import parse_position
@@ -790,3 +792,25 @@ def test_unterminated_strings_are_answered_at_once(request_text: str, says: str)
     request again from each of its quotes; and the brackets inside an unclosed string counted as nesting."""
     reply = ask_text(request_text)
     assert reply["ok"] is False and reply["error"].startswith(says), reply
+
+
+def test_a_game_is_no_longer_than_a_record_can_hold() -> None:
+    """Found by the fuzzing: without its tables (every slide adjacent to the bubble legal), Unitile's service
+    replayed a game of 600,000 slides back and forth (4.4 s of CPU) and wrote a record too long to load
+    back. A game of at most MAX_TURNS turns is replayed, and its record loads."""
+    api = unitile_webapi.Api()
+    longest = {"start": None, "moves": ["c4", "c3"] * (MAX_TURNS // 2)}
+    record = api.state(longest)["record"]
+    assert api.load(record) == longest
+    for service_api, game in ((api, longest), (nd_webapi.Api(), {"size": 5, "moves": []})):
+        too_long = {**game, "moves": ["c4", "c3"] * (MAX_TURNS // 2) + ["c4"]}
+        with pytest.raises(GameError) as info:
+            service_api.state(too_long)
+        assert str(info.value) == f"game: more than {MAX_TURNS:,} moves (no record holds that many)"
+    salvaged = api.salvage({"start": None, "moves": ["c4", "c3"] * 300_000})
+    assert salvaged["game"] == longest and salvaged["problem"] == (
+        f"slide {MAX_TURNS + 1} of the link, c4, comes after {MAX_TURNS:,} moves (no record holds more), "
+        f"so it and the {600_000 - MAX_TURNS - 1} after it were not played"
+    )
+    reply = ask_text(json.dumps({"op": "state", "args": {"game": {"moves": ["c4", "c3"] * 300_000}}}))
+    assert reply == {"ok": False, "error": f"game: more than {MAX_TURNS:,} moves (no record holds that many)"}
