@@ -199,11 +199,17 @@ def ply_of(ply: Any, plies: int, error: type[GameError]) -> int:
     return end
 
 
+#: The headers a record writes from the game itself (which game, its board, its start): the page's
+#: headers never replace them, or the record would name another board or game than it holds.
+GAME_HEADERS = frozenset({"Game", "Board", "Position"})
+
+
 def headers_of(headers: Any, error: type[GameError]) -> dict[str, str]:
-    """The record headers the page sends (an object, or None for none) as text."""
+    """The record headers the page sends (an object, or None for none) as text, without
+    :data:`GAME_HEADERS`."""
     if headers is not None and not isinstance(headers, dict):
         raise error("headers must be an object")
-    return {str(k): str(v) for k, v in (headers or {}).items()}
+    return {str(k): str(v) for k, v in (headers or {}).items() if str(k) not in GAME_HEADERS}
 
 
 def level_and_seed(level: Any, seed: Any, levels: Sequence[int], error: type[GameError]) -> tuple[int, int]:
@@ -300,6 +306,7 @@ class Service(Generic[G]):
 
 
 __all__ = [
+    "GAME_HEADERS",
     "MAX_TURNS",
     "REQUESTS",
     "Judged",

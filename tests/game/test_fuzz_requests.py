@@ -814,3 +814,21 @@ def test_a_game_is_no_longer_than_a_record_can_hold() -> None:
     )
     reply = ask_text(json.dumps({"op": "state", "args": {"game": {"moves": ["c4", "c3"] * 300_000}}}))
     assert reply == {"ok": False, "error": f"game: more than {MAX_TURNS:,} moves (no record holds that many)"}
+
+
+@pytest.mark.parametrize(
+    ("op", "game"),
+    [("state", {"start": None, "moves": ["c4"]}), ("nd_state", {"size": 5, "start": None, "moves": ["c3"]})],
+)
+@pytest.mark.parametrize(
+    "headers", [{"Board": "3x3"}, {"Board": "7x7"}, {"Position": ".../.../... r"}, {"Game": "Unitile"}]
+)
+def test_page_headers_cannot_rename_the_game(op: str, game: dict[str, Any], headers: dict[str, str]) -> None:
+    """Found by the fuzzing: the page's headers replaced those the record writes from the game itself, so
+    a 5x5 game's record said 7x7 (and loaded as a 7x7 game) or 3x3, or named the other game. They are left
+    out; the others (an Event) are kept."""
+    result = ask(op, game=game, headers={**headers, "Event": "club night"})["result"]
+    assert '[Event "club night"]' in result["record"]
+    loaded = ask(op.replace("state", "load"), text=result["record"])
+    assert loaded["ok"] and loaded["result"]["moves"] == game["moves"], (result["record"], loaded)
+    assert loaded["result"].get("size") == game.get("size") and loaded["result"]["start"] is None
