@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .command_line import EXIT_USAGE, run_command
+from .command_line import EXIT_USAGE, one_line, run_command
 from .naked_diagonal import cli as naked_diagonal_cli
 from .unitile import cli as unitile_cli
 
@@ -27,7 +27,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         """Print the usage and one error line, exit with status 2."""
-        line = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in message)
+        line = one_line(message)
         super().error(line if len(line) <= ERROR_LIMIT else line[:ERROR_LIMIT] + "...")
 
 

@@ -261,7 +261,7 @@ def mutated(draw: st.DrawFn, args: dict[str, Any], required: tuple[str, ...]) ->
         args[draw(st.sampled_from(["bogus", "size", "move", "level", "seed", "ply"]))] = draw(SCALARS)
     elif what == "junk" and args:
         args[draw(st.sampled_from(sorted(args)))] = draw(JSON)
-    return args, args == before
+    return args, json.dumps(args, sort_keys=True) == json.dumps(before, sort_keys=True)  # False != 0
 
 
 @fuzz(300)
@@ -832,3 +832,18 @@ def test_page_headers_cannot_rename_the_game(op: str, game: dict[str, Any], head
     loaded = ask(op.replace("state", "load"), text=result["record"])
     assert loaded["ok"] and loaded["result"]["moves"] == game["moves"], (result["record"], loaded)
     assert loaded["result"].get("size") == game.get("size") and loaded["result"]["start"] is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["nd", "record", "\r"], "error: \\r: No such file or directory"),
+        (["record", "a\u2028b"], "error: a\\u2028b: No such file or directory"),
+        (["slides", "RBR/B.B/RBR r", "--tables", "x\x0cy"], "x\\x0cy/3x3 (manifest.json is missing)"),
+    ],
+)
+def test_errors_quoting_a_path_are_one_line(argv: list[str], says: str) -> None:
+    """Found by the fuzzing: a file name holding a carriage return (or another line break) was printed as
+    it is, so the error took two lines."""
+    status, _, err, _ = run_cli(argv, b"")
+    assert status == 2 and err.count("\n") == 1 and len(err.splitlines()) == 1 and says in err, err
