@@ -359,7 +359,7 @@ def nd_games(draw: st.DrawFn) -> tuple[dict[str, Any], NDGame]:
     return {"size": n, "start": None if standard else str(start), "moves": names}, game
 
 
-@fuzz(120)
+@fuzz(150)
 @given(nd_games(), st.data())
 def test_naked_diagonal_games(made: tuple[dict[str, Any], NDGame], data: st.DataObject) -> None:
     plain, game = made
@@ -847,3 +847,43 @@ def test_errors_quoting_a_path_are_one_line(argv: list[str], says: str) -> None:
     it is, so the error took two lines."""
     status, _, err, _ = run_cli(argv, b"")
     assert status == 2 and err.count("\n") == 1 and len(err.splitlines()) == 1 and says in err, err
+
+
+@fuzz(150)
+@given(
+    st.integers(2, 7).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(st.sampled_from("RB..."), min_size=n * n, max_size=n * n),
+            st.sampled_from("rb"),
+        )
+    ),
+    st.data(),
+)
+def test_naked_diagonal_arbitrary_starts(made: tuple[int, list[str], str], data: st.DataObject) -> None:
+    """Any grid of stones as a start (most are refused: a naked diagonal, an NDE area, a size not offered);
+    one that is accepted can be played from: the computer's placement is legal and the record loads."""
+    n, cells, turn = made
+    text = "/".join("".join(cells[r * n : (r + 1) * n]) for r in range(n)) + " " + turn
+    game = {"size": n, "start": text, "moves": []}
+    state = ask("nd_state", game=game)
+    if not state["ok"]:
+        salvaged = ask("nd_salvage", game=game)["result"]
+        assert salvaged["problem"].startswith("the start position of the link is refused"), salvaged
+        return
+    result = state["result"]
+    assert result["over"] or result["legal"], result  # the side to move can place, or the game is over
+    loaded = ask("nd_load", text=result["record"])
+    assert loaded["ok"] and loaded["result"]["start"] == text, loaded
+    level = data.draw(st.integers(1, 6))
+    moved = ask("nd_computer_move", game=game, level=level, seed=1)
+    if moved["ok"]:
+        assert moved["result"] in result["legal"]
+        assert ask("nd_play", game=game, move=moved["result"])["ok"]
+    else:
+        assert result["over"] or level == 6 or "not reachable" in moved["error"], moved
+    hinted = ask("nd_hint", game=game)
+    assert not hinted["ok"] or hinted["result"] in result["legal"], hinted
+    point = data.draw(st.sampled_from([f"{chr(97 + i % n)}{1 + i // n}" for i in range(n * n)]))
+    explained = ask("nd_explain", game=game, point=point)
+    assert explained["ok"] and (explained["result"] is None) is (point in result["legal"]), explained
