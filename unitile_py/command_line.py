@@ -25,6 +25,16 @@ EXIT_FAILED = 1
 EXIT_INTERRUPTED = 130
 
 
+def one_line(text: str) -> str:
+    """``text`` with its line breaks and other unprintable characters escaped, so that an error stays one
+    line whatever input it names (a file name may hold a carriage return).
+
+    >>> one_line("\\r: No such file"), one_line("a\\u2028b é")
+    ('\\\\r: No such file', 'a\\\\u2028b é')
+    """
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
 def run_command(
     command: Callable[[], int],
     failed: tuple[type[Exception], ...] = (),
@@ -40,10 +50,10 @@ def run_command(
         sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
         return status
     except GameError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except failed as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         if not resumable:
@@ -56,7 +66,7 @@ def run_command(
         return 0
     except OSError as exc:
         _drop_stdout()
-        print(f"error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+        print(f"error: cannot write the output: {one_line(str(exc.strerror or exc))}", file=sys.stderr)
         return EXIT_USAGE
 
 
@@ -69,4 +79,4 @@ def _drop_stdout() -> None:
         pass
 
 
-__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "run_command"]
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "one_line", "run_command"]

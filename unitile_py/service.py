@@ -128,11 +128,22 @@ def moves_lost(moves: Any, noun: str) -> str:
     return f" and its {were(len(moves), noun)} not played" if isinstance(moves, list) and moves else ""
 
 
+#: The most turns a plain game may have: more than either game's rules allow (a Naked Diagonal game has
+#: a turn per point and a skip at most between two; with its tables, a Unitile slide lowers a sum of
+#: values or ends the game), and as many as a record can hold (:data:`~unitile_py.records.MAX_RECORD`)
+#: and load again. Without Unitile's tables every slide next to the bubble is legal: nothing else bounds
+#: a game.
+MAX_TURNS = 10_000
+
+
 def names_of(game: dict[str, Any], what: str, error: type[GameError]) -> list[str]:
-    """The ``moves`` of a plain game: a list of texts, each a ``what`` (or an empty list for none)."""
+    """The ``moves`` of a plain game: a list of texts, each a ``what`` (or an empty list for none), at
+    most :data:`MAX_TURNS` of them."""
     names = game.get("moves") or []
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise error(f"game: moves must be a list of {what}")
+    if len(names) > MAX_TURNS:
+        raise error(f"game: more than {MAX_TURNS:,} moves (no record holds that many)")
     return names
 
 
@@ -153,11 +164,12 @@ def replay_onto(
 def play_link(names: Any, step: Callable[[Any], str | None], noun: str) -> str | None:
     """Play the moves of a link in turn: ``step`` plays one, or returns why it cannot (the end of a
     sentence that starts with its name). The problem for the player: None when every move was played
-    (or ``names`` is no list), else one line on the first move refused and on how many follow it."""
+    (or ``names`` is no list), else one line on the first move refused and on how many follow it. Moves
+    after the first :data:`MAX_TURNS` are refused: no game is that long."""
     if not isinstance(names, list):
         return None
     for i, name in enumerate(names):
-        why = step(name)
+        why = step(name) if i < MAX_TURNS else f"comes after {MAX_TURNS:,} moves (no record holds more)"
         if why is not None:
             return f"{noun} {i + 1} of the link, {shown(name)}, {why}, {not_played(len(names) - i - 1)}"
     return None
@@ -187,11 +199,17 @@ def ply_of(ply: Any, plies: int, error: type[GameError]) -> int:
     return end
 
 
+#: The headers a record writes from the game itself (which game, its board, its start): the page's
+#: headers never replace them, or the record would name another board or game than it holds.
+GAME_HEADERS = frozenset({"Game", "Board", "Position"})
+
+
 def headers_of(headers: Any, error: type[GameError]) -> dict[str, str]:
-    """The record headers the page sends (an object, or None for none) as text."""
+    """The record headers the page sends (an object, or None for none) as text, without
+    :data:`GAME_HEADERS`."""
     if headers is not None and not isinstance(headers, dict):
         raise error("headers must be an object")
-    return {str(k): str(v) for k, v in (headers or {}).items()}
+    return {str(k): str(v) for k, v in (headers or {}).items() if str(k) not in GAME_HEADERS}
 
 
 def level_and_seed(level: Any, seed: Any, levels: Sequence[int], error: type[GameError]) -> tuple[int, int]:
@@ -288,6 +306,8 @@ class Service(Generic[G]):
 
 
 __all__ = [
+    "GAME_HEADERS",
+    "MAX_TURNS",
     "REQUESTS",
     "Judged",
     "Replayable",
