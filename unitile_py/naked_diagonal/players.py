@@ -66,6 +66,8 @@ BEST = 5
 PERFECT = 6
 #: Where level 6's choice came from on a size with tables.
 TABLES = "the tables"
+#: Where level 6's placement came from on a solved size when the position is not in the tables.
+UNREACHABLE = "not in the tables (play from the empty board never reaches this start): level 5's choice"
 
 
 def playouts_for(level: int, n: int) -> int:
@@ -180,7 +182,11 @@ class PerfectPlayer:
                 position, strategy_for(n), rng, lambda: level5.steps(position, rng)
             )
             return found
-        best = tables_for(n).best(position)
+        tables = tables_for(n)
+        if not tables.holds(position):  # a custom start the game allows but the tables do not hold
+            point = yield from SearchPlayer(self.seed, BEST).steps(position, rng)
+            return point, UNREACHABLE
+        best = tables.best(position)
         return best[rng.randrange(len(best))], TABLES
 
 

@@ -274,6 +274,15 @@ class NDTables:
             raise NakedDiagonalError(f"tables naked-diagonal {self.n}x{self.n}: the position is on a "
                                f"{position.grid.n}x{position.grid.n} board")
 
+    def holds(self, position: Position) -> bool:
+        """Whether the tables answer for ``position``: a finished game, or one that play from the empty
+        board reaches (a custom start need not be one)."""
+        self._check(position)
+        if position.winner() is not None:
+            return True
+        tier = self.tiers.get((position.red | position.blue).bit_count())
+        return tier is not None and tier.value(canonical_key(position)) is not None
+
     def outcome(self, position: Position) -> tuple[str, int]:
         """``("win" | "loss", placements to the end)`` for the side to move with perfect play.
 

@@ -15,6 +15,7 @@ from unitile_py.errors import GameError
 from unitile_py.naked_diagonal.game import Game, parse_record
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import LeavesNDE, NakedDiagonal, explain, legal_placements
+from unitile_py.naked_diagonal.players import UNREACHABLE
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.strategy import strategy_sizes
 from unitile_py.naked_diagonal.tables import tables_for
@@ -409,3 +410,21 @@ def test_a_size_that_is_not_the_start_positions_is_refused(api: Api) -> None:
         assert reply == {"ok": False, "error": "the board size 5 is not the start position's 3x3"}
     assert api.salvage({"size": 3, "start": start, "moves": ["a1"]})["problem"] is None
     assert api.salvage({"start": start, "moves": []})["game"]["size"] == 3  # no size: the start's
+
+
+@pytest.mark.parametrize("start", [".../.../..B b", "..../..../..../...B b"])
+def test_a_start_the_tables_do_not_hold_gets_level_5s_hint(start: str) -> None:
+    """Issue 35 (fuzzing): on a solved size, a custom start that play from the empty board never reaches
+    is a game the page allows, but the hint and level 6 failed with "position 'B../.../..B r': not
+    reachable from the empty board", naming a position the player never saw. They play level 5's
+    choice there and say so."""
+    game = {"start": start, "moves": []}
+
+    def ask(op: str, **args: Any) -> Any:
+        reply = json.loads(handle(json.dumps({"op": op, "args": {"game": game, **args}})))
+        assert reply["ok"], reply
+        return reply["result"]
+
+    legal = ask("nd_state")["legal"]
+    assert ask("nd_hint") in legal and ask("nd_computer_move", level=6, seed=1) in legal
+    assert ask("nd_hint_source") == UNREACHABLE
