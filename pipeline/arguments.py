@@ -1,27 +1,12 @@
-"""The command line's argument checks, shared by every command of ``python -m pipeline``.
-
-:class:`Parser` reports a bad argument in one line (``error: ...``, exit status 2) instead of argparse's
-usage block; :func:`at_least` and :func:`board` are ``type=`` checks, so that every argument is checked
-before any work starts.
+"""The pipeline's argument checks: :func:`at_least` and :func:`board` are ``type=`` checks, so that every
+argument of ``python -m pipeline`` is checked before any work starts, and a bad one is one line (exit
+status 2) through the parser every command line shares, :class:`unitile_py.command_line.Parser`.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
-from typing import NoReturn
-
-from unitile_py.command_line import EXIT_USAGE
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on standard error and exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        """Print ``error: PROG: MESSAGE (see PROG --help)`` and exit with status 2."""
-        print(f"error: {self.prog}: {message} (see {self.prog} --help)", file=sys.stderr)
-        sys.exit(EXIT_USAGE)
 
 
 def at_least(low: int) -> Callable[[str], int]:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from unitile_py.command_line import run_command
+from unitile_py.command_line import Parser, run_command
 
-from .arguments import Parser
 from .errors import CheckFailed
 from .naked_diagonal.cli import register as register_naked_diagonal
 from .unitile.cli import register as register_unitile

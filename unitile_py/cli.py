@@ -10,25 +10,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import NoReturn
 
-from .command_line import EXIT_USAGE, one_line, run_command
+from .command_line import EXIT_USAGE, Parser, run_command
 from .naked_diagonal import cli as naked_diagonal_cli
 from .unitile import cli as unitile_cli
-
-#: The longest error line the argument parser prints (an argument it echoes may be any length).
-ERROR_LIMIT = 300
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse's parser (and its subcommands'), whose error stays one line: the arguments it echoes
-    (``unrecognized arguments: ...``) have their line breaks and other control characters escaped and
-    are cut short."""
-
-    def error(self, message: str) -> NoReturn:
-        """Print the usage and one error line, exit with status 2."""
-        line = one_line(message)
-        super().error(line if len(line) <= ERROR_LIMIT else line[:ERROR_LIMIT] + "...")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,9 +11,11 @@ quietly; a full disk or another write error is one line too. There is never a tr
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Callable
+from typing import NoReturn
 
 from .errors import GameError
 
@@ -23,6 +25,8 @@ EXIT_USAGE = 2
 EXIT_FAILED = 1
 #: Exit status after Ctrl-C.
 EXIT_INTERRUPTED = 130
+#: The longest error line the argument parser prints (an argument it echoes may be any length).
+ERROR_LIMIT = 300
 
 
 def one_line(text: str) -> str:
@@ -33,6 +37,19 @@ def one_line(text: str) -> str:
     ('\\\\r: No such file', 'a\\\\u2028b é')
     """
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser whose errors, its subcommands' too, are one line on standard error, exit status
+    :data:`EXIT_USAGE`: ``error: PROG: MESSAGE (see PROG --help)``, what it echoes (``unrecognized
+    arguments: ...``) escaped (:func:`one_line`) and cut short. Every command line of the project uses it."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the one error line and exit with status 2."""
+        line = one_line(message)
+        line = line if len(line) <= ERROR_LIMIT else line[:ERROR_LIMIT] + "..."
+        print(f"error: {self.prog}: {line} (see {self.prog} --help)", file=sys.stderr)
+        sys.exit(EXIT_USAGE)
 
 
 def run_command(
@@ -79,4 +96,6 @@ def _drop_stdout() -> None:
         pass
 
 
-__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "one_line", "run_command"]
+__all__ = [
+    "ERROR_LIMIT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "Parser", "one_line", "run_command"
+]

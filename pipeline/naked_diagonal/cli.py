@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pipeline.arguments import Parser, at_least, board
+from pipeline.arguments import at_least, board
 from pipeline.errors import CheckFailed
 from pipeline.executor import InProcessExecutor, engine, engine_arguments
 from pipeline.store import resolved
-from unitile_py.command_line import EXIT_INTERRUPTED, run_command
+from unitile_py.command_line import EXIT_INTERRUPTED, Parser, run_command
 from unitile_py.errors import NakedDiagonalError
 
 from .build import plan, run_plan
