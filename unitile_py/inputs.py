@@ -50,7 +50,7 @@ def read_text(path: str, limit: int = MAX_RECORD_BYTES, what: str = "a record") 
         raise GameError(f"{where}: not UTF-8 text (byte {exc.start})") from None
 
 
-def _stdin_bytes() -> BinaryIO:
+def stdin_bytes() -> BinaryIO:
     """Standard input as bytes (a test may put a text stream there: its lines are encoded)."""
     stream = getattr(sys.stdin, "buffer", None)
     if stream is not None:
@@ -87,7 +87,7 @@ def answer_lines(answer: Callable[[str], str], stream: BinaryIO | None = None) -
     :class:`GameError`) is answered ``{"error": "line N: ..."}``. Returns 0, or 2 once any line was
     refused (then one line on standard error counts them)."""
     refused: list[int] = []
-    for number, line in input_lines(_stdin_bytes() if stream is None else stream):
+    for number, line in input_lines(stdin_bytes() if stream is None else stream):
         if isinstance(line, str):
             text = line.strip()
             if not text:

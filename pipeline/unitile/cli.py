@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from unitile_py.errors import GameError
+from unitile_py.inputs import input_lines, stdin_bytes
 from unitile_py.unitile.board import Board
 from unitile_py.unitile.notation import parse_position
 
@@ -154,31 +155,26 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lines(arg: str) -> Iterator[tuple[int, str | None]]:
+def _lines(arg: str) -> Iterator[tuple[int, str | GameError]]:
     """``(line number, text)`` of the positions to look up: the argument, or each line of standard input
-    for ``-`` (text None for a line that is not UTF-8)."""
+    for ``-`` as it arrives (:func:`unitile_py.inputs.input_lines`: a GameError for a line that is not
+    UTF-8 or too long)."""
     if arg != "-":
         yield 1, arg
         return
-    stream = getattr(sys.stdin, "buffer", None)  # a test may put a text stream there
-    raw_lines = stream if stream is not None else (line.encode("utf-8") for line in sys.stdin)
-    for n, raw in enumerate(raw_lines, 1):
-        try:
-            yield n, raw.decode("utf-8")
-        except UnicodeDecodeError:
-            yield n, None
+    yield from input_lines(stdin_bytes())
 
 
 def _values(args: argparse.Namespace) -> int:
     lookups: dict[tuple[Board, str], Lookup] = {}
     status = 0
     for n, line in _lines(args.position):
-        text = line.strip() if line is not None else None
+        text = line.strip() if isinstance(line, str) else line
         if text == "":
             continue
         try:
-            if text is None:
-                raise GameError(f"line {n}: not UTF-8 text")
+            if isinstance(text, GameError):
+                raise text
             position = parse_position(text)
             path = args.store or default_path(position.board)
             key = (position.board, path)
@@ -188,7 +184,8 @@ def _values(args: argparse.Namespace) -> int:
         except GameError as exc:
             if args.position != "-":
                 raise
-            print(json.dumps({"error": str(exc)}) if args.json else f"error: {exc}", flush=True)
+            said = str(exc) if exc is text else f"line {n}: {exc}"
+            print(json.dumps({"error": said}) if args.json else f"error: {said}", flush=True)
             status = 2
             continue
         if args.json:

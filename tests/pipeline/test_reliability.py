@@ -107,11 +107,14 @@ def test_bad_boards_are_one_line(board: str) -> None:
 def test_values_reads_binary_stdin_under_strict_utf8(built33: tuple[Path, Path]) -> None:
     start = str(Position.start(B33)).encode()
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    out = cli("values", "-", "--store", str(built33[0]), stdin=b"\xff\n" + start + b"\n\xc3(\n", env=env)
+    long = b"x" * (2 << 20) + b"\n"  # a line over the 1 MiB bound is one error, not kept in memory
+    stdin = b"\xff\n" + start + b"\n\xc3(\n" + long + b"nonsense\n"
+    out = cli("values", "-", "--store", str(built33[0]), stdin=stdin, env=env)
     lines = out.stdout.decode().splitlines()
     assert out.returncode == 2 and out.stderr == b""
-    assert lines[0] == "error: line 1: not UTF-8 text" and lines[2] == "error: line 3: not UTF-8 text"
-    assert lines[1].startswith("r ") and len(lines) == 3
+    assert lines[0].startswith("error: line 1: not UTF-8") and lines[2].startswith("error: line 3: not UTF-8")
+    assert lines[3] == "error: line 4: too long (more than 1,048,576 bytes)"
+    assert lines[4].startswith("error: line 5: ") and lines[1].startswith("r ") and len(lines) == 5
 
 
 def test_values_into_a_closed_pipe_stops_quietly(built33: tuple[Path, Path], tmp_path: Path) -> None:
