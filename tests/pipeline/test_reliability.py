@@ -21,7 +21,6 @@ import numpy as np
 import pytest
 
 from pipeline.arrays import missing_chunks, open_array, take
-from pipeline.cli import main
 from pipeline.executor import DaskExecutor
 from pipeline.unitile.compact import FrameRecords, encode, parse
 from pipeline.unitile.geometry import Geometry
@@ -67,27 +66,6 @@ def one_line(err: bytes, start: str = "error: ") -> str:
     text = err.decode()
     assert text.startswith(start) and text.count("\n") == 1 and "Traceback" not in text, text
     return text
-
-
-@pytest.fixture(scope="module")
-def built33(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A complete 3x3 build: ``(store, tables folder)`` (copy it before changing anything)."""
-    tmp = tmp_path_factory.mktemp("b33")
-    store, tables = tmp / "3x3.zarr", tmp / "tables"
-    assert main(build33(store, tables)) == 0
-    return store, tables
-
-
-@pytest.fixture
-def copy33(built33: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
-    """A copy of the 3x3 build whose stage records name the copied tables folder."""
-    store, tables = tmp_path / "3x3.zarr", tmp_path / "tables"
-    shutil.copytree(built33[0], store)
-    shutil.copytree(built33[1], tables)
-    s = Store(str(store), B33)
-    rec = s.require("tables")
-    s.mark_done("tables", {**rec, "directory": str(tables)})
-    return store, tables
 
 
 def verify(store: Path) -> subprocess.CompletedProcess[bytes]:

@@ -1,20 +1,18 @@
-"""Fixtures shared by the pipeline tests: a finished 3x5 value build, a finished 3x3 build (values and
-tables) to copy, and a rebuild of it through ``python -m pipeline``."""
+"""Fixtures of the Unitile pipeline tests: a finished 3x5 value build (the 3x3 build to copy is in
+tests/pipeline/conftest.py), a rebuild through ``python -m pipeline``."""
 
 from __future__ import annotations
 
 import hashlib
-import shutil
 from pathlib import Path
 
 import pytest
 
-from pipeline.cli import main
 from pipeline.executor import InProcessExecutor
 from pipeline.unitile.build import run_build, value_stages
 from pipeline.unitile.context import Context
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import build33, cli
+from tests.pipeline.test_reliability import cli
 from unitile_py.unitile import Board
 
 B35 = Board.get(3, 5)
@@ -37,26 +35,6 @@ def clean35(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def digests(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.iterdir() if p.is_file()}
-
-
-@pytest.fixture(scope="session")
-def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A complete 3x3 build: ``(store, tables folder)`` (copy it before changing anything)."""
-    tmp = tmp_path_factory.mktemp("rebuild33")
-    store, tables = tmp / "3x3.zarr", tmp / "tables"
-    assert main(build33(store, tables)) == 0
-    return store, tables
-
-
-@pytest.fixture
-def copy(finished: tuple[Path, Path], tmp_path: Path) -> tuple[Path, Path]:
-    """A copy of the finished build whose tables record names the copied tables folder."""
-    store, tables = tmp_path / "3x3.zarr", tmp_path / "tables"
-    shutil.copytree(finished[0], store)
-    shutil.copytree(finished[1], tables)
-    s = Store(str(store), Board.get(3, 3))
-    s.mark_done("tables", {**s.require("tables"), "directory": str(tables)})
-    return store, tables
 
 
 def rebuild(store: Path, *extra: str) -> tuple[int, str]:

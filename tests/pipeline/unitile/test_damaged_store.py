@@ -67,8 +67,8 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_damaged_store_is_one_line_and_exit_status_1(copy: tuple[Path, Path], case: str) -> None:
-    store, _ = copy
+def test_a_damaged_store_is_one_line_and_exit_status_1(copy33: tuple[Path, Path], case: str) -> None:
+    store, _ = copy33
     damage, says, commands = CASES[case]
     damage(store)
     runs = {"b": lambda: rebuild(store), "v": lambda: _values(store)}
@@ -85,17 +85,17 @@ def _values(store: Path) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("value", ["slow", None, [1]])
-def test_seconds_that_are_not_a_number_are_a_dash(copy: tuple[Path, Path], value: object) -> None:
+def test_seconds_that_are_not_a_number_are_a_dash(copy33: tuple[Path, Path], value: object) -> None:
     """Not damage that matters (``report`` shows a dash too): it was a traceback (ValueError)."""
-    store, _ = copy
+    store, _ = copy33
     record("classes", "seconds", value)(store)
     status, err = rebuild(store)
     assert status == 0, err
     assert "classes: done already (- s)" in err
 
 
-def test_force_writes_a_damaged_record_again(copy: tuple[Path, Path]) -> None:
-    store, tables = copy
+def test_force_writes_a_damaged_record_again(copy33: tuple[Path, Path]) -> None:
+    store, tables = copy33
     record("tables", "directory", 5)(store)
     status, err = rebuild(store, "--force", "tables", "--tables", str(tables))
     assert status == 0, err

@@ -18,9 +18,9 @@ from unitile_py.unitile import Board
 B33 = Board.get(3, 3)
 
 
-def test_build_writes_the_tables_into_a_new_tables_folder(copy: tuple[Path, Path], tmp_path: Path) -> None:
+def test_build_writes_the_tables_into_a_new_tables_folder(copy33: tuple[Path, Path], tmp_path: Path) -> None:
     """It said every stage was done and wrote nothing there."""
-    store, tables = copy
+    store, tables = copy33
     new = tmp_path / "elsewhere" / "tables"
     status, err = rebuild(store, "--tables", str(new))
     assert status == 0, err
@@ -44,10 +44,10 @@ def test_build_writes_the_tables_into_a_new_tables_folder(copy: tuple[Path, Path
     ids=["a3-deleted", "b2-damaged", "manifest-deleted", "manifest-damaged"],
 )
 def test_build_writes_missing_or_damaged_table_files_again(
-    copy: tuple[Path, Path], damage: object, says: str
+    copy33: tuple[Path, Path], damage: object, says: str
 ) -> None:
     """A rebuild said every stage was done and left the tables broken; a user's file stays."""
-    store, tables = copy
+    store, tables = copy33
     before = digests(tables)
     (tables / "notes.txt").write_text("a user's notes")
     damage(tables)  # type: ignore[operator]
@@ -61,9 +61,9 @@ def test_build_writes_missing_or_damaged_table_files_again(
     assert status == 0 and "tables: done already" in err, err
 
 
-def test_a_manifest_of_another_board_is_still_not_overwritten(copy: tuple[Path, Path]) -> None:
+def test_a_manifest_of_another_board_is_still_not_overwritten(copy33: tuple[Path, Path]) -> None:
     """What the store's record says it wrote stands in for a damaged manifest, not for someone else's."""
-    store, tables = copy
+    store, tables = copy33
     manifest = json.loads((tables / "manifest.json").read_text())
     (tables / "manifest.json").write_text(json.dumps({**manifest, "board": "3x5"}))
     snapshot = digests(tables)
@@ -89,10 +89,10 @@ def flip_a_byte(path: Path) -> None:
     ids=["nbr-flipped", "value-flipped", "legal-deleted", "r-deleted"],
 )
 def test_build_fails_on_damaged_chunks_in_one_line(
-    copy: tuple[Path, Path], name: str, damage: object, says: str
+    copy33: tuple[Path, Path], name: str, damage: object, says: str
 ) -> None:
     """It exited 0, every stage done already; ``--force tables`` wrote tables from the damaged store."""
-    store, tables = copy
+    store, tables = copy33
     damage(chunk_file(store, name, 0))  # type: ignore[operator]
     before = digests(tables)
     for extra in ((), ("--force", "tables")):
