@@ -176,30 +176,6 @@ def test_handle_deep_and_huge_json_is_bad_input(request_text: str, says: str) ->
     assert json.loads(handle(deep_string))["ok"] is True  # brackets inside a string do not count
 
 
-@pytest.mark.parametrize(
-    ("argv", "stdin"),
-    [
-        (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r", "c²"], b""),
-        (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r", "c\u0664"], b""),
-        (["match", "--red", "1", "--blue", "1", "--board", "\u00b3x3"], b""),
-        (["record", "-"], b"\xff\n"),
-        (["analyze", "-"], b"\xff\n"),
-        (["record", "-"], b"1" * 5000 + b". c4 *\n"),
-        (["record", "-"], b'[Board "\xc2\xb3x3"]\n*\n'),
-    ],
-)
-def test_command_line_hostile_input(argv: list[str], stdin: bytes) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "unitile_py", *argv],
-        input=stdin,
-        capture_output=True,
-        timeout=60,
-        env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin"},
-    )
-    err = done.stderr.decode("utf-8", "replace")
-    assert done.returncode == 2 and "Traceback" not in err and err.count("\n") == 1, err
-
-
 def test_output_to_a_full_disk_and_a_closed_pipe() -> None:
     start = "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r"
     with open("/dev/full", "wb") as full:

@@ -396,8 +396,8 @@ def test_naked_diagonal_games(made: tuple[dict[str, Any], NDGame], data: st.Data
     # a size that disagrees with the start, a skip where none was, a point placed twice
     wrong = draw(st.sampled_from([{"size": n + 1}, {"size": 2}, {"size": 14}, {"size": "9"}, {"size": None}]))
     disagree = ask("nd_state", game={**plain, **wrong})
-    if plain["start"] is not None:
-        assert disagree["ok"] is True  # a start names its own size
+    if plain["start"] is not None:  # a start names its own size: another one is refused, none is fine
+        assert disagree["ok"] is (wrong["size"] is None), disagree
     for moves in (
         [*plain["moves"], "skip"],
         [*plain["moves"], *plain["moves"][-1:]],
@@ -584,6 +584,15 @@ def check_errors(status: int, err: str, argv: list[str], out: str = "") -> None:
     assert len(lines) == 1 and lines[0].startswith("error: "), (argv, err)
 
 
+def run_checked(argv: list[str], stdin: bytes, limit: float) -> None:
+    """Run one command line in process: its errors one line (:func:`check_errors`), its CPU time within
+    ``limit`` (a slow run is measured again later, :func:`slow`)."""
+    status, out, err, spent = run_cli(argv, stdin)
+    check_errors(status, err, argv, out)
+    if spent > limit:
+        slow(lambda: run_cli(argv, stdin)[3], limit, f"{argv} with {stdin[:300]!r}")
+
+
 @pytest.fixture(scope="module")
 def input_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("fuzz_inputs")
@@ -596,25 +605,29 @@ def test_command_lines(input_dir: Path) -> None:
     @fuzz(400)
     @given(argvs(input_dir), st.one_of(st.sampled_from(FILE_TEXTS), st.binary(max_size=40)))
     def run(argv: list[str], stdin: bytes) -> None:
-        status, out, err, spent = run_cli(argv, stdin)
-        check_errors(status, err, argv, out)
-        if spent > CPU_LIMIT:
-            slow(lambda: run_cli(argv, stdin)[3], CPU_LIMIT, f"{argv} with {stdin[:300]!r}")
+        run_checked(argv, stdin, CPU_LIMIT)
 
     run()
 
 
 @pytest.mark.parametrize(
-    ("argv", "stdin"),
+    ("argv", "stdin", "status"),
     [
-        (["nd", "legal", "-"], b".../.R./... b\n\xff\n"),
-        (["record", "-"], b"\x00" * 1000),
-        (["nd", "why", ".R./.R./.R. b", "a1"], b""),
-        (["nd", "analyze", "-", "--json"], b"\xe2\x80\xa8\n.../.../... r\n"),
-        ([], b""),
+        (["nd", "legal", "-"], b".../.R./... b\n\xff\n", 2),
+        (["record", "-"], b"\x00" * 1000, 2),
+        (["nd", "why", ".R./.R./.R. b", "a1"], b"", 0),
+        (["nd", "analyze", "-", "--json"], b"\xe2\x80\xa8\n.../.../... r\n", 0),  # U+2028: a blank line
+        ([], b"", 2),
+        (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r", "c\u00b2"], b"", 2),
+        (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r", "c\u0664"], b"", 2),
+        (["match", "--red", "1", "--blue", "1", "--board", "\u00b3x3"], b"", 2),
+        (["record", "-"], b"\xff\n", 2),
+        (["analyze", "-"], b"\xff\n", 2),
+        (["record", "-"], b"1" * 5000 + b". c4 *\n", 2),
+        (["record", "-"], b'[Board "\xc2\xb3x3"]\n*\n', 2),
     ],
 )
-def test_command_line_processes(argv: list[str], stdin: bytes) -> None:
+def test_command_line_processes(argv: list[str], stdin: bytes, status: int) -> None:
     """A few of the same through a real process: the interpreter's own streams and exit."""
     done = subprocess.run(
         [sys.executable, "-m", "unitile_py", *argv],
@@ -624,7 +637,8 @@ def test_command_line_processes(argv: list[str], stdin: bytes) -> None:
         cwd=ROOT,
         env={"PYTHONIOENCODING": "utf-8", "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
     )
-    check_errors(done.returncode, done.stderr.decode("utf-8", "replace"), argv)
+    check_errors(done.returncode, done.stderr.decode("utf-8", "replace"), argv, done.stdout.decode("utf-8"))
+    assert done.returncode == status
 
 
 @pytest.mark.parametrize(
@@ -767,11 +781,7 @@ def test_command_lines_with_real_arguments(tmp_path: Path, command: str) -> None
     @fuzz(80)
     @given(command_lines(tmp_path, command))
     def run(made: tuple[list[str], bytes, float]) -> None:
-        argv, stdin, limit = made
-        status, out, err, spent = run_cli(argv, stdin)
-        check_errors(status, err, argv, out)
-        if spent > limit:
-            slow(lambda: run_cli(argv, stdin)[3], limit, f"{argv} with {stdin[:300]!r}")
+        run_checked(*made)
 
     run()
 
