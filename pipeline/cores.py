@@ -6,6 +6,7 @@ pool (:func:`numba_limit`, ``NUMBA_NUM_THREADS``). Within those limits, :func:`u
 
 * the request of the client, when the client knows the machine (it runs the tasks itself or started the
   LocalCluster's workers on its own cores and shares them out);
+* otherwise ``NUMBA_NUM_THREADS``, when the process's environment sets it (an operator's figure);
 * otherwise, on a dask worker, the worker's own number of threads (``dask worker --nthreads``): dask's
   convention is one core per worker thread (its nanny sets ``OMP_NUM_THREADS=1`` for the same reason),
   so a worker given one thread runs one numba thread however many cores its machine has;
@@ -50,11 +51,13 @@ def worker_threads() -> int | None:
 
 
 def usable_threads(requested: int | None = None) -> int:
-    """The numba threads for a task here: ``requested`` (or, when None, the dask worker's threads, or
-    every allowed core), at least 1 and at most :func:`allowed_cores` and :func:`numba_limit`."""
+    """The numba threads for a task here: ``requested`` (or, when None, ``NUMBA_NUM_THREADS`` if the
+    environment sets it, else the dask worker's threads, else every allowed core), at least 1 and at most
+    :func:`allowed_cores` and :func:`numba_limit`."""
     limit = min(allowed_cores(), numba_limit())
-    wanted = requested if requested is not None else worker_threads() or limit
-    return max(1, min(wanted, limit))
+    if requested is None:
+        requested = limit if "NUMBA_NUM_THREADS" in os.environ else worker_threads() or limit
+    return max(1, min(requested, limit))
 
 
 def use_threads(requested: int | None = None) -> int:

@@ -44,6 +44,7 @@ def machine(monkeypatch: pytest.MonkeyPatch) -> Any:
         monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(allowed)), raising=False)
         monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", pool)
         monkeypatch.setattr(cores, "worker_threads", lambda: worker)
+        monkeypatch.delenv("NUMBA_NUM_THREADS", raising=False)
 
     return set_machine
 
@@ -66,6 +67,16 @@ def test_without_a_request_a_dask_worker_uses_its_own_threads(machine: Any) -> N
     assert usable_threads(4) == 4
     machine(allowed=2, pool=2, worker=4)
     assert usable_threads(None) == 2
+
+
+def test_an_operators_numba_num_threads_outranks_the_workers_threads(
+    machine: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``NUMBA_NUM_THREADS=4 dask worker --nthreads 1``: one task at a time, four threads each."""
+    machine(allowed=8, pool=4, worker=1)
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "4")
+    assert usable_threads(None) == 4
+    assert usable_threads(2) == 2
 
 
 def test_without_affinity_the_machines_cores_count(monkeypatch: pytest.MonkeyPatch) -> None:
