@@ -1,8 +1,8 @@
 """How many numba threads a task uses, decided in the process that runs it.
 
 A task may use the cores its process is allowed to run on (:func:`allowed_cores`: ``taskset``, a cgroup
-cpuset, a SLURM job step or a Kubernetes pod limit all narrow it), and never more than numba's thread
-pool (:func:`numba_limit`, ``NUMBA_NUM_THREADS``). Within those limits, :func:`usable_threads` takes:
+cpuset or a SLURM job step's CPU binding narrow them; a CPU quota does not), and never more than numba's
+thread pool (:func:`numba_limit`, ``NUMBA_NUM_THREADS``). Within those limits, :func:`usable_threads` takes:
 
 * the request of the client, when the client knows the machine (it runs the tasks itself or started the
   LocalCluster's workers on its own cores and shares them out);

@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import cores
 from ..arrays import Checked, open_array
-from ..cores import allowed_cores, use_threads
 from .classes import ACTIVE_BIT
 from .solve_order import SolveOrder, SolveRows
 from .solver import (
@@ -480,7 +480,7 @@ class StoredPartition(Partition):
     def __init__(self, path: str, plan: PartPlan, plans: Sequence[PartPlan], threads: int | None,
                  order: SolveOrder) -> None:  # fmt: skip
         #: The numba threads of this part, decided where it lives (:func:`pipeline.cores.use_threads`).
-        self.threads = use_threads(threads)
+        self.threads = cores.use_threads(threads)
         nbr = SolveRows(open_array(path, "graph/nbr"), order, ids=True)
         info = SolveRows(open_array(path, "graph/info"), order)
         super().__init__(plan, plans, nbr, info)
@@ -489,10 +489,7 @@ class StoredPartition(Partition):
         """Give the calling thread this part's numba threads; return ``(threads, allowed cores)``. The
         solve calls it before any other method: dask runs an actor's methods in a thread of the worker
         other than the one that made the actor, and numba's thread count is per thread."""
-        import numba
-
-        numba.set_num_threads(self.threads)
-        return self.threads, allowed_cores()
+        return cores.use_threads(self.threads), cores.allowed_cores()
 
 
 #: Class ids per block when r and T are written by class id (whole chunks of the arrays; zarr writes a
