@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
@@ -19,6 +18,7 @@ from tqdm import tqdm
 
 from unitile_py.errors import GameError
 
+from .cores import allowed_cores
 from .groups import CallArgs, LocalGroup, OnWait
 
 T = TypeVar("T")
@@ -50,8 +50,11 @@ def progress(total: float, desc: str, enabled: bool = True, unit: str = "task") 
 class Executor(Protocol):
     """Runs independent tasks."""
 
-    #: Parallel workers (used to size the numba threads of each task).
+    #: Parallel workers (the solve's parts on a cluster are one per worker).
     workers: int
+    #: The numba threads each task asks for (:func:`pipeline.cores.usable_threads`): the share of the
+    #: cores when this process knows the machine the tasks run on; None lets the worker decide.
+    threads: int | None
     show_progress: bool
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str,
@@ -84,6 +87,7 @@ class InProcessExecutor:
 
     def __init__(self, show_progress: bool = False) -> None:
         self.workers = 1
+        self.threads: int | None = None  # every core this process may use
         self.show_progress = show_progress
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str,
@@ -155,8 +159,13 @@ class DaskExecutor:
                 raise GameError(f"scheduler {scheduler}: give HOST:PORT ({exc})") from None
             info = self.client.scheduler_info()
             self.workers = max(1, len(info.get("workers", {})))
+            # The workers' machines are not this one: each worker sizes its tasks' threads itself.
+            self.threads: int | None = None
         else:
-            n = workers or os.cpu_count() or 1
+            # The workers are processes (or threads) on this machine and inherit this process's CPU
+            # affinity: one per core it may use, and each task its share of those cores.
+            cores = allowed_cores()
+            n = workers or cores
             # dask's nanny starts workers with MALLOC_TRIM_THRESHOLD_=65536, which also turns off
             # glibc's adaptive mmap threshold: every large numpy temporary is then mapped and unmapped
             # afresh, its pages faulted in again (measured: docs/pipeline.md, "The allocator"). Local
@@ -171,6 +180,7 @@ class DaskExecutor:
                 )
             self.client = Client(self.cluster)
             self.workers = n
+            self.threads = max(1, cores // n)
         link = self.client.dashboard_link
         if link and show_progress:
             print(f"dask dashboard: {link}", file=sys.stderr)

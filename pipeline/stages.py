@@ -16,7 +16,6 @@ stage, and a rerun skips stages with a record, so a killed build resumes at the 
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -49,9 +48,10 @@ class StageContext(Generic[BoardT, StoreT]):
     log: Callable[[str], None] = field(default=to_stderr)
 
     @property
-    def task_threads(self) -> int:
-        """Numba threads for each task, so that all workers together use the machine's cores."""
-        return max(1, (os.cpu_count() or 1) // max(1, self.executor.workers))
+    def task_threads(self) -> int | None:
+        """The numba threads a task asks for (the executor's ``threads``); the worker running it decides
+        (:func:`pipeline.cores.use_threads`), None leaving it all to the worker."""
+        return self.executor.threads
 
 
 ContextT = TypeVar("ContextT", bound=StageContext[Any, Any], contravariant=True)

@@ -33,6 +33,7 @@ from numba import prange
 
 from unitile_py.unitile.board import Board
 
+from ..cores import allowed_cores
 from .bits import PARALLEL, GeoArgs, cells_of, connected, next_combination, rank, unrank
 from .geometry import Geometry
 
@@ -135,6 +136,7 @@ class Machine:
     test_rate: float
     #: random reads per second, all threads.
     gather_rate: float
+    #: numba threads of the measuring process (the client) and the cores it may run on.
     threads: int
     cores: int
     load_average: float
@@ -160,7 +162,7 @@ class Machine:
             test_rate=PROBE_N / max(tests - step, floor),
             gather_rate=GATHER_READS / gather,
             threads=numba.get_num_threads(),
-            cores=os.cpu_count() or 1,
+            cores=allowed_cores(),
             load_average=os.getloadavg()[0],
             seconds=time.perf_counter() - t0,
         )

@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 import zarr
 
 from unitile_py.errors import UnitileError
 from unitile_py.unitile.board import Board
 
+from ..cores import use_threads
 from .bounds import Cost
 from .classes import (
     ACTIVE_BIT,
@@ -45,13 +45,13 @@ class ClassesTask:
     board: str
     orbit: int
     order: str
-    threads: int
+    threads: int | None
 
 
 def classes_task(task: ClassesTask) -> int:
     """Write ``classes/ranks_<o>``, ``classes/runs_<o>`` (the locality keys' runs, for the solve order)
     and row ``o`` of ``classes/rank_to_local``; return the class count."""
-    numba.set_num_threads(task.threads)
+    use_threads(task.threads)
     geo = Geometry.of(Board.parse(task.board))
     ranks, local, runs = orbit_classes(geo, task.orbit, task.order)
     store = Store(task.path, geo.board)
@@ -148,7 +148,7 @@ class GraphTask:
     board: str
     lo: int
     hi: int
-    threads: int
+    threads: int | None
 
 
 def graph_task(task: GraphTask) -> tuple[int, int]:
@@ -157,7 +157,7 @@ def graph_task(task: GraphTask) -> tuple[int, int]:
     Reads only the rows of ``classes/rank_to_local`` that the classes of the shard reach
     (:func:`pipeline.unitile.classes.graph_orbits`).
     """
-    numba.set_num_threads(task.threads)
+    use_threads(task.threads)
     board = Board.parse(task.board)
     geo = Geometry.of(board)
     store = Store(task.path, board)
@@ -232,7 +232,7 @@ class PositionsTask:
     path: str
     board: str
     bubble: int
-    threads: int
+    threads: int | None
 
 
 def positions_task(task: PositionsTask) -> None:
@@ -242,7 +242,7 @@ def positions_task(task: PositionsTask) -> None:
     and ``perfect/class_value`` (every position with the bubble on this cell lies in one of the orbit's
     classes).
     """
-    numba.set_num_threads(task.threads)
+    use_threads(task.threads)
     board = Board.parse(task.board)
     geo = Geometry.of(board)
     store = Store(task.path, board)

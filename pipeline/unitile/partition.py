@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import cores
 from ..arrays import Checked, open_array
 from .classes import ACTIVE_BIT
 from .solve_order import SolveOrder, SolveRows
@@ -476,14 +477,19 @@ class StoredPartition(Partition):
     """A part that reads only its own rows of ``graph/nbr`` and ``graph/info`` from the store, in the
     solve order."""
 
-    def __init__(self, path: str, plan: PartPlan, plans: Sequence[PartPlan], threads: int,
+    def __init__(self, path: str, plan: PartPlan, plans: Sequence[PartPlan], threads: int | None,
                  order: SolveOrder) -> None:  # fmt: skip
-        import numba
-
-        numba.set_num_threads(threads)
+        #: The numba threads of this part, decided where it lives (:func:`pipeline.cores.use_threads`).
+        self.threads = cores.use_threads(threads)
         nbr = SolveRows(open_array(path, "graph/nbr"), order, ids=True)
         info = SolveRows(open_array(path, "graph/info"), order)
         super().__init__(plan, plans, nbr, info)
+
+    def use_threads(self) -> tuple[int, int]:
+        """Give the calling thread this part's numba threads; return ``(threads, allowed cores)``. The
+        solve calls it before any other method: dask runs an actor's methods in a thread of the worker
+        other than the one that made the actor, and numba's thread count is per thread."""
+        return cores.use_threads(self.threads), cores.allowed_cores()
 
 
 #: Class ids per block when r and T are written by class id (whole chunks of the arrays; zarr writes a

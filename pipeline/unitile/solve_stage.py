@@ -24,13 +24,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 import zarr
 
 from unitile_py.unitile.board import Board
 
 from ..arrays import open_array, take
+from ..cores import allowed_cores
 from ..executor import progress
 from ..groups import Group, LocalGroup
 from ..store import as_record
@@ -139,10 +139,10 @@ def t_task(task: TTask) -> tuple[float, float]:
 def solve_on_parts(
     ctx: Context, order: SolveOrder, graph: str, tol: float, checkpoint_seconds: float,
     phases: dict[str, float],
-) -> tuple[SolveResult, float, tuple[float, float] | None, list[float], int, bool]:
+) -> tuple[SolveResult, float, tuple[float, float] | None, list[float], list[tuple[int, int]], bool]:
     """One attempt: start the parts (from the checkpoint if any), run CG, write r (and T, when one part
-    holds every class). Returns the numbers (with T's minimum and maximum, if written) and adds the
-    seconds of each phase to ``phases``."""
+    holds every class). Returns the numbers (with T's minimum and maximum, if written, and each part's
+    numba threads and allowed cores) and adds the seconds of each phase to ``phases``."""
     store = ctx.store
     split, n = order.split, order.n
     with timed(phases, "starting_parts"):
@@ -151,8 +151,11 @@ def solve_on_parts(
         local = getattr(ctx.executor, "cluster", None) is not None
         parts = 1 if local else ctx.executor.workers
         plans = plan_parts(split, n, parts)
-        threads = ctx.task_threads if len(plans) > 1 else pool_threads()
+        # A LocalCluster's worker holding the only part may use every core this machine gives the build
+        # (its workers inherit this process's affinity); elsewhere each part's worker decides.
+        threads = allowed_cores() if local else ctx.task_threads
         group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads, order) for p in plans])
+        used = [(int(t), int(c)) for t, c in group.call("use_threads")]
         connect(group)
         meta = checkpoint_meta(store, graph, split)
         if meta is not None:
@@ -209,7 +212,7 @@ def solve_on_parts(
             store.create("solve/r", (n,), None, np.float64, chunks=(chunk,), compress=False)
             r_max = max(group.call("write_r", [(store.path,)] * group.size))
     peaks = group.call("peak_memory")
-    return result, r_max, t_range, peaks, group.size, meta is not None
+    return result, r_max, t_range, peaks, used, meta is not None
 
 
 def form_t(ctx: Context, order: SolveOrder) -> tuple[float, float]:
@@ -280,12 +283,6 @@ def _poller(group: Group, show: Callable[[int, float], None]) -> Callable[[], No
     return poll
 
 
-def pool_threads() -> int:
-    """The size of numba's thread pool (``NUMBA_NUM_THREADS``, by default the number of cores)."""
-    # numba.config sets its attributes from the environment at run time, out of a type checker's sight.
-    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-
-
 def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, Any]:
     """Solve for r on classes and store ``values/r`` and ``values/T_class``; return the record.
 
@@ -305,7 +302,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
             if attempt == RETRIES or not ctx.executor.lost_workers():
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
-    result, r_max, t_range, peaks, parts, resumed = outcome
+    result, r_max, t_range, peaks, used, resumed = outcome
     if t_range is None:
         with timed(phases, "forming_T"):
             t_range = form_t(ctx, order)
@@ -332,15 +329,16 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "solve_cpu_seconds": result.cpu_seconds,
         "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
         "part_peak_rss_gib": peaks,
-        "parts": parts,
+        "parts": len(used),
         "load_average": os.getloadavg()[0],
         "seconds_per_iteration": result.seconds_per_iteration,
         "resumed": resumed,
         # Wall seconds of each phase (the CG loop's include its checkpoints and restarts).
         "phase_seconds": {k: round(v, 3) for k, v in phases.items()},
         "solved_classes": order.split,
-        "threads": numba.get_num_threads(),
-        "cores": os.cpu_count(),
+        # Per part, where it ran: the numba threads it used and the cores its process was allowed.
+        "threads": [t for t, _ in used],
+        "cores": [c for _, c in used],
     }
 
 

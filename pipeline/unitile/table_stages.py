@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 
 from unitile_py.errors import GameError, UnitileError
@@ -28,6 +27,7 @@ from unitile_py.unitile.board import Board
 from unitile_py.unitile.position import Position
 
 from ..arrays import require_complete
+from ..cores import use_threads
 from ..errors import CheckFailed
 from ..store import is_url
 from .bounds import Cost
@@ -65,14 +65,14 @@ class CellTask:
     path: str
     board: str
     bubble: int
-    threads: int
+    threads: int | None
     extra: str = ""
 
 
 def cell_arrays(task: CellTask) -> tuple[Board, Store, np.ndarray, np.ndarray, np.ndarray]:
     """What a per-cell table task reads (after setting its numba threads): the board, the store and the
     cell's legal bytes, best masks and values."""
-    numba.set_num_threads(task.threads)
+    use_threads(task.threads)
     board = Board.parse(task.board)
     store = Store(task.path, board)
     c = board.colourings

@@ -15,13 +15,13 @@ import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 
 from unitile_py.unitile.board import Board
 from unitile_py.unitile.position import Position
 
 from ..arrays import open_array, require_complete
+from ..cores import use_threads
 from ..errors import VerifyError
 from .bounds import Cost, slides_per_position
 from .cellpass import (
@@ -74,7 +74,7 @@ class VerifyTask:
     bubble: int
     bound: float
     mean_tol: float
-    threads: int
+    threads: int | None
     check: bool
 
 
@@ -82,7 +82,7 @@ def verify_task(task: VerifyTask) -> tuple[list[int], list[float], int, int]:
     """Counts and extremes of one bubble cell (:func:`pipeline.unitile.cellpass.cell_pass`), and the number of
     legal
     bytes and best masks that differ from the stored ones (rerun) or 0, 0 (having written them)."""
-    numba.set_num_threads(task.threads)
+    use_threads(task.threads)
     board = Board.parse(task.board)
     store = Store(task.path, board)
     c = board.colourings

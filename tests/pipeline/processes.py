@@ -38,15 +38,17 @@ def wait_for(condition: Callable[[], Any], what: str, timeout: float = DEADLINE)
 class Processes:
     """Processes started by a test, each in its own session; :meth:`stop_all` kills their groups."""
 
-    def __init__(self, logs: Path) -> None:
+    def __init__(self, logs: Path, env: dict[str, str] | None = None) -> None:
         self.logs = logs
+        #: The environment of every process (default: :func:`installed_env`).
+        self.env = env if env is not None else installed_env()
         self.started: list[subprocess.Popen[bytes]] = []
 
     def start(self, name: str, cmd: list[str]) -> subprocess.Popen[bytes]:
-        """Start ``cmd`` in the log directory (a temporary one) with :func:`installed_env`."""
+        """Start ``cmd`` in the log directory (a temporary one) with :attr:`env`."""
         with open(self.logs / f"{name}.log", "wb") as log:
             proc = subprocess.Popen(
-                cmd, cwd=self.logs, env=installed_env(), stdout=log, stderr=subprocess.STDOUT,
+                cmd, cwd=self.logs, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
         self.started.append(proc)
@@ -88,11 +90,12 @@ class Cluster:
         except (json.JSONDecodeError, KeyError):
             return None
 
-    def start_worker(self, name: str) -> None:
+    def start_worker(self, name: str, prefix: tuple[str, ...] = ()) -> None:
+        """A single-threaded worker; ``prefix`` runs it through another command (``taskset -c 0``)."""
         self.workers[name] = self.procs.start(
             name,
-            [DASK, "worker", "--scheduler-file", str(self.file), "--host", "127.0.0.1", "--nworkers", "1",
-             "--nthreads", "1", "--no-dashboard", "--name", name],
+            [*prefix, DASK, "worker", "--scheduler-file", str(self.file), "--host", "127.0.0.1",
+             "--nworkers", "1", "--nthreads", "1", "--no-dashboard", "--name", name],
         )  # fmt: skip
 
     def wait_workers(self, n: int) -> None:

@@ -45,6 +45,8 @@ VOLATILE = {
     "part_peak_rss_gib",
     "phase_seconds",
     "parts",
+    "threads",  # each part's numba threads and allowed cores (machine facts, not results)
+    "cores",
     "usage",  # CPU seconds, peak memory and load of each stage
     "bound",  # the bound from rates measured at the start of the build, and the ratio
 }
