@@ -1,7 +1,7 @@
 """How the build's cost grows with the board and the workers: a real ``dask scheduler`` and N
 ``dask worker`` processes on 127.0.0.1, ``python -m pipeline build --scheduler`` into a fresh store.
 
-    .venv/bin/python bench/scaling.py [--boards 3x5,3x7] [--workers 1,2] [--memory-limit 2GiB]
+    .venv/bin/python bench/scaling.py [--boards 3x5,3x7] [--workers 1,2] [--memory-limit 2GiB] [--pin]
                                       [--existing build/5x5.zarr] [--out build/scaling.json]
 
 For each board and worker count it reports the wall time of the build, each stage's seconds, CPU
@@ -9,7 +9,10 @@ seconds and bound ratio (from the stage records), the peak resident memory of th
 scalars and the halo traffic of the solve) and of the workers (their own ``ru_maxrss`` at the end,
 and the largest per-stage peak of the stage records: the build resets the high-water mark at every
 stage, so a worker's peak at the end is its last stage's), the machine's
-load average before and after, and the cost per position. ``--existing`` adds the stage seconds already
+load average before and after, and the cost per position. With ``--pin`` every worker runs under
+``taskset`` on a core of its own (worker i on the i-th core this process may use), single-threaded, as
+separate one-core machines would; a board built with several worker counts gets a line of each stage's
+speedup over the fewest workers. ``--existing`` adds the stage seconds already
 recorded in finished stores (no rebuild). The numbers are only as quiet as the machine.
 
     .venv/bin/python bench/scaling.py --halo build/5x5.zarr
@@ -51,7 +54,7 @@ def _peak_rss_kib() -> int:
 class LocalDaskCluster:
     """``dask scheduler`` + ``workers`` ``dask worker`` processes, each in its own process group."""
 
-    def __init__(self, tmp: Path, workers: int, memory_limit: str | None) -> None:
+    def __init__(self, tmp: Path, workers: int, memory_limit: str | None, pin: bool = False) -> None:
         from dask.distributed import Client
 
         self.procs: list[subprocess.Popen[bytes]] = []
@@ -69,8 +72,12 @@ class LocalDaskCluster:
             time.sleep(0.01)
         self.address = json.loads(file.read_text())["address"]
         extra = ["--memory-limit", memory_limit] if memory_limit else []
+        cores = sorted(os.sched_getaffinity(0))
+        if pin and workers > len(cores):
+            raise SystemExit(f"--pin: {workers} workers but only {len(cores)} cores to pin them to")
         for i in range(workers):
-            self._start([DASK, "worker", "--scheduler-file", str(file), "--host", "127.0.0.1",
+            bound = ["taskset", "-c", str(cores[i])] if pin else []
+            self._start([*bound, DASK, "worker", "--scheduler-file", str(file), "--host", "127.0.0.1",
                          "--nworkers", "1", "--nthreads", "1", "--no-dashboard", "--name", f"w{i}", *extra],
                         env, tmp / f"w{i}.log")  # fmt: skip
         self.client = Client(self.address, timeout="30s")
@@ -107,11 +114,13 @@ class LocalDaskCluster:
                 p.wait()
 
 
-def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path) -> dict[str, Any]:
-    """One fresh build of ``board`` on a new cluster of ``workers`` workers."""
+def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path, pin: bool = False
+            ) -> dict[str, Any]:
+    """One fresh build of ``board`` on a new cluster of ``workers`` workers (each on its own core with
+    ``pin``)."""
     tmp = Path(tempfile.mkdtemp(prefix=f"scaling-{board}-{workers}w-", dir=scratch))
     store = tmp / f"{board}.zarr"
-    cluster = LocalDaskCluster(tmp, workers, memory_limit)
+    cluster = LocalDaskCluster(tmp, workers, memory_limit, pin)
     try:
         cmd = [sys.executable, "-m", "pipeline", "build", "--board", str(board), "--store", str(store),
                "--tables", str(tmp / "tables"), "--scheduler", cluster.address.removeprefix("tcp://"),
@@ -149,6 +158,8 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path)
         "solved_classes": stages["solve"]["solved_classes"],
         "iterations": stages["solve"]["iterations"],
         "workers": workers,
+        "pinned": pin,
+        "stage_tasks": {k: v.get("tasks") for k, v in stages.items()},
         "memory_limit": memory_limit,
         "wall_seconds": round(wall, 2),
         "stage_seconds": {k: v["seconds"] for k, v in stages.items()},
@@ -246,11 +257,27 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def speedups(rows: list[dict[str, Any]]) -> list[str]:
+    """Per board built with several worker counts: each stage's seconds with the fewest workers over its
+    seconds with more, and the whole build's."""
+    lines = []
+    for board in dict.fromkeys(r["board"] for r in rows):
+        runs = sorted((r for r in rows if r["board"] == board), key=lambda r: r["workers"])
+        base = runs[0]
+        for r in runs[1:]:
+            parts = [f"{k} {base['stage_seconds'][k] / v:.2f}x" for k, v in r["stage_seconds"].items()
+                     if k in base["stage_seconds"] and v > 0]
+            lines.append(f"{board} {r['workers']} workers over {base['workers']}: build "
+                         f"{base['wall_seconds'] / r['wall_seconds']:.2f}x; " + ", ".join(parts))
+    return lines
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--boards", default="3x5,3x7")
     p.add_argument("--workers", default="1,2", help="worker counts, comma separated")
     p.add_argument("--memory-limit", help="each worker's --memory-limit (for example 2GiB)")
+    p.add_argument("--pin", action="store_true", help="each worker on a core of its own (taskset)")
     p.add_argument("--existing", action="append", default=[], help="a finished store to report (no rebuild)")
     p.add_argument("--scratch", default=str(ROOT / "build"), help="where the fresh stores go (removed after)")
     p.add_argument(
@@ -267,10 +294,12 @@ def main() -> int:
     rows = []
     for b in [b for b in args.boards.split(",") if b]:
         for n in (int(w) for w in args.workers.split(",")):
-            row = run_one(Board.parse(b), n, args.memory_limit, Path(args.scratch))
+            row = run_one(Board.parse(b), n, args.memory_limit, Path(args.scratch), args.pin)
             print(json.dumps(row), file=sys.stderr, flush=True)
             rows.append(row)
     print(table(rows))
+    for line in speedups(rows):
+        print(line)
     recorded = [e for e in (existing(path) for path in args.existing) if e is not None]
     for e in recorded:
         print(f"{e['board']} (recorded in {e['store']}): {e['sum_of_stage_seconds']} s over stages "

@@ -56,6 +56,9 @@ class Executor(Protocol):
     #: cores when this process knows the machine the tasks run on; None lets the worker decide.
     threads: int | None
     show_progress: bool
+    #: The tasks run so far: one per item of every :meth:`map`, one per object of every :meth:`group`
+    #: (a stage's record counts its own).
+    tasks: int
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str,
             on_result: Callable[[int, R], None] | None = None) -> list[R]:
@@ -89,10 +92,12 @@ class InProcessExecutor:
         self.workers = 1
         self.threads: int | None = None  # every core this process may use
         self.show_progress = show_progress
+        self.tasks = 0
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str,
             on_result: Callable[[int, R], None] | None = None) -> list[R]:
         """Run each task in turn."""
+        self.tasks += len(items)
         out = []
         with progress(len(items), desc, self.show_progress) as bar:
             for i, item in enumerate(items):
@@ -104,6 +109,7 @@ class InProcessExecutor:
 
     def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> Any:
         """The objects, in this process."""
+        self.tasks += len(args)
         return LocalGroup([cls(*a) for a in args])
 
     def lost_workers(self) -> bool:
@@ -137,6 +143,7 @@ class DaskExecutor:
 
         self.show_progress = show_progress
         self.retries = retries
+        self.tasks = 0
         self.cluster = None
         self.scheduler = scheduler
         #: Whether the workers are processes other than this one (a LocalCluster of threads is not).
@@ -190,6 +197,7 @@ class DaskExecutor:
         """Submit every task, collect results in order as they finish."""
         from dask.distributed import as_completed
 
+        self.tasks += len(items)
         futures = self.client.map(fn, list(items), pure=False, retries=self.retries)
         index = {f.key: i for i, f in enumerate(futures)}
         out: list[Any] = [None] * len(futures)
@@ -232,6 +240,7 @@ class DaskExecutor:
     def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> ActorGroup:
         """Dask actors, one per ``args`` entry, placed round robin on the workers now connected."""
         self.check_scheduler()
+        self.tasks += len(args)
         workers = self.worker_addresses()
         if not workers:
             raise GameError("the cluster has no workers")

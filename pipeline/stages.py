@@ -84,10 +84,11 @@ def run_stages(
 ) -> dict[str, Any]:
     """Run the stages not yet complete (and those named in ``force``); return all stage records.
 
-    Each record gets the stage's wall seconds, its CPU seconds (this process and every worker process),
-    the peak resident memory of this process and of the largest worker during the stage, the load
-    average before and after, and the ``bound`` that ``bounds(stage, ctx)`` gives, if any. A completed
-    stage's line in the log ends with ``describe(record)``.
+    Each record gets the stage's wall seconds, the tasks it ran (``tasks``: items mapped and objects of
+    groups; a stage that works in this process alone ran none), its CPU seconds (this process and every
+    worker process), the peak resident memory of this process and of the largest worker during the
+    stage, the load average before and after, and the ``bound`` that ``bounds(stage, ctx)`` gives, if
+    any. A completed stage's line in the log ends with ``describe(record)``.
     """
     names = [s.name for s in stages]
     for i, stage in enumerate(stages):
@@ -109,6 +110,7 @@ def run_stages(
         load0 = load_average()
         workers0 = ctx.executor.sample_workers(reset=True)
         cpu0, _ = sample(reset=True)
+        tasks0 = ctx.executor.tasks
         t0 = time.perf_counter()
         record = dict(stage.run(ctx))
         seconds = time.perf_counter() - t0
@@ -116,6 +118,7 @@ def run_stages(
         workers1 = ctx.executor.sample_workers()
         worker_cpu = sum(v[0] - workers0[k][0] for k, v in workers1.items() if k in workers0)
         record["seconds"] = round(seconds, 3)
+        record["tasks"] = ctx.executor.tasks - tasks0
         record["usage"] = {
             "cpu_seconds": round(cpu1 - cpu0 + worker_cpu, 3),
             "client_cpu_seconds": round(cpu1 - cpu0, 3),

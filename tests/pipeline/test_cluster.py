@@ -35,6 +35,7 @@ BOARD = "3x5"
 VOLATILE = {
     "seconds",
     "finished",
+    "tasks",
     "solve_seconds",
     "solve_cpu_seconds",
     "seconds_per_iteration",
