@@ -301,3 +301,33 @@ def test_a_store_url_whose_file_system_is_not_installed_is_one_line(
     assert main([*argv, "--in-process", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: store s3://bucket/x.zarr: cannot open it ("), err
+
+
+def test_three_parts_run_the_solve_themselves_bit_for_bit(cluster: Cluster, tmp_path: Path) -> None:
+    """3x7 (three chunks of O positions) on three workers: each part runs the CG loop itself, exchanging
+    halo values and partial sums with two others, and r is the in-memory one-part solve's, bit for bit."""
+    from pipeline.unitile.cg import solve
+    from pipeline.unitile.class_stages import solve_order
+    from pipeline.unitile.solver import SolverState
+    from pipeline.unitile.store import Store
+    from unitile_py.unitile.board import Board
+
+    cluster.start_worker("third")
+    try:
+        cluster.wait_workers(3)
+        store = tmp_path / "3x7.zarr"
+        cmd = build_cmd(store, cluster.address)
+        cmd[cmd.index(BOARD)] = "3x7"
+        out = subprocess.run(cmd, cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+    finally:
+        Processes.kill(cluster.workers.pop("third"))
+    record = stage_records(store)["solve"]
+    assert (record["driver"], record["parts"]) == ("parts", 3), record
+    board = Board.parse("3x7")
+    s = Store(str(store), board)
+    order = solve_order(s)
+    one = solve(s.read("graph/nbr"), s.read("graph/info"), order.split, SolverState.start(order.split),
+                order=order)  # fmt: skip
+    assert one.iterations == record["iterations"]
+    assert np.array_equal(s.read("values/r"), one.x)
