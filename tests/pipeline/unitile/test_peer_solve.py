@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pipeline.groups import LocalGroup
 from pipeline.unitile import partition
-from pipeline.unitile.cg import LocalGroup, PeerSteps, gather, local_parts, run_loop, solve
+from pipeline.unitile.cg import PeerSteps, gather, local_parts, run_loop, solve
 from pipeline.unitile.class_stages import solve_order
 from pipeline.unitile.partition import Partition
 from pipeline.unitile.solver import SolveResult, SolverState
