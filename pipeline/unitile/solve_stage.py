@@ -1,9 +1,11 @@
-"""The ``solve`` stage: parts of the class graph on the workers, CG driven from here, r and T stored.
+"""The ``solve`` stage: parts of the class graph on the workers running CG themselves, r and T stored.
 
 Each worker holds one part (:class:`pipeline.unitile.partition.StoredPartition`: its rows of the graph in the
-solve order of :mod:`pipeline.unitile.solve_order`, its slices of the vectors and its halo); this process
-holds only scalars (:func:`pipeline.unitile.cg.run_cg`). The parts write their rows of the solution in solve
-positions (``solve/r``); then one task per chunk of class ids writes ``values/r`` and ``values/T_class``.
+solve order of :mod:`pipeline.unitile.solve_order`, its slices of the vectors and its halo). On workers
+every part runs the CG loop itself (:func:`drive_parts`) and this process polls the progress; parts held
+in this process are driven from here, holding only scalars (:func:`pipeline.unitile.cg.run_cg`). The
+parts write their rows of the solution in solve positions (``solve/r``); then one task per chunk of class
+ids writes ``values/r`` and ``values/T_class``.
 
 Checkpoints alternate between two slots (``solve/a_*`` and ``solve/b_*``), written by the parts; the
 group's attributes name the valid slot only after its arrays are written, so a kill during a
@@ -375,7 +377,8 @@ class SolveStage:
     """r on every class by preconditioned CG, with checkpoints (:func:`run_solve`).
 
     The graph and the vectors live in parts on the workers (one part using every core on a
-    LocalCluster or in process; one part per worker on a cluster); this process drives the iteration.
+    LocalCluster or in process; one part per worker on a cluster); on workers the parts run the
+    iteration themselves, in process this process drives it.
     """
 
     name: ClassVar[str] = "solve"
