@@ -14,6 +14,7 @@
   On a size whose folder holds a strategy (5x5: :mod:`.perfect`) the outcomes come from the stored
   proof, else from a bounded exact search, else ``"unknown"``; every ``distance`` is null, and
   ``source`` ``"strategy"``, ``winner``, ``how`` (or why unknown) and ``note`` are added.
+* ``review FILE|- [--json]``: every turn of a record on a size with tables judged (:mod:`.review`).
 * ``play`` and ``match``: a game in the terminal, and computer levels against each other (level 6,
   perfect play, on the solved sizes).
 
@@ -47,7 +48,7 @@ from ..playing import (
 )
 from ..records import split_record
 from ..table_io import folder_of, manifest_kind, root_of
-from . import perfect
+from . import perfect, review
 from .game import Game, parse_record
 from .keys import default_root
 from .legality import check_start, explain, game_over, legal_masks
@@ -295,6 +296,7 @@ def register(sub: Any) -> None:
     )
     analyze.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
     analyze.set_defaults(func=cmd_analyze)
+    review.register(cmds)
     size_help = f"board size NxN (default {DEFAULT_SIZE}x{DEFAULT_SIZE})"
     play = cmds.add_parser("play", help="play a game in the terminal")
     play.add_argument(

@@ -1,5 +1,6 @@
 """Unitile's commands of ``python -m unitile_py`` (:mod:`unitile_py.cli`): show, slides, record, and
-the match, play and analyze commands of :mod:`.match`, :mod:`.terminal_play` and :mod:`.analyze`.
+the match, play, analyze and review commands of :mod:`.match`, :mod:`.terminal_play`, :mod:`.analyze`
+and :mod:`.review`.
 
 User errors (a malformed position, record or move, a move the rules forbid, a missing file) print one
 line to standard error and exit with status 2; there is no traceback.
@@ -12,7 +13,7 @@ from typing import Any
 
 from ..errors import GameError, UnitileError
 from ..playing import show_after, show_record
-from . import analyze, match, terminal_play
+from . import analyze, match, review, terminal_play
 from .board import Board
 from .drawing import draw
 from .game import Game
@@ -87,6 +88,7 @@ def register(sub: Any) -> None:
     match.register(sub)
     terminal_play.register(sub)
     analyze.register(sub)
+    review.register(sub)
 
 
 __all__ = ["register", "rules_for"]
