@@ -53,6 +53,7 @@ from .legality import (
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
 from .position import Position
+from .review import review_game, review_tables
 from .rules import chain, forms
 from .strategy import strategy_sizes, winner_of
 from .tables import solved_sizes, tables_problem
@@ -320,6 +321,25 @@ class Api(service.Service[Game]):
             "narrowed": ban.narrowed,
             "text": _nde_text(grid, ban),
         }
+
+    # ----- review -----------------------------------------------------------------------------------
+
+    def review(self, game: Any) -> dict[str, Any]:
+        """Every turn of a game judged from the tables of its size (the ``nd_review`` request; the
+        command line's ``nd review --json`` gives the same plies): ``{"plies": [...], "summary": ...}``.
+
+        Each ply is ``{"ply": 1, 2, ..., "move": "b2" or "skip", "mover": "red" | "blue", "position":
+        the position text before the turn, "before": {"outcome": "win" | "loss", "distance":
+        placements}, "after": the same after the placement (counting it), "best": [the placements
+        level 6 could choose, sorted], "verdict": "best" | "good" | "inaccuracy" | "mistake"}``
+        (:func:`unitile_py.review.verdict`); a skipped turn is a ply of its own, ``move`` ``"skip"``,
+        its verdict ``best`` (:mod:`unitile_py.naked_diagonal.review`). ``summary`` is ``{"red":
+        {"mistakes", "inaccuracies"}, "blue": {...}}``. Only the sizes with tables (3x3 and 4x4
+        here) have a review: another size, 5x5 (a strategy without distances) among them, is an error
+        in one line, as is a start that play from the empty board never reaches.
+        """
+        tables = review_tables(self._start(game).grid.n)
+        return review_game(self.replay(game), tables)
 
     # ----- computer ---------------------------------------------------------------------------------
 

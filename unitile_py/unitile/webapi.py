@@ -51,6 +51,7 @@ from .game import EMPTY_CELL, NOT_ADJACENT, NOT_LOWER, Game
 from .lookups import ADJACENT_ONLY, Lookups
 from .notation import Record, check_start, format_record, parse_position, parse_record, start_headers
 from .position import Position
+from .review import review_game
 from .tables import Tables
 
 #: The board the site plays (the tables cover exactly this board).
@@ -272,6 +273,25 @@ class Api(service.Service[Game]):
             self.board.name(cell): {"result": result, "plies": plies}
             for cell, (result, plies) in self.tables.moves(position).items()
         }
+
+    # ----- review -------------------------------------------------------------------------------
+
+    def review(self, game: dict[str, Any]) -> dict[str, Any]:
+        """Every slide of a game judged from the tables (the ``review`` request; the command line's
+        ``review --json`` gives the same plies): ``{"plies": [...], "summary": {...}}``.
+
+        Each ply is ``{"ply": 1, 2, ..., "move": "c4", "mover": "red" | "blue", "position": the position
+        text before the slide, "before": {"outcome": "win" | "loss", "distance": plies}, "after": the
+        same after the slide (counting it), "best": [the slides level 6 could choose, sorted],
+        "verdict": "best" | "good" | "inaccuracy" | "mistake"}`` (:func:`unitile_py.review.verdict`:
+        ``mistake`` when the mover had a win and the slide loses it, ``best`` a slide of ``best``,
+        ``inaccuracy`` a win kept but slower or a loss hastened); ``summary`` is ``{"red": {"mistakes",
+        "inaccuracies"}, "blue": {...}}``. A game with no slides has no plies. Without the tables
+        loaded, an error.
+        """
+        if self.tables is None:
+            raise UnitileError("the review needs the lookup tables, which are not loaded")
+        return review_game(self.replay(game), self.tables)
 
     # ----- computer -----------------------------------------------------------------------------
 
