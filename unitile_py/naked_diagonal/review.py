@@ -60,7 +60,15 @@ from .tables import NDTables, solved_sizes, tables_for
 
 def review_tables(n: int, directory: Directory = None) -> NDTables:
     """The tables a review of the n x n board reads (from ``directory``, default the committed ones);
-    a size with a strategy or with no tables is one line saying why it has no review."""
+    a size with a strategy or with no tables is one line saying why it has no review.
+
+    >>> review_tables(4).n
+    4
+    >>> review_tables(6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    unitile_py.errors.NakedDiagonalError: review: no tables of the 6x6 board (sizes with tables: 2x2, ...)
+    """
     root = root_of(directory, default_root)
     sizes = ", ".join(f"{k}x{k}" for k in solved_sizes(root)) or "none"
     board = f"{n}x{n}"

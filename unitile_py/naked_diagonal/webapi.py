@@ -337,6 +337,10 @@ class Api(service.Service[Game]):
         {"mistakes", "inaccuracies"}, "blue": {...}}``. Only the sizes with tables (3x3 and 4x4
         here) have a review: another size, 5x5 (a strategy without distances) among them, is an error
         in one line, as is a start that play from the empty board never reaches.
+
+        >>> row = Api().review({"size": 3, "moves": ["b2"]})["plies"][0]
+        >>> row["before"], row["after"], row["best"], row["verdict"]
+        ({'outcome': 'win', 'distance': 9}, {'outcome': 'loss', 'distance': 6}, ['a2', 'c2'], 'mistake')
         """
         tables = review_tables(self._start(game).grid.n)
         return review_game(self.replay(game), tables)

@@ -288,6 +288,11 @@ class Api(service.Service[Game]):
         ``inaccuracy`` a win kept but slower or a loss hastened); ``summary`` is ``{"red": {"mistakes",
         "inaccuracies"}, "blue": {...}}``. A game with no slides has no plies. Without the tables
         loaded, an error.
+
+        >>> api = Api(Board.get(3, 3), Tables.load("3x3"))
+        >>> review = api.review({"start": None, "moves": ["b1", "c1"]})
+        >>> [(p["move"], p["verdict"]) for p in review["plies"]], review["summary"]["blue"]
+        ([('b1', 'inaccuracy'), ('c1', 'mistake')], {'mistakes': 1, 'inaccuracies': 0})
         """
         if self.tables is None:
             raise UnitileError("the review needs the lookup tables, which are not loaded")
