@@ -26,6 +26,8 @@ from unitile_py.puzzles import BANDS, FORMAT, digest, grade_of, serialise
 
 from .arguments import at_least
 
+#: Where the puzzle files go unless told (beside the tables; the site ships them).
+DEFAULT_FOLDER = Path(__file__).resolve().parents[1] / "tables" / "puzzles"
 #: Most candidates looked at per puzzle wanted before a grade is left short (a safety net: near duplicates
 #: are rare among millions of candidates).
 TRIES_PER_PUZZLE = 200
@@ -142,4 +144,4 @@ def write(path: Path, data: dict[str, Any]) -> int:
     return len(text)
 
 
-__all__ = ["Candidates", "choose", "document", "puzzle_arguments", "write"]
+__all__ = ["DEFAULT_FOLDER", "Candidates", "choose", "document", "puzzle_arguments", "write"]

@@ -23,8 +23,7 @@ from unitile_py.naked_diagonal.position import Position, _unchecked
 from unitile_py.naked_diagonal.tables import NDTables, tables_for
 from unitile_py.puzzles import file_name
 
-from ..puzzles import Candidates, choose, document, write
-from ..unitile.puzzles import DEFAULT_FOLDER
+from ..puzzles import DEFAULT_FOLDER, Candidates, choose, document, write
 
 
 def scan(tables: NDTables) -> dict[int, list[tuple[int, int]]]:

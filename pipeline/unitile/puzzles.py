@@ -24,15 +24,12 @@ from unitile_py.puzzles import file_name
 from unitile_py.unitile.board import Board
 from unitile_py.unitile.position import Position
 
-from ..puzzles import Candidates, choose, document, write
+from ..puzzles import DEFAULT_FOLDER, Candidates, choose, document, write
 from ..store import resolved
 from .bits import JIT, GeoArgs, cells_of, connected, rank, slide, tiles_of, unrank
 from .cellpass import UNITED
 from .geometry import Geometry
 from .store import Store, default_path
-
-#: Where the puzzle files go unless told (beside the tables).
-DEFAULT_FOLDER = Path(__file__).resolve().parents[2] / "tables" / "puzzles"
 
 
 @JIT
@@ -137,4 +134,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["DEFAULT_FOLDER", "candidates", "run", "scan"]
+__all__ = ["candidates", "run", "scan"]

@@ -144,10 +144,12 @@ JSON = st.recursive(
     max_leaves=10,
 )
 OP_NAMES = [
-    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move")
+    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move"),
+    *("puzzle", "puzzle_try"),
 ]
 ALL_OPS = [*OP_NAMES, *(f"nd_{op}" for op in OP_NAMES), "nd_hint_source"]
-ARG_NAMES = ["game", "move", "humans", "ply", "analysis", "headers", "text", "level", "seed", "size", "point"]
+ARG_NAMES = ["game", "move", "humans", "ply", "analysis", "headers", "text", "level", "seed", "size", "point",
+             "index", "grade"]
 
 
 @fuzz(400)
