@@ -14,7 +14,7 @@ from pipeline.cli import main
 from pipeline.puzzles import write
 from pipeline.unitile.puzzles import scan
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import B33
+from tests.pipeline.test_reliability import B33, cli
 from unitile_py.colours import RED
 from unitile_py.puzzles import file_name, load
 from unitile_py.unitile.position import Position
@@ -106,3 +106,19 @@ def test_a_failed_write_leaves_the_old_file_and_no_partial_one(
     with pytest.raises(OSError):
         write(path, {"format": 1, "puzzles": []})
     assert path.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["p.json"]
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["puzzles", "--board", "4x4"], "must be odd"),
+        (["puzzles", "--board", "3x3", "--per-band", "0"], "--per-band"),
+        (["puzzles", "--board", "3x3", "--seed", "x"], "--seed"),
+        (["nd-puzzles", "--board", "5x5"], "2x2 to 4x4"),
+        (["nd-puzzles", "--board", "3x3", "--tables", "/nonexistent"], "no tables"),
+    ],
+)
+def test_bad_arguments_are_one_line(args: list[str], words: str) -> None:
+    done = cli(*args)
+    err = done.stderr.decode().strip()
+    assert done.returncode == 2 and err.count("\n") == 0 and words in err, err
