@@ -15,6 +15,8 @@
   proof, else from a bounded exact search, else ``"unknown"``; every ``distance`` is null, and
   ``source`` ``"strategy"``, ``winner``, ``how`` (or why unknown) and ``note`` are added.
 * ``review FILE|- [--json]``: every turn of a record on a size with tables judged (:mod:`.review`).
+* ``puzzles [--size NxN] --count N --seed S [--grade G] [--json]``: puzzles of the shipped puzzle file
+  (:mod:`unitile_py.puzzle_command`): Red to move has exactly one winning placement.
 * ``play`` and ``match``: a game in the terminal, and computer levels against each other (level 6,
   perfect play, on the solved sizes).
 
@@ -32,6 +34,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .. import puzzle_command
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import NakedDiagonalError
 from ..inputs import answer_lines
@@ -257,6 +260,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`)."""
+    n = parse_size(args.size)
+    return puzzle_command.run(args, "naked-diagonal", f"{n}x{n}", "placements",
+                              lambda text: draw(Position.parse(text)))  # fmt: skip
+
+
 def register(sub: Any) -> None:
     """Add ``naked-diagonal`` (alias ``nd``) and its commands to the command line's subparsers."""
     nd = sub.add_parser(
@@ -314,6 +324,10 @@ def register(sub: Any) -> None:
     match.add_argument("--size", default=f"{DEFAULT_SIZE}x{DEFAULT_SIZE}", help=size_help)
     match.add_argument("--position", help="start every game from this position")
     match.set_defaults(func=cmd_match)
+    puzzles = cmds.add_parser("puzzles", help="puzzles: Red to move has exactly one winning placement")
+    puzzles.add_argument("--size", default="4x4", help="board size NxN with puzzles (default 4x4)")
+    puzzle_command.add_arguments(puzzles)
+    puzzles.set_defaults(func=cmd_puzzles)
 
 
 __all__ = ["analysis_of", "cmd_analyze", "cmd_legal", "draw", "format_analysis", "legal_of", "register"]

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from .. import service
+from .. import puzzles, service
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..coords import is_ascii_number, quote
 from ..errors import GameError, NakedDiagonalError
@@ -56,7 +56,7 @@ from .position import Position
 from .review import review_game, review_tables
 from .rules import chain, forms
 from .strategy import strategy_sizes, winner_of
-from .tables import solved_sizes, tables_problem
+from .tables import solved_sizes, tables_for, tables_problem
 
 #: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
 SIZES = tuple(range(3, 14))
@@ -106,6 +106,10 @@ class Api(service.Service[Game]):
 
     error = NakedDiagonalError
     move_text = "a point name such as e5"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.puzzles = puzzles.Shelf("naked-diagonal")
 
     def info(self) -> dict[str, Any]:
         """The board sizes, the default one and the computer levels: ``levels`` on every size, with
@@ -344,6 +348,37 @@ class Api(service.Service[Game]):
         """
         tables = review_tables(self._start(game).grid.n)
         return review_game(self.replay(game), tables)
+
+    # ----- puzzles ----------------------------------------------------------------------------------
+
+    def load_puzzles(self, size: int, text: str | bytes) -> None:
+        """Keep the puzzles of a size from the text of their file (the worker's; else they are read from
+        ``tables/puzzles/`` when first asked for)."""
+        self.puzzles.put(f"{size}x{size}", text)
+
+    def _puzzles(self, size: Any) -> tuple[int, puzzles.PuzzleSet]:
+        n = _size(size)
+        return n, self.puzzles.get(f"{n}x{n}")
+
+    def puzzle(self, size: Any = 4, index: Any = None, seed: Any = None, grade: Any = None) -> dict[str, Any]:
+        """A puzzle of a solved size: number ``index``, else one chosen by ``seed`` (of ``grade``), without
+        its solution (:func:`unitile_py.puzzles.shown`)."""
+        _, found = self._puzzles(size)
+        return puzzles.shown(puzzles.pick(found, index, seed, grade), len(found.puzzles), "placements")
+
+    def puzzle_try(self, index: Any, move: Any, size: Any = 4) -> dict[str, Any]:
+        """Whether a placement on ``move`` solves puzzle ``index``: ``right`` with the solution, or the
+        reason from the tables ("it loses in N"); a banned placement is one line saying why."""
+        n, found = self._puzzles(size)
+        p = puzzles.pick(found, index, None, None)
+        game = {"size": n, "start": p.position, "moves": []}
+        ban = self.explain(game, move)
+        if ban is not None:
+            raise NakedDiagonalError(str(ban["text"]))
+        position = Position.parse(p.position)
+        point = position.grid.point(str(move).strip(), "point")
+        result = tables_for(n).after(position, point)
+        return puzzles.verdict(position.grid.name(point), p, result, "placements")
 
     # ----- computer ---------------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .. import puzzle_command
 from ..errors import GameError, UnitileError
 from ..playing import show_after, show_record
 from . import analyze, match, review, terminal_play
@@ -61,6 +62,12 @@ def cmd_slides(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`)."""
+    board = str(Board.parse(args.board))
+    return puzzle_command.run(args, "unitile", board, "plies", lambda text: draw(parse_position(text)))
+
+
 def register(sub: Any) -> None:
     """Add Unitile's commands to the command line's subparsers (:mod:`unitile_py.cli`)."""
     tables_help = "directory of the tables (default: the committed ones)"
@@ -89,6 +96,10 @@ def register(sub: Any) -> None:
     terminal_play.register(sub)
     analyze.register(sub)
     review.register(sub)
+    puzzles = sub.add_parser("puzzles", help="puzzles: Red to move has exactly one winning slide")
+    puzzles.add_argument("--board", default="5x5", help="ROWSxCOLS of a board with puzzles (default 5x5)")
+    puzzle_command.add_arguments(puzzles)
+    puzzles.set_defaults(func=cmd_puzzles)
 
 
 __all__ = ["register", "rules_for"]

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import service
+from .. import puzzles, service
 from ..colours import BLUE, RED
 from ..errors import GameError, UnitileError
 from ..mcts import Steps, finish
@@ -82,6 +82,7 @@ class Api(service.Service[Game]):
         self.board = board
         self.tables: Lookups | None = tables
         self._players: dict[tuple[int, int], Player[Position]] = {}
+        self.puzzles = puzzles.Shelf("unitile")
 
     @property
     def rules(self) -> Lookups:
@@ -297,6 +298,31 @@ class Api(service.Service[Game]):
         if self.tables is None:
             raise UnitileError("the review needs the lookup tables, which are not loaded")
         return review_game(self.replay(game), self.tables)
+
+    # ----- puzzles ------------------------------------------------------------------------------
+
+    def load_puzzles(self, text: str | bytes) -> None:
+        """Keep the board's puzzles from the text of their file (the worker's; else they are read from
+        ``tables/puzzles/`` when first asked for)."""
+        self.puzzles.put(str(self.board), text)
+
+    def puzzle(self, index: Any = None, seed: Any = None, grade: Any = None) -> dict[str, Any]:
+        """A puzzle: number ``index``, else one chosen by ``seed`` (of ``grade``), without its solution
+        (:func:`unitile_py.puzzles.shown`)."""
+        found = self.puzzles.get(str(self.board))
+        return puzzles.shown(puzzles.pick(found, index, seed, grade), len(found.puzzles), "plies")
+
+    def puzzle_try(self, index: Any, move: Any) -> dict[str, Any]:
+        """Whether the slide from ``move`` solves puzzle ``index``: ``right`` with the solution, or the
+        reason from the tables ("it loses in N"); an illegal slide is one line saying why."""
+        p = puzzles.pick(self.puzzles.get(str(self.board)), index, None, None)
+        tables = self._tables()
+        position = check_start(parse_position(p.position))
+        why = self._why(Game(position, tables), move)
+        if why is not None:
+            raise UnitileError(f"{shown(move)} {why}")
+        cell = self.board.cell(move)
+        return puzzles.verdict(self.board.name(cell), p, tables.after(position, cell), "plies")
 
     # ----- computer -----------------------------------------------------------------------------
 
