@@ -121,6 +121,7 @@ def test_unitile_set_up_a_legal_position_and_play_it(site: Site) -> None:
     play_from_here(site)
     st = site.state()
     assert st["position"] == UNITILE_SET and st["turn"] == "b" and st["ply"] == 0
+    assert site.js("document.getElementById('announce').textContent") == "New game. Blue to move."
     assert hash_params(site) == {"p": UNITILE_SET}
     legal = st["legal"]  # the value rule's, from the tables
     assert legal and set(legal) <= {"c4", "b3", "d3", "c2"}
