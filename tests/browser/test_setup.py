@@ -146,6 +146,9 @@ def test_unitile_illegal_set_ups_get_one_line_and_no_start(site: Site) -> None:
     wait_until(lambda: site.idle() and "13 red" in problem(site), "the count line")
     assert problem(site) == f"13 red tiles and no empty cell: {HAS}."
     assert site.page.locator("#setup-play").is_disabled()
+    # The board draws the 25th tile (a game's board has 24).
+    assert site.page.locator("#board .tile:not([hidden])").count() == 25
+    assert site.tile("c3").get_attribute("data-colour") == "r"
     site.shot("setup-unitile-counts")
     assert_refused(
         site, "RRBRB/RBRBR/BR.BR/BRBRB/RBRBR r",
