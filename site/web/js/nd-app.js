@@ -5,6 +5,8 @@
 import { NDBoard } from "./nd-board.js";
 import { NDController } from "./nd-controller.js";
 import { openPlayPage } from "./play-page.js";
+import { PositionEditor } from "./setup.js";
+import { ndSetup } from "./nd-setup.js";
 
 const $ = (id) => document.getElementById(id);
 // Level 6's sizes are in the note under the menus (#level-note), not in its name: a menu cuts what
@@ -31,7 +33,9 @@ const game = openPlayPage({
   makeGame: (parts) => {
     makeBoard(Number(parts.settings.get("size"))); // empty until Python is up
     performance.mark("board-drawn"); // for bench/browser.py
-    return new NDController({ ...parts, makeBoard });
+    const controller = new NDController({ ...parts, makeBoard });
+    controller.editor = new PositionEditor(controller, ndSetup);
+    return controller;
   },
   boot: async () => {
     const info = await game.call("info");

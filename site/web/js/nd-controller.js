@@ -42,7 +42,10 @@ export class NDController extends GameController {
 
   draw() {
     const st = this.state;
-    if (!st) return;
+    if (!st || (this.editor && this.editor.active)) {
+      super.draw(); // the editor draws its own board, of the size it sets up
+      return;
+    }
     if (st.size !== this.board.n) {
       this.board = this.makeBoard(st.size);
       this.board.frame.onActivate((name) => this.tap(name));
@@ -175,7 +178,8 @@ export class NDController extends GameController {
   }
 
   changed(name) {
-    if (name === "size" && this.ready) this.changeSize();
+    if (name === "size" && this.editor && this.editor.active) this.editor.resize(Number(this.settings.get("size")));
+    else if (name === "size" && this.ready) this.changeSize();
     else super.changed(name);
   }
 

@@ -28,6 +28,7 @@ export function drawPanel(st, m) {
 
   const humanTurn = m.ready && m.live && !st.over && !computerToMove && !m.busy;
   enable("btn-new", m.ready);
+  enable("btn-setup", m.ready);
   enable("btn-record", m.ready);
   enable("btn-undo", m.ready && m.live && st.can_undo);
   enable("btn-hint", humanTurn && m.computers);

@@ -43,6 +43,7 @@ export class GameBase {
     this.lastBy = null; // who made the last move of the game here: "player", "computer" or null
     this.lastMoveAt = 0;
     this.computer = new ComputerTurns(client);
+    this.editor = null; // the position editor (setup.js), set by the page
     this.onPlayable = () => {};
   }
 
@@ -78,6 +79,10 @@ export class GameBase {
 
   /** Draw the board and the status around it from ``this.state``. */
   draw() {
+    if (this.editor && this.editor.active) {
+      this.editor.draw(); // setting up a position (setup.js): the editor's board, not the game's
+      return;
+    }
     const st = this.state;
     if (!st) return;
     const live = this.live();
@@ -211,6 +216,7 @@ export class GameBase {
   setGame(game, how, seed = undefined, by = null) {
     this.stopThinking();
     this.cancelHint();
+    if (this.editor) this.editor.close(); // a new game (Play from here, a link, another tab) ends a set-up
     if (!(by === "computer" && this.kept)) this.say("");
     this.lastBy = by;
     this.gen++;
