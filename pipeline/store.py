@@ -199,7 +199,10 @@ class StageStore:
         gets the marker before anything else. Refuses, in one line, a file, a path under a file, and a
         directory with other contents: the pipeline deletes and overwrites only in its own stores."""
         path = self.path
-        fs, root, local = place(path)
+        try:
+            fs, root, local = place(path)
+        except (ImportError, ValueError) as exc:  # a scheme fsspec does not know or cannot load here
+            raise self.error(f"store {path}: cannot open it ({exc})") from None
         try:
             if fs.isfile(root):
                 raise self.error(f"store {path}: is a file, not a store directory")

@@ -20,7 +20,7 @@ from unitile_py.unitile.notation import parse_position
 from ..executor import engine, engine_arguments
 from ..puzzles import puzzle_arguments
 from ..report import format_stages, stage_rows
-from ..store import resolved
+from ..store import is_url, resolved
 from . import puzzles
 from .build import BuildOptions, plan, run_build, value_stages, verify_plan
 from .compact import table_file_names
@@ -94,6 +94,8 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
     for f in [] if verify_only else args.force:
         if f not in names:
             raise GameError(f"--force {f}: no such stage (stages: {', '.join(names)})")
+    if not verify_only and not args.tables and is_url(path) and not path.startswith("file://"):
+        default_tables_folder(path, board)  # refuses, in one line: such a store needs --tables DIR
     store = Store(path, board, create=not verify_only)
     tables: Path | None = None
     written: tuple[str, ...] = ()

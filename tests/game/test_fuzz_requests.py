@@ -335,6 +335,17 @@ def test_unitile_games(made: tuple[dict[str, Any], Game | None], data: st.DataOb
 ND_SIZES = st.integers(3, 9)
 
 
+def _nd_played(draw: st.DrawFn, game: NDGame) -> NDGame:
+    """``game`` after up to half a board of random legal placements (fewer when none is left)."""
+    n = game.position.grid.n
+    for _ in range(draw(st.integers(0, n * n // 2))):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        game.push(legal[draw(st.integers(0, len(legal) - 1))])
+    return game
+
+
 @st.composite
 def nd_games(draw: st.DrawFn) -> tuple[dict[str, Any], NDGame]:
     """A plain Naked Diagonal game of random legal placements, from the empty board or from a custom
@@ -342,19 +353,8 @@ def nd_games(draw: st.DrawFn) -> tuple[dict[str, Any], NDGame]:
     n = draw(ND_SIZES)
     start = NDPosition.empty(n)
     if draw(st.booleans()):
-        pre = NDGame(start)
-        for _ in range(draw(st.integers(0, n * n // 2))):
-            legal = pre.legal_moves()
-            if not legal:
-                break
-            pre.push(legal[draw(st.integers(0, len(legal) - 1))])
-        start = pre.position
-    game = NDGame(start)
-    for _ in range(draw(st.integers(0, n * n // 2))):
-        legal = game.legal_moves()
-        if not legal:
-            break
-        game.push(legal[draw(st.integers(0, len(legal) - 1))])
+        start = _nd_played(draw, NDGame(start)).position
+    game = _nd_played(draw, NDGame(start))
     standard = start == NDPosition.empty(n)
     names = [game.name_of(m) for m in game.moves]
     if not draw(st.booleans()):  # the page may leave the skips out

@@ -271,3 +271,15 @@ def test_object_store_url_needs_a_shared_tables_dir(capsys: pytest.CaptureFixtur
     assert main(["build", "--board", BOARD, "--store", "s3://bucket/x.zarr", "--in-process", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: store s3://bucket/x.zarr: give --tables DIR")
+
+
+def test_a_store_url_whose_file_system_is_not_installed_is_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An fsspec scheme this machine cannot load (s3 without s3fs) ended in an ImportError traceback."""
+    from pipeline.cli import main
+
+    argv = ["build", "--board", BOARD, "--store", "s3://bucket/x.zarr", "--tables", "/nonexistent/t"]
+    assert main([*argv, "--in-process", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: store s3://bucket/x.zarr: cannot open it ("), err
