@@ -278,10 +278,7 @@ class NDTables:
         """Whether the tables answer for ``position``: a finished game, or one that play from the empty
         board reaches (a custom start need not be one)."""
         self._check(position)
-        if position.winner() is not None:
-            return True
-        tier = self.tiers.get((position.red | position.blue).bit_count())
-        return tier is not None and tier.value(canonical_key(position)) is not None
+        return position.winner() is not None or self._value(position) is not None
 
     def outcome(self, position: Position) -> tuple[str, int]:
         """``("win" | "loss", placements to the end)`` for the side to move with perfect play.
@@ -293,11 +290,16 @@ class NDTables:
         won = position.winner()
         if won is not None:
             return ("win" if won == position.turn else "loss", 0)
-        tier = self.tiers.get((position.red | position.blue).bit_count())
-        v = None if tier is None else tier.value(canonical_key(position))
+        v = self._value(position)
         if v is None:
             raise NakedDiagonalError(f"position {quote(str(position))}: not reachable from the empty board")
         return ("win" if v & 1 else "loss", v >> 1)
+
+    def _value(self, position: Position) -> int | None:
+        """The stored value of ``position`` (the win bit and twice the distance), None when its tier
+        does not hold it."""
+        tier = self.tiers.get((position.red | position.blue).bit_count())
+        return None if tier is None else tier.value(canonical_key(position))
 
     def after(self, position: Position, point: int) -> tuple[str, int]:
         """The mover's result with perfect play after a legal placement on ``point``, counting it."""
