@@ -116,7 +116,8 @@ class Api(service.Service[Game]):
         ``best`` (its choice is the hint), and ``perfect`` (level 6, perfect play from the tables or a
         stored proof) on ``perfect_sizes``, the offered sizes whose tables or strategy are there, where it
         gives the hint; ``proof_sizes`` maps each size whose level 6 follows a stored proof (a strategy,
-        5x5) to the winner it proves (``"red"`` or ``"blue"``)."""
+        5x5) to the winner it proves (``"red"`` or ``"blue"``); ``table_sizes`` the sizes whose tables
+        give the analysis and the review."""
         # Sizes whose tables are damaged are not offered (a lookup would say so at the first move).
         tables = solved_sizes()
         perfect = [n for n in perfect_sizes() if n in SIZES and (n not in tables or not tables_problem(n))]
@@ -129,6 +130,7 @@ class Api(service.Service[Game]):
             "perfect": PERFECT,
             "perfect_sizes": perfect,
             "proof_sizes": proofs,
+            "table_sizes": [n for n in perfect if n in tables],
         }
 
     # ----- games ------------------------------------------------------------------------------------
@@ -228,13 +230,15 @@ class Api(service.Service[Game]):
         humans: Sequence[str] = (RED, BLUE),
         ply: Any = None,
         headers: dict[str, str] | None = None,
+        analysis: Any = False,
     ) -> dict[str, Any]:
         """Everything the page draws for the position after ``ply`` turns (default: all of them).
 
         ``points`` holds ``"r"``, ``"b"`` or ``"."`` per point in reading order; ``legal`` names the
         points where the side to move may place; ``last`` is the latest placement (None at the start);
         ``skipped`` the colour whose turn was skipped just before this position, if one was; ``chain``
-        the winner's stones that join its edges.
+        the winner's stones that join its edges. With ``analysis``, also ``analysis``:
+        :meth:`analysis_of` the position.
         """
         g = self.replay(game)
         end = service.ply_of(ply, g.ply, NakedDiagonalError)
@@ -269,7 +273,33 @@ class Api(service.Service[Game]):
             "record": g.record_text(),
             "position": str(position),
             "can_undo": self._undo_to(g, humans) is not None,
+            **({"analysis": self.analysis_of(position)} if analysis is True else {}),
         }
+
+    def analysis_of(self, position: Position) -> dict[str, dict[str, Any]] | None:
+        """For each legal placement of the side to move, ``{"result": "win" | "loss", "placements": n}``
+        for the mover with perfect play, counting it (a placement that wins at once has 1); ``{}`` once
+        the game is over. None where the tables cannot say: a size without them (or with them damaged),
+        or a custom start that play from the empty board never reaches.
+
+        >>> api = Api()
+        >>> first = api.analysis_of(Position.empty(3))
+        >>> {name: a for name, a in first.items() if a["result"] == "win"}
+        {'a2': {'result': 'win', 'placements': 9}, 'c2': {'result': 'win', 'placements': 9}}
+        >>> api.analysis_of(Position.empty(6)) is None
+        True
+        """
+        grid = position.grid
+        if grid.n not in solved_sizes():
+            return None
+        try:
+            tables = tables_for(grid.n)
+            if not tables.holds(position):
+                return None
+            moves = tables.moves(position)
+        except NakedDiagonalError:  # damaged tables: the page's level 6 says so at its first move
+            return None
+        return {grid.name(p): {"result": result, "placements": n} for p, (result, n) in sorted(moves.items())}
 
     def explain(self, game: Any, point: Any) -> dict[str, Any] | None:
         """Why the side to move may not place on ``point`` now, for the board to show; None when it may.
