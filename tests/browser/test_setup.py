@@ -14,6 +14,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from unitile_py.naked_diagonal.position import Position as NDPosition
 from unitile_py.naked_diagonal.webapi import Api as NDApi
 from unitile_py.unitile.webapi import Api as UnitileApi
 
@@ -33,6 +34,8 @@ ND_SET = ".R../..../..B./.... b"
 ND_NAKED = "R.../.R../..../.... r"
 ND_NDE = "R.B./B.R./.RR./B..B r"
 ND_WON = ".R../.R../.R../.R.. b"
+#: Two red stones and no blue one: legal, but no game from the empty board reaches it.
+UNREACHED = "R.R./..../..../.... b"
 
 
 def open_game(site: Site, game: str, **values: Any) -> None:
@@ -175,6 +178,48 @@ def test_unitile_analyse_a_set_up_position(site: Site) -> None:
     assert st["position"] == UNITILE_SET and set(st["analysis"]) == set(st["legal"])
     badges = site.page.locator("#board .badge.win, #board .badge.loss")
     assert badges.count() == len(st["legal"])
+
+
+def test_naked_diagonal_analyse_a_set_up_position(site: Site) -> None:
+    open_game(site, "nd", b="3")
+    switch = site.page.locator("#opt-analysis")
+    assert switch.is_enabled() and not switch.is_checked()
+    enter_setup(site)
+    set_up(site, ND_SET)
+    wait_until(lambda: site.page.locator("#setup-analyse").is_enabled(), "Analyse to be enabled")
+    site.page.locator("#setup-analyse").click()
+    wait_until(lambda: site.page.locator("#setup").is_hidden() and site.idle(), "the analysis")
+    assert site.page.locator("#player-b").input_value() == "human"
+    assert switch.is_checked()
+    st = site.state()
+    expected = NDApi().analysis_of(NDPosition.parse(ND_SET))
+    assert st["position"] == ND_SET and expected and st["analysis"] == expected
+    assert set(expected) == set(st["legal"])
+    for name, a in expected.items():
+        word = "W" if a["result"] == "win" else "L"
+        badge = site.page.locator(f'#board .pt[data-point="{name}"] .badge')
+        assert badge.inner_text() == f"{word}{a['placements']}"
+        verb = "wins" if a["result"] == "win" else "loses"
+        label = site.cell(name).get_attribute("aria-label")
+        assert f"{verb} in {a['placements']} placements with perfect play" in label
+    site.shot("setup-nd-analysis")
+    # The switch turns the badges off; on 5x5, which has no tables, it cannot be turned on.
+    site.set_option("opt-analysis", False)
+    badges = site.page.locator("#board .badge.win, #board .badge.loss")
+    wait_until(lambda: badges.count() == 0, "no badges")
+    site.set_option("opt-analysis", True)
+    wait_until(lambda: badges.count() == len(expected), "the badges again")
+    open_game(site, "nd", size="5", analysis=True)
+    assert site.page.locator("#opt-analysis").is_disabled() and "analysis" not in site.state()
+    assert site.page.locator("#board .badge.win, #board .badge.loss").count() == 0
+
+
+def test_naked_diagonal_analysis_of_a_start_the_tables_do_not_hold_says_so(site: Site) -> None:
+    open_game(site, "nd", analysis=True)
+    site.open("nd.html#n=4&p=" + UNREACHED.replace(" ", "%20"))
+    wait_until(lambda: "the tables do not hold it" in site.message(), "the note")
+    assert site.state()["analysis"] is None
+    assert site.page.locator("#board .badge.win, #board .badge.loss").count() == 0
 
 
 def test_naked_diagonal_set_up_on_another_size_and_play_it(site: Site) -> None:

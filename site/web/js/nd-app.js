@@ -24,7 +24,7 @@ for (const colour of ["r", "b"]) $(`player-${colour}`).setAttribute("aria-descri
 const game = openPlayPage({
   store: "nd",
   name: "Naked Diagonal",
-  defaults: { r: "human", b: "3", size: "9", pace: "600", marking: true, confirm: false },
+  defaults: { r: "human", b: "3", size: "9", pace: "600", marking: true, confirm: false, analysis: false },
   // unitile_py.naked_diagonal.players: levels 1-5 on every board, 6 (perfect play) where the board's
   // size has tables (3x3, 4x4) or a stored proof (5x5: a winner's strategy, info.proof_sizes); the
   // worker's info confirms them.

@@ -35,6 +35,26 @@ export class NDController extends GameController {
     return { game: this.game };
   }
 
+  /** Whether the game's size has tables: the analysis and the review read them. */
+  tablesHere(size = this.game && this.game.size) {
+    return Boolean(this.info && (this.info.table_sizes || []).includes(size));
+  }
+
+  stateArgs() {
+    return { analysis: Boolean(this.settings.get("analysis") && this.tablesHere()) };
+  }
+
+  /** The analysis badges, when asked for; a start the tables do not hold is said once. */
+  look(st) {
+    if (!this.settings.get("analysis") || !this.tablesHere(st.size)) return { analysis: null };
+    const start = `${st.size} ${this.game.start}`;
+    if (st.analysis === null && !st.over && this.analysisNoted !== start) {
+      this.analysisNoted = start;
+      this.say("No analysis here: play from the empty board never reaches this start, so the tables do not hold it.", "note");
+    }
+    return { analysis: st.analysis || null };
+  }
+
   setGame(...args) {
     if (this.board) this.board.clearBan();
     super.setGame(...args);
@@ -51,6 +71,7 @@ export class NDController extends GameController {
       this.board.frame.onActivate((name) => this.tap(name));
     }
     this.fitLevels(st.size);
+    $("opt-analysis").disabled = !this.tablesHere(st.size);
     if (String(st.size) !== this.settings.get("size")) this.settings.set("size", String(st.size));
     super.draw();
   }
@@ -180,6 +201,7 @@ export class NDController extends GameController {
   changed(name) {
     if (name === "size" && this.editor && this.editor.active) this.editor.resize(Number(this.settings.get("size")));
     else if (name === "size" && this.ready) this.changeSize();
+    else if (name === "analysis" && this.ready && this.state) this.refresh();
     else super.changed(name);
   }
 

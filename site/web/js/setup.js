@@ -38,10 +38,11 @@ export class PositionEditor {
    * @param {{help: string, blankLabel: string, units: string[], word: (cell: string) => string,
    *   cellsOf: (st: object) => string[], sizeOf: (st: object) => number, board: (game: object, n: number)
    *   => object, draw: (board: object, cells: string[], turn: string) => void, gameOf: (start: string|null,
-   *   n: number) => object, analyse: (game: object) => object|null, analyseTitle: string}} rules the
+   *   n: number) => object, analyse: (game: object, start: object) => object|null, analyseTitle: string}} rules the
    *   game's part: ``word`` names a cell's content, ``cellsOf`` and ``sizeOf`` read a state of its
    *   service, ``board`` gives the board of side n to draw on, ``gameOf`` a plain game from a start
-   *   (null: the game's usual start), ``analyse`` the settings of "Analyse" (null when the build cannot)
+   *   (null: the game's usual start), ``analyse`` the settings of "Analyse" for the game ``start`` it
+   *   starts (null when the build cannot)
    */
   constructor(game, rules) {
     this.game = game;
@@ -234,7 +235,7 @@ export class PositionEditor {
     const v = this.verdict;
     const ready = Boolean(v && v.ok && !this.starting);
     $("setup-play").disabled = !ready;
-    $("setup-analyse").disabled = !ready || !this.rules.analyse(this.game);
+    $("setup-analyse").disabled = !ready || !this.rules.analyse(this.game, v.game);
     if (v) this.say(v.text, v.ok);
   }
 
@@ -251,7 +252,7 @@ export class PositionEditor {
     const v = this.verdict;
     if (!this.active || !v || !v.ok || this.starting) return;
     const g = this.game;
-    const settings = analyse ? this.rules.analyse(g) : {};
+    const settings = analyse ? this.rules.analyse(g, v.game) : {};
     if (!settings) return;
     this.starting = true;
     this.drawVerdict();
