@@ -283,6 +283,11 @@ def test_keyboard_play_and_the_size_choice(site: Site) -> None:
     site.page.keyboard.press("Enter")
     wait_until(lambda: moves(site)[:1] == [target] and site.idle(), "the placement by Enter")
     assert "Right:" in message(site) or message(site).startswith("Solved")
+    # A link to a puzzle of the other size, followed in the same page: the menu follows it.
+    site.js("location.hash = '#size=4&p=3'")
+    wait_until(lambda: shown_index(site) == 2 and site.state()["size"] == 4 and site.idle(), "puzzle 3, 4x4")
+    assert site.page.locator("#size").input_value() == "4"
+    assert site.state()["position"] == puzzles("nd").get(2).position
 
 
 @pytest.mark.parametrize("game", ["unitile", "nd"])

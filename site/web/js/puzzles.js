@@ -108,6 +108,7 @@ class PuzzlePage {
     this.solved = false;
     this.progress.at[this.size] = index;
     this.progress.size = this.size;
+    if ($("size")) $("size").value = String(this.size); // a link may name another size
     this.save();
     const number = index + 1;
     const hash = `#${this.page.sizes.length > 1 ? `size=${this.size}&` : ""}p=${number}`;
@@ -422,7 +423,9 @@ export function openPuzzlePage(page) {
     const b = event.target.closest("button[data-index]");
     if (b) puzzles.open(Number(b.dataset.index));
   });
-  window.addEventListener("hashchange", () => puzzles.openAddress());
+  window.addEventListener("hashchange", () => {
+    if (puzzles.board) puzzles.openAddress().catch((error) => puzzles.report(error));
+  });
   // For the browser tests: read-only views of the page, and the worker client.
   window.unitile = {
     get state() {
