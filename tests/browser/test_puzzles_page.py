@@ -335,3 +335,36 @@ def test_a_phone_360_px_wide(browser: Any, server: Any, game: str, scheme: str) 
         assert s.errors == [] and s.foreign == []
     finally:
         s.context.close()
+
+
+def test_a_unitile_win_completed_by_level_6s_slide(site: Site) -> None:
+    """A win in 2 plies: after the solution every slide of Blue's unites Red, so level 6's answer ends
+    the puzzle; Start again keeps a wrong try, opening the puzzle anew does not."""
+    p = next(q for q in puzzles("unitile").puzzles if q.distance == 2)
+    open_puzzle(site, "unitile", p.index + 1)
+    assert site.page.locator("h1").inner_text() == "Red to move and win in 2 plies"
+    # Start again after a wrong try keeps the try: solving then is not clean.
+    bad = wrong(results("unitile", p.position))
+    assert bad is not None
+    refused(site, bad[0], bad[1], "plies", first=True)
+    site.page.locator("#btn-restart").click()
+    site.wait_idle()
+    assert site.js("window.unitile.tries") == 1 and site.state()["moves"] == []
+    try_move(site, p.solution)
+    wait_until(lambda: site.state()["over"] and site.idle(), "level 6's slide to end the game")
+    st = site.state()
+    assert st["winner"] == "r" and len(st["moves"]) == 2
+    assert message(site) == "Solved, after 1 wrong try! Red has won."
+    # Another puzzle, then this one again: a clean solve now marks it solved cleanly.
+    site.page.locator("#btn-next").click()
+    wait_until(lambda: shown_index(site) != p.index and site.idle(), "the next puzzle")
+    site.page.locator(f'#puzzle-list button[data-index="{p.index}"]').click()
+    wait_until(lambda: shown_index(site) == p.index and site.idle(), "the puzzle again")
+    assert site.js("window.unitile.tries") == 0
+    try_move(site, p.solution)
+    wait_until(lambda: site.state()["over"] and site.idle(), "level 6's slide to end the game")
+    st = site.state()
+    assert st["winner"] == "r" and len(st["moves"]) == 2
+    assert message(site) == "Solved, at the first try! Red has won."
+    button = site.page.locator(f'#puzzle-list button[data-index="{p.index}"]')
+    assert button.get_attribute("data-solved") == "clean"

@@ -96,14 +96,19 @@ class PuzzlePage {
     return chosen.length ? chosen : this.list.map((p) => p.index);
   }
 
+  /** Show puzzle ``index`` at its start; the same puzzle again (Start again) keeps its wrong tries
+   * and whether its solution was shown, so that it cannot then be solved cleanly. */
   async open(index) {
+    const again = this.puzzle !== null && this.list[index] === this.puzzle;
     this.gen++;
     this.busy = true;
     this.index = index;
     this.puzzle = this.list[index];
     this.game = this.page.gameOf(this.size, this.puzzle.position, []);
-    this.tries = 0;
-    this.revealed = false;
+    if (!again) {
+      this.tries = 0;
+      this.revealed = false;
+    }
     this.hinted = null;
     this.solved = false;
     this.progress.at[this.size] = index;
