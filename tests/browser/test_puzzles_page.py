@@ -8,7 +8,9 @@ offline; a 360 px phone in dark and light. Each move the test makes is chosen he
 from __future__ import annotations
 
 import json
+import shutil
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +21,7 @@ from unitile_py.puzzles import PuzzleSet, load
 from unitile_py.unitile.notation import parse_position
 from unitile_py.unitile.tables import Tables
 
-from .conftest import Site, in_view, make_context, wait_until
+from .conftest import Site, in_view, make_context, serve_module, wait_until
 
 #: page, localStorage prefix, puzzle file (game, board), size in the address, unit of a move.
 GAMES = {
@@ -368,3 +370,21 @@ def test_a_unitile_win_completed_by_level_6s_slide(site: Site) -> None:
     assert message(site) == "Solved, at the first try! Red has won."
     button = site.page.locator(f'#puzzle-list button[data-index="{p.index}"]')
     assert button.get_attribute("data-solved") == "clean"
+
+
+def test_a_missing_puzzle_file_is_one_line(browser: Any, site_dir: Path, tmp_path: Path) -> None:
+    """A site copied without Unitile's puzzle file: the page says so in one line instead of a board."""
+    served = tmp_path / "site"
+    shutil.copytree(site_dir, served)
+    (served / "tables" / "puzzles" / "unitile-5x5.json").unlink()
+    server = serve_module.SiteServer(served).start()
+    s = make_context(browser, server.url)
+    try:
+        s.page.goto(server.url + "puzzles.html")
+        wait_until(lambda: s.js("document.body.dataset.ready") == "failed", "the page to give up")
+        text = s.page.locator("#loading-text").inner_text()
+        assert text.startswith("The puzzles could not start: puzzles unitile 5x5: no puzzle file"), text
+        assert "\n" not in text and s.page.locator("#loading").is_visible()
+    finally:
+        s.context.close()
+        server.stop()
