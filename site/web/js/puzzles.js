@@ -158,7 +158,7 @@ class PuzzlePage {
     const p = this.puzzle;
     const n = this.list.length;
     const solved = this.progress.solved[this.size];
-    $("puzzle-title").textContent = this.solved ? `Solved: ${this.title().toLowerCase()}` : this.title();
+    $("puzzle-title").textContent = this.solved ? `Solved: ${this.title()}` : this.title();
     const how = { clean: " · solved", helped: " · solved with help" }[solved[p.index]] || "";
     const board = this.page.sizes.length > 1 ? ` · ${this.size}×${this.size}` : "";
     $("puzzle-meta").textContent = `Puzzle ${p.index + 1} of ${n} · ${p.grade}${board}${how}`;
