@@ -222,17 +222,31 @@ def shown(p: Puzzle, count: int, unit: str) -> dict[str, Any]:
     }
 
 
-def verdict(move: str, p: Puzzle, result: tuple[str, int], unit: str) -> dict[str, Any]:
+def verdict(move: str, p: Puzzle, result: tuple[str, int], unit: str, first: bool = True) -> dict[str, Any]:
     """The answer to a tried move whose result with perfect play (the mover's, counting the move) is
-    ``result``: ``right`` (it wins) with the solution, or not, with the reason "it loses in N"."""
+    ``result``: ``right`` (it wins) with the solution, or not, with the reason "it loses in N". A move
+    after the first (``first`` False: the puzzle's side plays on after the computer's replies) is right
+    when it keeps the win, whichever winning move it is, and has no ``solution``."""
     kind, distance = result
     out: dict[str, Any] = {"move": move, "right": kind == "win", "outcome": kind, "distance": distance}
     if kind == "win":
-        out["solution"] = p.solution
+        if first:
+            out["solution"] = p.solution
         out["text"] = f"Right: {move} wins in {distance} {unit}."
     else:
-        out["text"] = f"{move} is not it: it loses in {distance} {unit}."
+        why = "is not it" if first else "throws the win away"
+        out["text"] = f"{move} {why}: it loses in {distance} {unit}."
     return out
+
+
+def played(moves: Any) -> list[str]:
+    """The moves a page says were played since a puzzle's position (None: none), checked to be a list
+    of names; a bad one is one :class:`GameError` line."""
+    if moves is None:
+        return []
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves) or len(moves) > 200:
+        raise GameError("moves must be a list of move names (at most 200)")
+    return list(moves)
 
 
 __all__ = [
@@ -250,6 +264,7 @@ __all__ = [
     "grade_of",
     "load",
     "pick",
+    "played",
     "serialise",
     "shown",
     "verdict",

@@ -414,8 +414,8 @@ def test_dark_mode_follows_the_system_and_the_toggle(site: Site) -> None:
 def test_every_page_shares_one_frame_and_no_global_state(site: Site) -> None:
     headers = {}
     # about.html belongs to both games: its switch shows the one opened last.
-    pages = {"": "unitile", "rules.html": "unitile", "nd.html": "nd", "nd-rules.html": "nd",
-             "about.html": "nd"}  # fmt: skip
+    pages = {"": "unitile", "rules.html": "unitile", "puzzles.html": "unitile", "nd.html": "nd",
+             "nd-rules.html": "nd", "nd-puzzles.html": "nd", "about.html": "nd"}  # fmt: skip
     for page, game in pages.items():
         site.page.goto(site.base + page)
         header = site.page.locator("header.top")
@@ -424,7 +424,8 @@ def test_every_page_shares_one_frame_and_no_global_state(site: Site) -> None:
         chosen = header.locator('.game[aria-current="true"]')
         assert chosen.count() == 1 and chosen.get_attribute("data-game") == game
         html = re.sub(r' aria-current="(page|true)"', "", header.evaluate("e => e.outerHTML"))
-        headers[page] = re.sub(r'href="(nd\.html|nd-rules\.html|rules\.html|\./)"', 'href=""', html)
+        links = r'href="(nd\.html|nd-rules\.html|rules\.html|nd-puzzles\.html|puzzles\.html|\./)"'
+        headers[page] = re.sub(links, 'href=""', html)
         assert "Mark Steere" in site.page.locator("footer").inner_text()
         assert "frame:" not in site.page.content()
     assert len(set(headers.values())) == 1

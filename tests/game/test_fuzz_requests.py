@@ -164,7 +164,7 @@ OP_NAMES = [
 ]
 ALL_OPS = [*OP_NAMES, *(f"nd_{op}" for op in OP_NAMES), "nd_hint_source"]
 ARG_NAMES = ["game", "move", "humans", "ply", "analysis", "headers", "text", "level", "seed", "size", "point",
-             "index", "grade"]
+             "index", "grade", "moves"]
 
 
 @fuzz(400)

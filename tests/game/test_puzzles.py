@@ -214,3 +214,65 @@ def test_the_shipped_files_load_and_cover_every_grade_they_can() -> None:
                         ("naked-diagonal", "3x3")):  # fmt: skip
         found = load(game, board)
         assert found.puzzles and {p.grade for p in found.puzzles} <= set(GRADES)
+
+
+def _results(prefix: str, position: str) -> dict[str, tuple[str, int]]:
+    """Each legal move's result for the mover with perfect play, from the tables (as ``analyze``)."""
+    if prefix:
+        from unitile_py.naked_diagonal.position import Position as NDPosition
+        from unitile_py.naked_diagonal.tables import tables_for
+
+        pos = NDPosition.parse(position)
+        return {pos.grid.name(p): r for p, r in tables_for(pos.grid.n).moves(pos).items()}
+    from unitile_py.unitile.notation import parse_position
+    from unitile_py.unitile.webapi import API
+
+    pos = parse_position(position)
+    assert API.tables is not None
+    return {pos.board.name(c): r for c, r in API.tables.moves(pos).items()}
+
+
+@pytest.mark.parametrize(("prefix", "size"), [("", {}), ("nd_", {"size": 4})])
+def test_puzzle_try_with_the_moves_played_judges_every_later_move(
+    loaded: None, prefix: str, size: dict[str, int]
+) -> None:
+    """The Puzzles page plays a puzzle to the end: each of Red's later moves (``moves``: the turns since
+    the puzzle's position) is right exactly when it keeps the win, a wrong one says it throws the win
+    away and in how many moves it loses; level 6 answers; the game ends won by Red."""
+    unit = "placements." if prefix else "plies."
+    first = ask(prefix + "puzzle", index=0, **size)["result"]
+    grades = [ask(prefix + "puzzle", index=i, **size)["result"]["grade"] for i in range(first["count"])]
+    hard = [i for i, grade in enumerate(grades) if grade == "hard"]
+    for index in hard[:3]:
+        p = ask(prefix + "puzzle", index=index, **size)["result"]
+        game: dict[str, Any] = {**size, "start": p["position"], "moves": []}
+        later = 0
+        while True:
+            st = ask(prefix + "state", game=game)["result"]
+            if st["over"]:
+                break
+            assert st["turn"] == "r"
+            results = _results(prefix, st["position"])
+            for move, (kind, distance) in results.items():
+                args = {"index": index, "move": move, "moves": game["moves"], **size}
+                reply = ask(prefix + "puzzle_try", **args)["result"]
+                assert reply["right"] == (kind == "win") and reply["distance"] == distance, (move, reply)
+                if game["moves"] and not reply["right"]:
+                    assert reply["text"] == f"{move} throws the win away: it loses in {distance} {unit}"
+                assert ("solution" in reply) == (reply["right"] and not game["moves"])
+            best = min((d, m) for m, (k, d) in results.items() if k == "win")[1]
+            game["moves"].append(best)
+            later += 1
+            st = ask(prefix + "state", game=game)["result"]
+            if st["over"]:
+                break
+            if st["turn"] == "b":
+                reply = ask(prefix + "computer_move", game=game, level=6, seed=1)
+                game["moves"].append(reply["result"])
+        assert st["winner"] == "r" and later >= 2, (index, game)
+    # Blue to move: one line; so is a list of moves that is not one.
+    st = ask(prefix + "puzzle", index=hard[0], **size)["result"]
+    move = min((d, m) for m, (k, d) in _results(prefix, st["position"]).items() if k == "win")[1]
+    for moves in ([move], "a1", [1], ["zz"]):
+        reply = ask(prefix + "puzzle_try", index=hard[0], move=move, moves=moves, **size)
+        assert reply["ok"] is False and "\n" not in reply["error"], (moves, reply)

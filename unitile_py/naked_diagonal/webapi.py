@@ -396,19 +396,25 @@ class Api(service.Service[Game]):
         _, found = self._puzzles(size)
         return puzzles.shown(puzzles.pick(found, index, seed, grade), len(found.puzzles), "placements")
 
-    def puzzle_try(self, index: Any, move: Any, size: Any = 4) -> dict[str, Any]:
+    def puzzle_try(self, index: Any, move: Any, size: Any = 4, moves: Any = None) -> dict[str, Any]:
         """Whether a placement on ``move`` solves puzzle ``index``: ``right`` with the solution, or the
-        reason from the tables ("it loses in N"); a banned placement is one line saying why."""
+        reason from the tables ("it loses in N"); a banned placement is one line saying why. With
+        ``moves``, the turns played since the puzzle's position (Red's and the computer's), whether
+        Red's next placement keeps the win (:func:`unitile_py.puzzles.verdict`)."""
         n, found = self._puzzles(size)
         p = puzzles.pick(found, index, None, None)
-        game = {"size": n, "start": p.position, "moves": []}
+        done = puzzles.played(moves)
+        game = {"size": n, "start": p.position, "moves": done}
+        g = self.replay(game)
+        if g.position.turn != RED and not g.is_over():
+            raise NakedDiagonalError("it is Blue's turn: the computer answers the puzzle's moves")
         ban = self.explain(game, move)
         if ban is not None:
             raise NakedDiagonalError(str(ban["text"]))
-        position = Position.parse(p.position)
+        position = g.position
         point = position.grid.point(str(move).strip(), "point")
         result = tables_for(n).after(position, point)
-        return puzzles.verdict(position.grid.name(point), p, result, "placements")
+        return puzzles.verdict(position.grid.name(point), p, result, "placements", not done)
 
     # ----- computer ---------------------------------------------------------------------------------
 

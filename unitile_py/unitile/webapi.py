@@ -312,17 +312,30 @@ class Api(service.Service[Game]):
         found = self.puzzles.get(str(self.board))
         return puzzles.shown(puzzles.pick(found, index, seed, grade), len(found.puzzles), "plies")
 
-    def puzzle_try(self, index: Any, move: Any) -> dict[str, Any]:
+    def puzzle_try(self, index: Any, move: Any, moves: Any = None) -> dict[str, Any]:
         """Whether the slide from ``move`` solves puzzle ``index``: ``right`` with the solution, or the
-        reason from the tables ("it loses in N"); an illegal slide is one line saying why."""
+        reason from the tables ("it loses in N"); an illegal slide is one line saying why. With
+        ``moves``, the slides played since the puzzle's position (Red's and the computer's), whether
+        Red's next slide keeps the win (:func:`unitile_py.puzzles.verdict`).
+
+        >>> api = Api(Board.get(3, 3), Tables.load("3x3"))
+        >>> p = api.puzzle(index=5)
+        >>> right = api.puzzle_try(5, api.hint({"start": p["position"], "moves": []}))
+        >>> right["right"], right["distance"] == p["distance"]
+        (True, True)
+        """
         p = puzzles.pick(self.puzzles.get(str(self.board)), index, None, None)
         tables = self._tables()
-        position = check_start(parse_position(p.position))
-        why = self._why(Game(position, tables), move)
+        done = puzzles.played(moves)
+        g = self.replay({"start": p.position, "moves": done})
+        position = g.position
+        if position.turn != RED and not g.is_over():
+            raise UnitileError("it is Blue's turn: the computer answers the puzzle's moves")
+        why = self._why(g, move)
         if why is not None:
             raise UnitileError(f"{shown(move)} {why}")
         cell = self.board.cell(move)
-        return puzzles.verdict(self.board.name(cell), p, tables.after(position, cell), "plies")
+        return puzzles.verdict(self.board.name(cell), p, tables.after(position, cell), "plies", not done)
 
     # ----- computer -----------------------------------------------------------------------------
 
