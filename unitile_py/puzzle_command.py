@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .puzzles import GRADES, MAX_COUNT, Puzzle, load
+from .puzzles import GRADES, MAX_COUNT, Puzzle, counted, load
 
 #: Most digits of a seed.
 SEED_DIGITS = 100
@@ -50,7 +50,7 @@ def format_puzzle(p: Puzzle, unit: str, drawing: str) -> str:
     """The text form of one puzzle."""
     return "\n".join(
         [
-            f"puzzle {p.index} ({p.grade}): red to move and win in {p.distance} {unit}",
+            f"puzzle {p.index} ({p.grade}): red to move and win in {counted(p.distance, unit)}",
             p.position,
             drawing,
             f"solution: {p.solution}",

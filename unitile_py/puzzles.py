@@ -208,6 +208,19 @@ def pick(puzzles: PuzzleSet, index: Any, seed: Any, grade: Any) -> Puzzle:
     return puzzles.choose(1, seed or 0, grade)[0]
 
 
+#: The singular of each unit a distance is counted in.
+SINGULAR = {"plies": "ply", "placements": "placement"}
+
+
+def counted(n: int, unit: str) -> str:
+    """``n`` with its unit (``"plies"`` or ``"placements"``), singular for one.
+
+    >>> counted(1, "plies"), counted(3, "placements")
+    ('1 ply', '3 placements')
+    """
+    return f"{n} {SINGULAR.get(unit, unit) if n == 1 else unit}"
+
+
 def shown(p: Puzzle, count: int, unit: str) -> dict[str, Any]:
     """What a page shows of a puzzle (its solution kept back): ``index``, ``count`` (puzzles in the set),
     ``position``, ``distance``, ``grade``, ``turn`` and ``text``."""
@@ -218,7 +231,7 @@ def shown(p: Puzzle, count: int, unit: str) -> dict[str, Any]:
         "distance": p.distance,
         "grade": p.grade,
         "turn": "r",
-        "text": f"Red to move and win (in {p.distance} {unit} with perfect play).",
+        "text": f"Red to move and win (in {counted(p.distance, unit)} with perfect play).",
     }
 
 
@@ -232,10 +245,10 @@ def verdict(move: str, p: Puzzle, result: tuple[str, int], unit: str, first: boo
     if kind == "win":
         if first:
             out["solution"] = p.solution
-        out["text"] = f"Right: {move} wins in {distance} {unit}."
+        out["text"] = f"Right: {move} wins in {counted(distance, unit)}."
     else:
         why = "is not it" if first else "throws the win away"
-        out["text"] = f"{move} {why}: it loses in {distance} {unit}."
+        out["text"] = f"{move} {why}: it loses in {counted(distance, unit)}."
     return out
 
 

@@ -182,11 +182,16 @@ def test_puzzle_requests_answer_from_the_tables(
         assert reply["right"] == (result["outcome"] == "win")
         assert (reply["outcome"], reply["distance"]) == (result["outcome"], result["distance"])
         if not reply["right"]:
-            assert reply["text"].endswith(f"it loses in {result['distance']} " + ("placements." if prefix else
-                                                                                 "plies."))  # fmt: skip
+            unit = ("placement" if prefix else "ply") if result["distance"] == 1 else (
+                "placements" if prefix else "plies")
+            assert reply["text"].endswith(f"it loses in {result['distance']} {unit}.")
             assert "solution" not in reply
         else:
             assert reply["solution"] == move
+    # A win in one: "1 ply" or "1 placement", not "1 plies".
+    ones = [i for i in range(count) if ask(prefix + "puzzle", index=i, **size)["result"]["distance"] == 1]
+    one = ask(prefix + "puzzle", index=ones[0], **size)["result"]
+    assert one["text"] == f"Red to move and win (in 1 {'placement' if prefix else 'ply'} with perfect play)."
     for bad in ({"index": count}, {"index": -1}, {"index": "1"}, {"seed": -2}, {"grade": "expert"}):
         reply = ask(prefix + "puzzle", **bad, **size)
         assert reply["ok"] is False and "\n" not in reply["error"], (bad, reply)
