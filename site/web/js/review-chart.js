@@ -59,9 +59,10 @@ export function redLine(rows) {
   return line;
 }
 
-/** "Mistakes: Red 1, Blue 0." from a review's summary. */
+/** "Mistakes: Red 1, Blue 0." (or "No mistakes.") from a review's summary. */
 export function mistakesText(summary) {
-  return `Mistakes: Red ${summary.red.mistakes}, Blue ${summary.blue.mistakes}.`;
+  const [red, blue] = [summary.red.mistakes, summary.blue.mistakes];
+  return red + blue ? `Mistakes: Red ${red}, Blue ${blue}.` : "No mistakes.";
 }
 
 function svg(name, attrs, parent) {
@@ -196,8 +197,11 @@ export class ReviewPanel {
     this.legend.hidden = rows.length === 0;
     const s = review.summary;
     const side = (name) => `${count(s[name].mistakes, "mistake", "mistakes")}, ${count(s[name].inaccuracies, "inaccuracy", "inaccuracies")}`;
-    this.summary.textContent = rows.length ? `Red: ${side("red")} · Blue: ${side("blue")}` : "No moves to review.";
-    if (!rows.length) return;
+    if (!rows.length) {
+      this.summary.textContent = "No moves to review.";
+      return;
+    }
+    this.summary.replaceChildren(html("span", { class: "rc-side" }, `Red: ${side("red")};`), " ", html("span", { class: "rc-side" }, `Blue: ${side("blue")}`));
     const at = `${key} ${this.current} ${this.selected}`;
     if (this.drawn !== at) {
       this.drawChart(rows);
