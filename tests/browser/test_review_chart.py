@@ -283,3 +283,28 @@ def test_the_chart_fits_and_takes_the_themes_colours(site: Site, game: str, name
     for text in ("redLabel", "blueLabel", "legend"):
         assert contrast(c[text], c["card"]) >= 4.5, (text, c)
     site.shot(f"review-{game}-{width}-{scheme}")
+
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@needs_tables
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core (Lighthouse's, npm ci) is not installed")
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("game", ["unitile", "nd"])
+def test_axe_finds_nothing_wrong_with_the_review(site: Site, game: str, scheme: str) -> None:
+    """axe-core, the engine of Lighthouse's accessibility audits, on the page with the review shown
+    (WCAG 2 A and AA rules): names, roles and values of the slider and the move list, the table, and
+    the contrast of every text."""
+    site.page.emulate_media(color_scheme=scheme, reduced_motion="reduce")  # no transitions under way
+    open_finished(site, game)
+    site.page.locator("#btn-prev").click()
+    wait_until(lambda: site.state()["ply"] == site.state()["plies"] - 1 and site.idle(), "a ply looked at")
+    site.js(AXE.read_text(encoding="utf-8"))  # evaluated by the browser's debugger: no CSP applies
+    found = site.page.evaluate(
+        """async () => {
+          const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+          return r.violations.map((v) => [v.id, v.nodes.map((n) => n.target.join(" "))]);
+        }"""
+    )
+    assert found == []

@@ -134,15 +134,12 @@ export class ReviewPanel {
    */
   update({ game, show, note, current }) {
     const key = JSON.stringify({ size: game.size ?? null, start: game.start || null, moves: game.moves });
+    if (key !== this.key) this.current = null; // another game: the selection starts at the ply shown
     this.key = key;
     this.card.hidden = !show;
     if (!show) return this.reviewOf(key);
-    if (note) {
-      this.showNote(note);
-      return null;
-    }
-    if (!this.cache.has(key)) this.ask(key, game);
-    const entry = this.cache.get(key);
+    if (!note && !this.cache.has(key)) this.ask(key, game);
+    const entry = note ? { note } : this.cache.get(key);
     this.card.setAttribute("aria-busy", String(Boolean(entry.pending)));
     if (entry.pending) {
       this.showNote("Reviewing…");
