@@ -202,6 +202,39 @@ def test_looking_back_in_an_unfinished_game_shows_its_review(site: Site) -> None
     assert review_ops(site) == ["review"]
 
 
+#: Every text the review card's summary and its aria-busy take, in order (a MutationObserver).
+WATCH = """() => {
+  window.seen = [];
+  const card = document.getElementById("review-card");
+  const note = () => {
+    const text = document.getElementById("review-summary")?.textContent ?? "";
+    const entry = `${card.hidden ? "hidden" : "shown"} ${card.getAttribute("aria-busy")} ${text}`;
+    if (window.seen.at(-1) !== entry) window.seen.push(entry);
+  };
+  const all = { subtree: true, childList: true, characterData: true, attributes: true };
+  new MutationObserver(note).observe(card, all);
+}"""
+
+
+@needs_tables
+def test_the_last_move_brings_reviewing_then_the_review(site: Site) -> None:
+    """The review is asked for when the game ends, once: the card says "Reviewing…" (busy) until it
+    comes, then the counts replace the line."""
+    data = finished("nd")
+    moves = data["game"]["moves"]
+    open_game(site, "nd", "nd.html#n=4&m=" + ".".join(moves[:-1]))
+    assert site.page.locator("#review-card").is_hidden()
+    site.js(WATCH)
+    site.play(moves[-1])
+    wait_until(lambda: site.page.locator(".rc-chart .rc-pt").count() == len(moves), "the chart")
+    seen = site.js("window.seen")
+    red = data["review"]["summary"]["red"]["mistakes"]
+    assert seen[0] == "shown true Reviewing…", seen
+    assert seen[-1].startswith(f"shown false Red: {red} mistake"), seen
+    assert all(s.startswith("shown") for s in seen), seen
+    assert review_ops(site) == ["nd_review"]
+
+
 def test_a_naked_diagonal_size_without_tables_gets_one_line(site: Site) -> None:
     open_game(site, "nd", "nd.html#n=9&m=e5.d4")
     site.page.locator("#btn-prev").click()
