@@ -198,7 +198,10 @@ export class ReviewPanel {
       this.summary.textContent = "No moves to review.";
       return;
     }
-    this.summary.replaceChildren(html("span", { class: "rc-side" }, `Red: ${side("red")};`), " ", html("span", { class: "rc-side" }, `Blue: ${side("blue")}`));
+    const [red, blue] = [`Red: ${side("red")};`, `Blue: ${side("blue")}`];
+    if (this.summary.textContent !== `${red} ${blue}`) {
+      this.summary.replaceChildren(html("span", { class: "rc-side" }, red), " ", html("span", { class: "rc-side" }, blue));
+    }
     const at = `${key} ${this.current} ${this.selected}`;
     if (this.drawn !== at) {
       this.drawChart(rows);
