@@ -290,12 +290,13 @@ def test_end_banner_speaks_to_the_player(site: Site) -> None:
     load_position(site, BLUE_UNITED_BY_RED)
     site.play("c2")
     assert site.state()["winner"] == "b"
-    assert site.message() == "You lost: your slide united Blue (1 ply)."
+    # and the review's count of mistakes: Red had a win and threw it away
+    assert site.message() == "You lost: your slide united Blue (1 ply). Mistakes: Red 1, Blue 0."
     site.shot("18-you-lost")
     fresh(site)
     load_position(site, RED_WINS_IN_ONE)
     site.play("c2")
-    assert site.message() == "Red wins in 1 ply: Red's own slide united the red tiles."
+    assert site.message() == "Red wins in 1 ply: Red's own slide united the red tiles. No mistakes."
     assert "Red wins in 1 ply" in site.page.locator("#announce").inner_text()
 
 

@@ -76,6 +76,20 @@ export class NDController extends GameController {
     super.draw();
   }
 
+  /** The review needs the tables' distances: the sizes of level 6 but those played from a stored
+   * proof (5x5), which says who wins but not how soon. */
+  reviewNote(st) {
+    const proofs = (this.info && this.info.proof_sizes) || {};
+    const sizes = ((this.info && this.info.perfect_sizes) || []).filter((n) => !(String(n) in proofs));
+    if (sizes.includes(st.size)) return null;
+    const names = sizes.map((n) => `${n}×${n}`).join(" and ");
+    return `No review on ${st.size}×${st.size}: it needs the tables of perfect play${names ? `, which cover ${names} only` : ""}.`;
+  }
+
+  reviewUnit() {
+    return ["placement", "placements"];
+  }
+
   /** The score line counts each colour's stones. */
   chips(st) {
     return [st.stones, "stone", "stones"];
