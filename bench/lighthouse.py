@@ -30,7 +30,8 @@ from tests.browser.conftest import ARGS, CHROMIUM, load_site_module  # noqa: E40
 build_module = load_site_module("build")
 serve_module = load_site_module("serve")
 
-PAGES = ["", "rules.html", "nd.html", "nd-rules.html", "nd-areas.html", "about.html"]
+PAGES = ["", "rules.html", "puzzles.html", "nd.html", "nd-rules.html", "nd-puzzles.html", "nd-areas.html",
+         "about.html"]  # fmt: skip
 FORMS = ("mobile", "desktop")
 LIGHTHOUSE = ROOT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = "accessibility,best-practices,seo"

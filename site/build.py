@@ -1,6 +1,7 @@
 """Assemble the static site: site/web, unitile_py (both games), tables/5x5, Naked Diagonal's folders of
 perfect play of the offered sizes that have them (the tables of tables/naked-diagonal/3x3 and 4x4, the
-strategy of 5x5, a stored proof: level 6, told apart by the manifest's ``kind``) and the Pyodide runtime.
+strategy of 5x5, a stored proof: level 6, told apart by the manifest's ``kind``), both games' puzzle
+files (tables/puzzles/, listed as ``puzzles`` in build.json) and the Pyodide runtime.
 
 The result is one self-contained folder (default ``build/site``) that any static web server can host.
 ``build.json`` in it lists every file with its size; the service worker (``sw.js``) gets the same list
@@ -64,6 +65,8 @@ BOARD = "5x5"
 #: Naked Diagonal's tables of perfect play, or a winner's strategy, for the board sizes the page offers
 #: (3x3 to 13x13): level 6.
 ND_TABLES = ROOT / "tables" / "naked-diagonal"
+#: The puzzle files of both games (unitile-5x5.json, naked-diagonal-4x4.json, ...).
+PUZZLES = ROOT / "tables" / "puzzles"
 #: The ``kind`` of a manifest of Naked Diagonal: tables (no kind) or a strategy (a stored proof).
 ND_KINDS = {"": "tables", "strategy": "strategy"}
 ND_SIZES = range(3, 14)
@@ -82,6 +85,7 @@ GAMES = {
         "name": "Unitile",
         "play": "./",
         "rules": "rules.html",
+        "puzzles": "puzzles.html",
         "example": "1. c4 d4 2. …",
         "css": "",
         "swatch": "",
@@ -93,6 +97,7 @@ GAMES = {
         "name": "Naked Diagonal",
         "play": "nd.html",
         "rules": "nd-rules.html",
+        "puzzles": "nd-puzzles.html",
         "example": "1. e5 d4 2. …",
         "css": "css/nd.css",
         "swatch": " swatch-stone",
@@ -351,6 +356,8 @@ def build(out: Path, salt: str = "") -> Built:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(data, target)
         nd_data.append(target)
+    # Both games' puzzles (tables/puzzles/*.json, from python -m pipeline puzzles and nd-puzzles).
+    puzzles = _copy_tree(PUZZLES, out / "tables" / "puzzles", "*.json") if PUZZLES.is_dir() else []
     runtime = []
     stdlib = compiled_stdlib()
     for name, vendored in PYODIDE_FILES.items():
@@ -366,7 +373,7 @@ def build(out: Path, salt: str = "") -> Built:
     def rel(paths: list[Path]) -> list[str]:
         return [p.relative_to(out).as_posix() for p in paths]
 
-    files = sorted(rel(web + python + tables + nd_tables + nd_data + runtime))
+    files = sorted(rel(web + python + tables + nd_tables + nd_data + puzzles + runtime))
     digest = hashlib.sha256(salt.encode())
     for name in files:
         digest.update(name.encode() + b"\0" + (out / name).read_bytes())
@@ -379,6 +386,7 @@ def build(out: Path, salt: str = "") -> Built:
         "tables": rel(tables),
         "nd_tables": rel(nd_tables),
         "nd_perfect": nd_perfect,
+        "puzzles": rel(puzzles),
         "files": {name: (out / name).stat().st_size for name in files},
     }
     (out / "build.json").write_text(json.dumps(info, indent=1) + "\n")

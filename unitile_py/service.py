@@ -26,7 +26,7 @@ from .errors import GameError
 #: The requests each game's service answers (the worker's ``op``; Naked Diagonal's carry ``nd_``).
 REQUESTS = (
     *("info", "new_game", "state", "play", "undo", "load"),
-    *("salvage", "explain", "hint", "computer_move"),
+    *("salvage", "explain", "hint", "computer_move", "review", "puzzle", "puzzle_try"),
 )
 
 

@@ -17,10 +17,12 @@ from typing import Any
 from pipeline.arguments import at_least, board
 from pipeline.errors import CheckFailed
 from pipeline.executor import InProcessExecutor, engine, engine_arguments
+from pipeline.puzzles import puzzle_arguments
 from pipeline.store import resolved
 from unitile_py.command_line import EXIT_INTERRUPTED, Parser, run_command
 from unitile_py.errors import NakedDiagonalError
 
+from . import puzzles
 from .build import plan, run_plan
 from .context import NDContext, NDOptions
 from .geometry import MAX_N
@@ -47,9 +49,19 @@ def _engine_arguments(s: argparse.ArgumentParser, default: str = "4x4", largest:
     engine_arguments(s)
 
 
+def register_puzzles(sub: Any) -> None:
+    """Add ``nd-puzzles``: puzzles chosen from the tables of a solved size (:mod:`.puzzles`)."""
+    z = sub.add_parser("nd-puzzles", help="Naked Diagonal: choose puzzles from a solved size's tables")
+    z.add_argument("--board", default="4x4", type=board(2, 4), help="NxN, 2x2 to 4x4 (default 4x4)")
+    z.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
+    puzzle_arguments(z)
+    z.set_defaults(run=puzzles.run)
+
+
 def register(sub: Any) -> None:
     """Add ``nd-build``, ``nd-verify``, ``nd-prove``, the strategy commands (:func:`register_strategy`) and
-    the NDE area commands (:func:`register_areas`) to ``python -m pipeline``."""
+    the NDE area commands (:func:`register_areas`) and ``nd-puzzles`` (:func:`register_puzzles`) to
+    ``python -m pipeline``."""
     build = sub.add_parser("nd-build", help="Naked Diagonal: solve a small board into a store and tables")
     verify = sub.add_parser("nd-verify", help="Naked Diagonal: rerun the checks of a solved store")
     for s in (build, verify):
@@ -85,6 +97,7 @@ def register(sub: Any) -> None:
     prove.set_defaults(run=_prove)
     register_strategy(sub)
     register_areas(sub)
+    register_puzzles(sub)
 
 
 def _run(args: argparse.Namespace, verify_only: bool) -> int:

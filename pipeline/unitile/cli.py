@@ -1,4 +1,4 @@
-"""Unitile's commands of ``python -m pipeline``: ``build``, ``verify``, ``report`` and ``values``
+"""Unitile's commands of ``python -m pipeline``: ``build``, ``verify``, ``report``, ``puzzles`` and ``values``
 (:func:`register`; the dispatcher :mod:`pipeline.cli` runs them: user errors print one line and exit
 with status 2)."""
 
@@ -18,8 +18,10 @@ from unitile_py.unitile.board import Board
 from unitile_py.unitile.notation import parse_position
 
 from ..executor import engine, engine_arguments
+from ..puzzles import puzzle_arguments
 from ..report import format_stages, stage_rows
 from ..store import is_url, resolved
+from . import puzzles
 from .build import BuildOptions, plan, run_build, value_stages, verify_plan
 from .compact import table_file_names
 from .context import Context
@@ -64,6 +66,11 @@ def register(sub: Any) -> None:
     r.add_argument("--store", help="zarr store path or fsspec URL (default build/<board>.zarr)")
     r.add_argument("--json", action="store_true", help="one JSON object per stage")
     r.set_defaults(run=_report)
+    z = sub.add_parser("puzzles", help="choose puzzles from a finished store into tables/puzzles/")
+    z.add_argument("--board", default="5x5", help="ROWSxCOLS (default 5x5)")
+    z.add_argument("--store", help="zarr store path or fsspec URL (default build/<board>.zarr)")
+    puzzle_arguments(z)
+    z.set_defaults(run=puzzles.run)
     v = sub.add_parser("values", help="print r, b and T of positions")
     v.add_argument("position", help="position text such as 'BRBRB/RBRBR/BR.BR/BRBRB/RBRBR r', or - for stdin")
     v.add_argument("--store", help="zarr store path (default build/<board>.zarr)")

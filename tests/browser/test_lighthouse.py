@@ -11,7 +11,8 @@ from pathlib import Path
 
 from tests.browser.conftest import ROOT
 
-PAGES = ("index.html", "rules.html", "nd.html", "nd-rules.html", "nd-areas.html", "about.html")
+PAGES = ("index.html", "rules.html", "puzzles.html", "nd.html", "nd-rules.html", "nd-puzzles.html",
+         "nd-areas.html", "about.html")  # fmt: skip
 
 
 def test_every_page_scores_100_on_phone_and_desktop(site_dir: Path, tmp_path: Path) -> None:

@@ -290,12 +290,13 @@ def test_end_banner_speaks_to_the_player(site: Site) -> None:
     load_position(site, BLUE_UNITED_BY_RED)
     site.play("c2")
     assert site.state()["winner"] == "b"
-    assert site.message() == "You lost: your slide united Blue (1 ply)."
+    # and the review's count of mistakes: Red had a win and threw it away
+    assert site.message() == "You lost: your slide united Blue (1 ply). Mistakes: Red 1, Blue 0."
     site.shot("18-you-lost")
     fresh(site)
     load_position(site, RED_WINS_IN_ONE)
     site.play("c2")
-    assert site.message() == "Red wins in 1 ply: Red's own slide united the red tiles."
+    assert site.message() == "Red wins in 1 ply: Red's own slide united the red tiles. No mistakes."
     assert "Red wins in 1 ply" in site.page.locator("#announce").inner_text()
 
 
@@ -414,8 +415,8 @@ def test_dark_mode_follows_the_system_and_the_toggle(site: Site) -> None:
 def test_every_page_shares_one_frame_and_no_global_state(site: Site) -> None:
     headers = {}
     # about.html belongs to both games: its switch shows the one opened last.
-    pages = {"": "unitile", "rules.html": "unitile", "nd.html": "nd", "nd-rules.html": "nd",
-             "about.html": "nd"}  # fmt: skip
+    pages = {"": "unitile", "rules.html": "unitile", "puzzles.html": "unitile", "nd.html": "nd",
+             "nd-rules.html": "nd", "nd-puzzles.html": "nd", "about.html": "nd"}  # fmt: skip
     for page, game in pages.items():
         site.page.goto(site.base + page)
         header = site.page.locator("header.top")
@@ -424,7 +425,8 @@ def test_every_page_shares_one_frame_and_no_global_state(site: Site) -> None:
         chosen = header.locator('.game[aria-current="true"]')
         assert chosen.count() == 1 and chosen.get_attribute("data-game") == game
         html = re.sub(r' aria-current="(page|true)"', "", header.evaluate("e => e.outerHTML"))
-        headers[page] = re.sub(r'href="(nd\.html|nd-rules\.html|rules\.html|\./)"', 'href=""', html)
+        links = r'href="(nd\.html|nd-rules\.html|rules\.html|nd-puzzles\.html|puzzles\.html|\./)"'
+        headers[page] = re.sub(links, 'href=""', html)
         assert "Mark Steere" in site.page.locator("footer").inner_text()
         assert "frame:" not in site.page.content()
     assert len(set(headers.values())) == 1

@@ -15,7 +15,8 @@ from .conftest import VIEWPORTS, Site, in_view, screen, wait_until
 from .naked_diagonal.test_play import nd
 from .test_polish import fresh
 
-PAGES = ["", "rules.html", "nd.html", "nd-rules.html", "nd-areas.html", "about.html"]
+PAGES = ["", "rules.html", "puzzles.html", "nd.html", "nd-rules.html", "nd-puzzles.html", "nd-areas.html",
+         "about.html"]  # fmt: skip
 #: WCAG 2.x AA for text under 18.66 px bold / 24 px regular.
 AA = 4.5
 #: The smallest tap target WCAG 2.2 accepts (2.5.8, Target Size (Minimum)), in CSS pixels.
@@ -91,7 +92,7 @@ def test_no_page_pans_sideways_on_a_phone(site: Site, page: str) -> None:
     site.page.goto(site.base + page)
     if page == "nd-areas.html":
         wait_areas(site)
-    elif page in ("", "nd.html"):
+    elif page in ("", "nd.html", "puzzles.html", "nd-puzzles.html"):
         site.wait_ready()
     assert site.js("document.scrollingElement.scrollWidth") <= site.js("innerWidth") == width
 

@@ -88,7 +88,8 @@ JSON = st.recursive(
     max_leaves=12,
 )
 UNITILE_OPS = [
-    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move")
+    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move"),
+    "review",
 ]
 #: Naked Diagonal's requests (unitile_py.naked_diagonal.webapi) through the same handle.
 ND_OPS = [f"nd_{op}" for op in UNITILE_OPS]

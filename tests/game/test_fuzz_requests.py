@@ -158,10 +158,13 @@ JSON = st.recursive(
     max_leaves=10,
 )
 OP_NAMES = [
-    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move")
+    *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move"),
+    "review",
+    *("puzzle", "puzzle_try"),
 ]
 ALL_OPS = [*OP_NAMES, *(f"nd_{op}" for op in OP_NAMES), "nd_hint_source"]
-ARG_NAMES = ["game", "move", "humans", "ply", "analysis", "headers", "text", "level", "seed", "size", "point"]
+ARG_NAMES = ["game", "move", "humans", "ply", "analysis", "headers", "text", "level", "seed", "size", "point",
+             "index", "grade", "moves"]
 
 
 @fuzz(400)
@@ -217,8 +220,8 @@ def damaged(draw: st.DrawFn, text: str) -> bytes:
 
 
 #: Every command of both games.
-ALL_COMMANDS = [*("show", "slides", "record", "match", "play", "analyze")] + [
-    f"nd {c}" for c in ("show", "legal", "why", "record", "analyze", "play", "match")
+ALL_COMMANDS = [*("show", "slides", "record", "match", "play", "analyze", "review")] + [
+    f"nd {c}" for c in ("show", "legal", "why", "record", "analyze", "play", "match", "review")
 ]
 
 
@@ -518,11 +521,13 @@ COMMANDS = [
     ["match"],
     ["play"],
     ["analyze"],
+    ["review"],
     ["nd", "show"],
     ["nd", "legal"],
     ["nd", "why"],
     ["nd", "record"],
     ["nd", "analyze"],
+    ["nd", "review"],
     ["nd", "play"],
     ["nd", "match"],
     ["naked-diagonal"],
@@ -746,7 +751,7 @@ def command_lines(draw: st.DrawFn, tmp: Path, command: str) -> tuple[list[str], 
     elif name == "why":
         argv += [position, draw(st.sampled_from([*moves[-2:], "a1", "b2", "zz", "a0", f"a{n + 1}"]))]
         argv += draw(st.sampled_from([[], ["--colour", "r"], ["--colour", "b"], ["--colour", "x"]]))
-    elif name == "record":
+    elif name in ("record", "review"):
         data = damaged(draw, record)
         if draw(st.booleans()):
             argv.append("-")

@@ -31,6 +31,8 @@ def _limit_memory() -> None:
         (["nd", "record", "/dev/zero"], subprocess.DEVNULL),
         (["record", "-"], "zero"),
         (["nd", "record", "-"], "zero"),
+        (["review", "/dev/zero"], subprocess.DEVNULL),
+        (["nd", "review", "-"], "zero"),
     ],
 )
 def test_a_record_from_an_endless_input_stops_with_one_line(argv: list[str], stdin: object) -> None:

@@ -61,6 +61,8 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         r"\nstate +\d+ requests(.|\n)*worst request: [\d.]+ ms of CPU",
     ),
     "nd_exactness.py": (["--games", "1", "--sizes", "5", "--probes", "1"], r'"disagreements": 0'),
+    "review.py": (["--games", "2"],
+                  r"unitile 5x5 random: (.|\n)*naked diagonal 4x4: (.|\n)*worst: [\d.]+ s of CPU"),
     "browser.py": (["--runs", "1", "--positions", "1"], r"\d+(\.\d+)? ?(ms|s)"),
     "lighthouse.py": (
         ["--pages", "about.html", "--forms", "mobile"],

@@ -14,6 +14,9 @@
   On a size whose folder holds a strategy (5x5: :mod:`.perfect`) the outcomes come from the stored
   proof, else from a bounded exact search, else ``"unknown"``; every ``distance`` is null, and
   ``source`` ``"strategy"``, ``winner``, ``how`` (or why unknown) and ``note`` are added.
+* ``review FILE|- [--json]``: every turn of a record on a size with tables judged (:mod:`.review`).
+* ``puzzles [--size NxN] --count N --seed S [--grade G] [--json]``: puzzles of the shipped puzzle file
+  (:mod:`unitile_py.puzzle_command`): Red to move has exactly one winning placement.
 * ``play`` and ``match``: a game in the terminal, and computer levels against each other (level 6,
   perfect play, on the solved sizes).
 
@@ -31,6 +34,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .. import puzzle_command
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import NakedDiagonalError
 from ..inputs import answer_lines
@@ -47,7 +51,7 @@ from ..playing import (
 )
 from ..records import split_record
 from ..table_io import folder_of, manifest_kind, root_of
-from . import perfect
+from . import perfect, review
 from .game import Game, parse_record
 from .keys import default_root
 from .legality import check_start, explain, game_over, legal_masks
@@ -256,6 +260,13 @@ def cmd_match(args: argparse.Namespace) -> int:
     )
 
 
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`)."""
+    n = parse_size(args.size)
+    return puzzle_command.run(args, "naked-diagonal", f"{n}x{n}", "placements",
+                              lambda text: draw(Position.parse(text)))  # fmt: skip
+
+
 def register(sub: Any) -> None:
     """Add ``naked-diagonal`` (alias ``nd``) and its commands to the command line's subparsers."""
     nd = sub.add_parser(
@@ -295,6 +306,7 @@ def register(sub: Any) -> None:
     )
     analyze.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
     analyze.set_defaults(func=cmd_analyze)
+    review.register(cmds)
     size_help = f"board size NxN (default {DEFAULT_SIZE}x{DEFAULT_SIZE})"
     play = cmds.add_parser("play", help="play a game in the terminal")
     play.add_argument(
@@ -312,6 +324,10 @@ def register(sub: Any) -> None:
     match.add_argument("--size", default=f"{DEFAULT_SIZE}x{DEFAULT_SIZE}", help=size_help)
     match.add_argument("--position", help="start every game from this position")
     match.set_defaults(func=cmd_match)
+    puzzles = cmds.add_parser("puzzles", help="puzzles: Red to move has exactly one winning placement")
+    puzzles.add_argument("--size", default="4x4", help="board size NxN with puzzles (default 4x4)")
+    puzzle_command.add_arguments(puzzles)
+    puzzles.set_defaults(func=cmd_puzzles)
 
 
 __all__ = ["analysis_of", "cmd_analyze", "cmd_legal", "draw", "format_analysis", "legal_of", "register"]

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
-from .. import service
+from .. import puzzles, service
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..coords import is_ascii_number, quote
 from ..errors import GameError, NakedDiagonalError
@@ -53,9 +53,10 @@ from .legality import (
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
 from .position import Position
+from .review import review_game, review_tables
 from .rules import chain, forms
 from .strategy import strategy_sizes, winner_of
-from .tables import solved_sizes, tables_problem
+from .tables import solved_sizes, tables_for, tables_problem
 
 #: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
 SIZES = tuple(range(3, 14))
@@ -106,12 +107,17 @@ class Api(service.Service[Game]):
     error = NakedDiagonalError
     move_text = "a point name such as e5"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.puzzles = puzzles.Shelf("naked-diagonal")
+
     def info(self) -> dict[str, Any]:
         """The board sizes, the default one and the computer levels: ``levels`` on every size, with
         ``best`` (its choice is the hint), and ``perfect`` (level 6, perfect play from the tables or a
         stored proof) on ``perfect_sizes``, the offered sizes whose tables or strategy are there, where it
         gives the hint; ``proof_sizes`` maps each size whose level 6 follows a stored proof (a strategy,
-        5x5) to the winner it proves (``"red"`` or ``"blue"``)."""
+        5x5) to the winner it proves (``"red"`` or ``"blue"``); ``table_sizes`` the sizes whose tables
+        give the analysis and the review."""
         # Sizes whose tables are damaged are not offered (a lookup would say so at the first move).
         tables = solved_sizes()
         perfect = [n for n in perfect_sizes() if n in SIZES and (n not in tables or not tables_problem(n))]
@@ -124,6 +130,7 @@ class Api(service.Service[Game]):
             "perfect": PERFECT,
             "perfect_sizes": perfect,
             "proof_sizes": proofs,
+            "table_sizes": [n for n in perfect if n in tables],
         }
 
     # ----- games ------------------------------------------------------------------------------------
@@ -223,13 +230,15 @@ class Api(service.Service[Game]):
         humans: Sequence[str] = (RED, BLUE),
         ply: Any = None,
         headers: dict[str, str] | None = None,
+        analysis: Any = False,
     ) -> dict[str, Any]:
         """Everything the page draws for the position after ``ply`` turns (default: all of them).
 
         ``points`` holds ``"r"``, ``"b"`` or ``"."`` per point in reading order; ``legal`` names the
         points where the side to move may place; ``last`` is the latest placement (None at the start);
         ``skipped`` the colour whose turn was skipped just before this position, if one was; ``chain``
-        the winner's stones that join its edges.
+        the winner's stones that join its edges. With ``analysis``, also ``analysis``:
+        :meth:`analysis_of` the position.
         """
         g = self.replay(game)
         end = service.ply_of(ply, g.ply, NakedDiagonalError)
@@ -264,7 +273,33 @@ class Api(service.Service[Game]):
             "record": g.record_text(),
             "position": str(position),
             "can_undo": self._undo_to(g, humans) is not None,
+            **({"analysis": self.analysis_of(position)} if analysis is True else {}),
         }
+
+    def analysis_of(self, position: Position) -> dict[str, dict[str, Any]] | None:
+        """For each legal placement of the side to move, ``{"result": "win" | "loss", "placements": n}``
+        for the mover with perfect play, counting it (a placement that wins at once has 1); ``{}`` once
+        the game is over. None where the tables cannot say: a size without them (or with them damaged),
+        or a custom start that play from the empty board never reaches.
+
+        >>> api = Api()
+        >>> first = api.analysis_of(Position.empty(3))
+        >>> {name: a for name, a in first.items() if a["result"] == "win"}
+        {'a2': {'result': 'win', 'placements': 9}, 'c2': {'result': 'win', 'placements': 9}}
+        >>> api.analysis_of(Position.empty(6)) is None
+        True
+        """
+        grid = position.grid
+        if grid.n not in solved_sizes():
+            return None
+        try:
+            tables = tables_for(grid.n)
+            if not tables.holds(position):
+                return None
+            moves = tables.moves(position)
+        except NakedDiagonalError:  # damaged tables: the page's level 6 says so at its first move
+            return None
+        return {grid.name(p): {"result": result, "placements": n} for p, (result, n) in sorted(moves.items())}
 
     def explain(self, game: Any, point: Any) -> dict[str, Any] | None:
         """Why the side to move may not place on ``point`` now, for the board to show; None when it may.
@@ -320,6 +355,66 @@ class Api(service.Service[Game]):
             "narrowed": ban.narrowed,
             "text": _nde_text(grid, ban),
         }
+
+    # ----- review -----------------------------------------------------------------------------------
+
+    def review(self, game: Any) -> dict[str, Any]:
+        """Every turn of a game judged from the tables of its size (the ``nd_review`` request; the
+        command line's ``nd review --json`` gives the same plies): ``{"plies": [...], "summary": ...}``.
+
+        Each ply is ``{"ply": 1, 2, ..., "move": "b2" or "skip", "mover": "red" | "blue", "position":
+        the position text before the turn, "before": {"outcome": "win" | "loss", "distance":
+        placements}, "after": the same after the placement (counting it), "best": [the placements
+        level 6 could choose, sorted], "verdict": "best" | "good" | "inaccuracy" | "mistake"}``
+        (:func:`unitile_py.review.verdict`); a skipped turn is a ply of its own, ``move`` ``"skip"``,
+        its verdict ``best`` (:mod:`unitile_py.naked_diagonal.review`). ``summary`` is ``{"red":
+        {"mistakes", "inaccuracies"}, "blue": {...}}``. Only the sizes with tables (3x3 and 4x4
+        here) have a review: another size, 5x5 (a strategy without distances) among them, is an error
+        in one line, as is a start that play from the empty board never reaches.
+
+        >>> row = Api().review({"size": 3, "moves": ["b2"]})["plies"][0]
+        >>> row["before"], row["after"], row["best"], row["verdict"]
+        ({'outcome': 'win', 'distance': 9}, {'outcome': 'loss', 'distance': 6}, ['a2', 'c2'], 'mistake')
+        """
+        tables = review_tables(self._start(game).grid.n)
+        return review_game(self.replay(game), tables)
+
+    # ----- puzzles ----------------------------------------------------------------------------------
+
+    def load_puzzles(self, size: int, text: str | bytes) -> None:
+        """Keep the puzzles of a size from the text of their file (the worker's; else they are read from
+        ``tables/puzzles/`` when first asked for)."""
+        self.puzzles.put(f"{size}x{size}", text)
+
+    def _puzzles(self, size: Any) -> tuple[int, puzzles.PuzzleSet]:
+        n = _size(size)
+        return n, self.puzzles.get(f"{n}x{n}")
+
+    def puzzle(self, size: Any = 4, index: Any = None, seed: Any = None, grade: Any = None) -> dict[str, Any]:
+        """A puzzle of a solved size: number ``index``, else one chosen by ``seed`` (of ``grade``), without
+        its solution (:func:`unitile_py.puzzles.shown`)."""
+        _, found = self._puzzles(size)
+        return puzzles.shown(puzzles.pick(found, index, seed, grade), len(found.puzzles), "placements")
+
+    def puzzle_try(self, index: Any, move: Any, size: Any = 4, moves: Any = None) -> dict[str, Any]:
+        """Whether a placement on ``move`` solves puzzle ``index``: ``right`` with the solution, or the
+        reason from the tables ("it loses in N"); a banned placement is one line saying why. With
+        ``moves``, the turns played since the puzzle's position (Red's and the computer's), whether
+        Red's next placement keeps the win (:func:`unitile_py.puzzles.verdict`)."""
+        n, found = self._puzzles(size)
+        p = puzzles.pick(found, index, None, None)
+        done = puzzles.played(moves)
+        game = {"size": n, "start": p.position, "moves": done}
+        g = self.replay(game)
+        if g.position.turn != RED and not g.is_over():
+            raise NakedDiagonalError("it is Blue's turn: the computer answers the puzzle's moves")
+        ban = self.explain(game, move)
+        if ban is not None:
+            raise NakedDiagonalError(str(ban["text"]))
+        position = g.position
+        point = position.grid.point(str(move).strip(), "point")
+        result = tables_for(n).after(position, point)
+        return puzzles.verdict(position.grid.name(point), p, result, "placements", not done)
 
     # ----- computer ---------------------------------------------------------------------------------
 

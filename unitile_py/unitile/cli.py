@@ -1,5 +1,6 @@
 """Unitile's commands of ``python -m unitile_py`` (:mod:`unitile_py.cli`): show, slides, record, and
-the match, play and analyze commands of :mod:`.match`, :mod:`.terminal_play` and :mod:`.analyze`.
+the match, play, analyze and review commands of :mod:`.match`, :mod:`.terminal_play`, :mod:`.analyze`
+and :mod:`.review`.
 
 User errors (a malformed position, record or move, a move the rules forbid, a missing file) print one
 line to standard error and exit with status 2; there is no traceback.
@@ -10,9 +11,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from .. import puzzle_command
 from ..errors import GameError, UnitileError
 from ..playing import show_after, show_record
-from . import analyze, match, terminal_play
+from . import analyze, match, review, terminal_play
 from .board import Board
 from .drawing import draw
 from .game import Game
@@ -60,6 +62,12 @@ def cmd_slides(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_puzzles(args: argparse.Namespace) -> int:
+    """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`)."""
+    board = str(Board.parse(args.board))
+    return puzzle_command.run(args, "unitile", board, "plies", lambda text: draw(parse_position(text)))
+
+
 def register(sub: Any) -> None:
     """Add Unitile's commands to the command line's subparsers (:mod:`unitile_py.cli`)."""
     tables_help = "directory of the tables (default: the committed ones)"
@@ -87,6 +95,11 @@ def register(sub: Any) -> None:
     match.register(sub)
     terminal_play.register(sub)
     analyze.register(sub)
+    review.register(sub)
+    puzzles = sub.add_parser("puzzles", help="puzzles: Red to move has exactly one winning slide")
+    puzzles.add_argument("--board", default="5x5", help="ROWSxCOLS of a board with puzzles (default 5x5)")
+    puzzle_command.add_arguments(puzzles)
+    puzzles.set_defaults(func=cmd_puzzles)
 
 
 __all__ = ["register", "rules_for"]

@@ -32,17 +32,32 @@ def parse_position(text: str) -> Position:
         check_row(f"position {quote(rows_text)}", i, row, "cells", UnitileError)
     board = Board.get(len(rows), cols)
     cells = "".join(rows)
-    bubbles = cells.count(".")
-    if bubbles != 1:
-        raise UnitileError(f"position {quote(rows_text)}: expected one bubble '.', found {bubbles}")
-    reds, blues = cells.count("R"), cells.count("B")
-    if reds != blues:
-        raise UnitileError(
-            f"position {quote(rows_text)}: {reds} red and {blues} blue tiles; "
-            f"each colour needs {board.red_count}"
-        )
+    wrong = count_problem(board, cells.count("R"), cells.count("B"), cells.count("."))
+    if wrong:
+        raise UnitileError(f"position {quote(rows_text)}: {wrong}")
     red = sum(1 << i for i, ch in enumerate(cells) if ch == "R")
     return Position(board, red, cells.index("."), side)
+
+
+def count_problem(board: Board, reds: int, blues: int, empty: int) -> str | None:
+    """What is wrong with the numbers of red and blue tiles and empty cells of a position on ``board``
+    (the page's position editor shows it as it is), or None when they are right.
+
+    >>> count_problem(Board.get(5, 5), 13, 12, 0)
+    '13 red tiles and no empty cell: a position has 12 of each colour and one empty cell'
+    >>> count_problem(Board.get(5, 5), 12, 11, 2)
+    '11 blue tiles and 2 empty cells: a position has 12 of each colour and one empty cell'
+    >>> count_problem(Board.get(5, 5), 12, 12, 1) is None
+    True
+    """
+    each = board.red_count
+    tiles = ((reds, "red"), (blues, "blue"))
+    wrong = [f"{n} {colour} tile{'' if n == 1 else 's'}" for n, colour in tiles if n != each]
+    if empty != 1:
+        wrong.append("no empty cell" if empty == 0 else f"{empty} empty cells")
+    if not wrong:
+        return None
+    return f"{' and '.join(wrong)}: a position has {each} of each colour and one empty cell"
 
 
 def check_start(start: Position) -> Position:

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import service
+from .. import puzzles, service
 from ..colours import BLUE, RED
 from ..errors import GameError, UnitileError
 from ..mcts import Steps, finish
@@ -51,6 +51,7 @@ from .game import EMPTY_CELL, NOT_ADJACENT, NOT_LOWER, Game
 from .lookups import ADJACENT_ONLY, Lookups
 from .notation import Record, check_start, format_record, parse_position, parse_record, start_headers
 from .position import Position
+from .review import review_game
 from .tables import Tables
 
 #: The board the site plays (the tables cover exactly this board).
@@ -81,6 +82,7 @@ class Api(service.Service[Game]):
         self.board = board
         self.tables: Lookups | None = tables
         self._players: dict[tuple[int, int], Player[Position]] = {}
+        self.puzzles = puzzles.Shelf("unitile")
 
     @property
     def rules(self) -> Lookups:
@@ -272,6 +274,68 @@ class Api(service.Service[Game]):
             self.board.name(cell): {"result": result, "plies": plies}
             for cell, (result, plies) in self.tables.moves(position).items()
         }
+
+    # ----- review -------------------------------------------------------------------------------
+
+    def review(self, game: dict[str, Any]) -> dict[str, Any]:
+        """Every slide of a game judged from the tables (the ``review`` request; the command line's
+        ``review --json`` gives the same plies): ``{"plies": [...], "summary": {...}}``.
+
+        Each ply is ``{"ply": 1, 2, ..., "move": "c4", "mover": "red" | "blue", "position": the position
+        text before the slide, "before": {"outcome": "win" | "loss", "distance": plies}, "after": the
+        same after the slide (counting it), "best": [the slides level 6 could choose, sorted],
+        "verdict": "best" | "good" | "inaccuracy" | "mistake"}`` (:func:`unitile_py.review.verdict`:
+        ``mistake`` when the mover had a win and the slide loses it, ``best`` a slide of ``best``,
+        ``inaccuracy`` a win kept but slower or a loss hastened); ``summary`` is ``{"red": {"mistakes",
+        "inaccuracies"}, "blue": {...}}``. A game with no slides has no plies. Without the tables
+        loaded, an error.
+
+        >>> api = Api(Board.get(3, 3), Tables.load("3x3"))
+        >>> review = api.review({"start": None, "moves": ["b1", "c1"]})
+        >>> [(p["move"], p["verdict"]) for p in review["plies"]], review["summary"]["blue"]
+        ([('b1', 'inaccuracy'), ('c1', 'mistake')], {'mistakes': 1, 'inaccuracies': 0})
+        """
+        if self.tables is None:
+            raise UnitileError("the review needs the lookup tables, which are not loaded")
+        return review_game(self.replay(game), self.tables)
+
+    # ----- puzzles ------------------------------------------------------------------------------
+
+    def load_puzzles(self, text: str | bytes) -> None:
+        """Keep the board's puzzles from the text of their file (the worker's; else they are read from
+        ``tables/puzzles/`` when first asked for)."""
+        self.puzzles.put(str(self.board), text)
+
+    def puzzle(self, index: Any = None, seed: Any = None, grade: Any = None) -> dict[str, Any]:
+        """A puzzle: number ``index``, else one chosen by ``seed`` (of ``grade``), without its solution
+        (:func:`unitile_py.puzzles.shown`)."""
+        found = self.puzzles.get(str(self.board))
+        return puzzles.shown(puzzles.pick(found, index, seed, grade), len(found.puzzles), "plies")
+
+    def puzzle_try(self, index: Any, move: Any, moves: Any = None) -> dict[str, Any]:
+        """Whether the slide from ``move`` solves puzzle ``index``: ``right`` with the solution, or the
+        reason from the tables ("it loses in N"); an illegal slide is one line saying why. With
+        ``moves``, the slides played since the puzzle's position (Red's and the computer's), whether
+        Red's next slide keeps the win (:func:`unitile_py.puzzles.verdict`).
+
+        >>> api = Api(Board.get(3, 3), Tables.load("3x3"))
+        >>> p = api.puzzle(index=5)
+        >>> right = api.puzzle_try(5, api.hint({"start": p["position"], "moves": []}))
+        >>> right["right"], right["distance"] == p["distance"]
+        (True, True)
+        """
+        p = puzzles.pick(self.puzzles.get(str(self.board)), index, None, None)
+        tables = self._tables()
+        done = puzzles.played(moves)
+        g = self.replay({"start": p.position, "moves": done})
+        position = g.position
+        if position.turn != RED and not g.is_over():
+            raise UnitileError("it is Blue's turn: the computer answers the puzzle's moves")
+        why = self._why(g, move)
+        if why is not None:
+            raise UnitileError(f"{shown(move)} {why}")
+        cell = self.board.cell(move)
+        return puzzles.verdict(self.board.name(cell), p, tables.after(position, cell), "plies", not done)
 
     # ----- computer -----------------------------------------------------------------------------
 

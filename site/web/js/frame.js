@@ -11,8 +11,8 @@ export { registerServiceWorker };
 
 /** Each game's pages, as site/build.py links them. */
 export const GAMES = {
-  unitile: { play: "./", rules: "rules.html" },
-  nd: { play: "nd.html", rules: "nd-rules.html" },
+  unitile: { play: "./", rules: "rules.html", puzzles: "puzzles.html" },
+  nd: { play: "nd.html", rules: "nd-rules.html", puzzles: "nd-puzzles.html" },
 };
 const site = new Store("site");
 
@@ -33,6 +33,7 @@ export function startFrame() {
     const nav = document.querySelector("header .pages");
     nav.querySelector('a[href="./"], a[href="nd.html"]').href = GAMES[game].play;
     nav.querySelector('a[href="rules.html"], a[href="nd-rules.html"]').href = GAMES[game].rules;
+    nav.querySelector('a[href="puzzles.html"], a[href="nd-puzzles.html"]').href = GAMES[game].puzzles;
     document.querySelector(`header .game[data-game="${game}"]`).setAttribute("aria-current", "true");
   }
   for (const link of document.querySelectorAll("header .game")) {

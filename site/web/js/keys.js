@@ -3,7 +3,8 @@
 // One listener on the document, in the capture phase, sees every key first and hands it to the page,
 // except where the focused control needs it: typing in a text field, keys inside an open dialog,
 // Enter and Space on a button, link or checkbox, and the keys that change a select from the keyboard
-// (arrows, Home, End, Page Up/Down). A letter shortcut pressed on a select is the page's, not the
+// (arrows, Home, End, Page Up/Down), and the keys a control names as its own (``data-keys``, the
+// review chart's arrows and Enter). A letter shortcut pressed on a select is the page's, not the
 // select's type-ahead. A select or checkbox changed with the mouse gives the focus back, so the arrow
 // keys go to the board again rather than to the level just chosen.
 
@@ -21,6 +22,8 @@ export function bindKeys(handle) {
       if (target.closest(TEXT) || target.closest("dialog[open]")) return;
       if (target.matches("select") && SELECT_KEYS.has(event.key)) return;
       if (target.closest("button, a[href], input, summary") && ACTIVATE.has(event.key)) return;
+      const own = target.closest("[data-keys]"); // a control with keys of its own (the review chart)
+      if (own && own.dataset.keys.split(" ").includes(event.key === " " ? "Space" : event.key)) return;
       if (handle(event.key, target)) event.preventDefault();
     },
     true,

@@ -5,6 +5,8 @@
 import { NDBoard } from "./nd-board.js";
 import { NDController } from "./nd-controller.js";
 import { openPlayPage } from "./play-page.js";
+import { PositionEditor } from "./setup.js";
+import { ndSetup } from "./nd-setup.js";
 
 const $ = (id) => document.getElementById(id);
 // Level 6's sizes are in the note under the menus (#level-note), not in its name: a menu cuts what
@@ -22,7 +24,7 @@ for (const colour of ["r", "b"]) $(`player-${colour}`).setAttribute("aria-descri
 const game = openPlayPage({
   store: "nd",
   name: "Naked Diagonal",
-  defaults: { r: "human", b: "3", size: "9", pace: "600", marking: true, confirm: false },
+  defaults: { r: "human", b: "3", size: "9", pace: "600", marking: true, confirm: false, analysis: false },
   // unitile_py.naked_diagonal.players: levels 1-5 on every board, 6 (perfect play) where the board's
   // size has tables (3x3, 4x4) or a stored proof (5x5: a winner's strategy, info.proof_sizes); the
   // worker's info confirms them.
@@ -31,7 +33,9 @@ const game = openPlayPage({
   makeGame: (parts) => {
     makeBoard(Number(parts.settings.get("size"))); // empty until Python is up
     performance.mark("board-drawn"); // for bench/browser.py
-    return new NDController({ ...parts, makeBoard });
+    const controller = new NDController({ ...parts, makeBoard });
+    controller.editor = new PositionEditor(controller, ndSetup);
+    return controller;
   },
   boot: async () => {
     const info = await game.call("info");

@@ -46,7 +46,7 @@ export class NDBoard {
       const point = document.createElement("div");
       point.className = "pt";
       point.dataset.point = name;
-      point.innerHTML = '<span class="stone"></span><span class="dot"></span>';
+      point.innerHTML = '<span class="stone"></span><span class="dot"></span><span class="badge"></span>';
       this.frame.place(point, i);
       this.pointLayer.append(point);
       return point;
@@ -71,7 +71,7 @@ export class NDBoard {
    * Draw a state of the Naked Diagonal service.
    * @param {object} st the state (points, legal, last, chain, turn, ply, over, winner)
    * @param {{canAct: boolean, marking: boolean, selected: string|null, hint: string|null,
-   *   live: boolean}} look
+   *   live: boolean, analysis?: object|null}} look
    */
   draw(st, look) {
     const names = this.frame.names;
@@ -90,6 +90,10 @@ export class NDBoard {
       point.classList.toggle("chain", chain.has(name));
       point.classList.toggle("dim", chain.size > 0 && colour !== "." && !chain.has(name));
       if (look.selected === name || look.hint === name) point.dataset.ghost = st.turn;
+      const badge = point.querySelector(".badge");
+      const a = look.analysis && may ? look.analysis[name] : null;
+      badge.textContent = a ? `${a.result === "win" ? "W" : "L"}${a.placements}` : "";
+      badge.className = a ? `badge ${a.result}` : "badge";
     });
     this.frame.cells.forEach((cell, i) => {
       const name = names[i];
@@ -220,6 +224,8 @@ function label(name, colour, { may, look, st, chain }) {
   }
   if (look.selected === name) parts.push("chosen, press again to place");
   if (look.hint === name) parts.push("hint");
+  const a = look.analysis && may ? look.analysis[name] : null;
+  if (a) parts.push(`${a.result === "win" ? "wins" : "loses"} in ${a.placements} ${a.placements === 1 ? "placement" : "placements"} with perfect play`);
   return parts.join(", ");
 }
 

@@ -35,6 +35,26 @@ export class NDController extends GameController {
     return { game: this.game };
   }
 
+  /** Whether the game's size has tables: the analysis and the review read them. */
+  tablesHere(size = this.game && this.game.size) {
+    return Boolean(this.info && (this.info.table_sizes || []).includes(size));
+  }
+
+  stateArgs() {
+    return { analysis: Boolean(this.settings.get("analysis") && this.tablesHere()) };
+  }
+
+  /** The analysis badges, when asked for; a start the tables do not hold is said once. */
+  look(st) {
+    if (!this.settings.get("analysis") || !this.tablesHere(st.size)) return { analysis: null };
+    const start = `${st.size} ${this.game.start}`;
+    if (st.analysis === null && !st.over && this.analysisNoted !== start) {
+      this.analysisNoted = start;
+      this.say("No analysis here: play from the empty board never reaches this start, so the tables do not hold it.", "note");
+    }
+    return { analysis: st.analysis || null };
+  }
+
   setGame(...args) {
     if (this.board) this.board.clearBan();
     super.setGame(...args);
@@ -42,14 +62,32 @@ export class NDController extends GameController {
 
   draw() {
     const st = this.state;
-    if (!st) return;
+    if (!st || (this.editor && this.editor.active)) {
+      super.draw(); // the editor draws its own board, of the size it sets up
+      return;
+    }
     if (st.size !== this.board.n) {
       this.board = this.makeBoard(st.size);
       this.board.frame.onActivate((name) => this.tap(name));
     }
     this.fitLevels(st.size);
+    $("opt-analysis").disabled = !this.tablesHere(st.size);
     if (String(st.size) !== this.settings.get("size")) this.settings.set("size", String(st.size));
     super.draw();
+  }
+
+  /** The review needs the tables' distances: the sizes of level 6 but those played from a stored
+   * proof (5x5), which says who wins but not how soon. */
+  reviewNote(st) {
+    const proofs = (this.info && this.info.proof_sizes) || {};
+    const sizes = ((this.info && this.info.perfect_sizes) || []).filter((n) => !(String(n) in proofs));
+    if (sizes.includes(st.size)) return null;
+    const names = sizes.map((n) => `${n}×${n}`).join(" and ");
+    return `No review on ${st.size}×${st.size}: it needs the tables of perfect play${names ? `, which cover ${names} only` : ""}.`;
+  }
+
+  reviewUnit() {
+    return ["placement", "placements"];
   }
 
   /** The score line counts each colour's stones. */
@@ -175,7 +213,9 @@ export class NDController extends GameController {
   }
 
   changed(name) {
-    if (name === "size" && this.ready) this.changeSize();
+    if (name === "size" && this.editor && this.editor.active) this.editor.resize(Number(this.settings.get("size")));
+    else if (name === "size" && this.ready) this.changeSize();
+    else if (name === "analysis" && this.ready && this.state) this.refresh();
     else super.changed(name);
   }
 

@@ -1,6 +1,7 @@
 // What both play pages draw around the board from a state of their game's service and the page's
 // flags: the turn, the buttons, the review bar and the move list (nothing here changes the game).
 import { COLOUR, count, playerName } from "./words.js";
+import { MARKS } from "./review-chart.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -9,7 +10,7 @@ const $ = (id) => document.getElementById(id);
  *   ``result``, ``can_undo``)
  * @param {{ready: boolean, live: boolean, thinking: boolean, paused: boolean, busy: boolean,
  *   selected: string|null, players: object, confirm: boolean, computers: boolean,
- *   firstTurn: string}} m
+ *   firstTurn: string, verdicts: string[]|null}} m ``verdicts``: each ply's, once the game is reviewed
  */
 export function drawPanel(st, m) {
   const turn = $("turn");
@@ -28,6 +29,7 @@ export function drawPanel(st, m) {
 
   const humanTurn = m.ready && m.live && !st.over && !computerToMove && !m.busy;
   enable("btn-new", m.ready);
+  enable("btn-setup", m.ready);
   enable("btn-record", m.ready);
   enable("btn-undo", m.ready && m.live && st.can_undo);
   enable("btn-hint", humanTurn && m.computers);
@@ -47,7 +49,7 @@ export function drawPanel(st, m) {
   enable("btn-next", ply < st.plies);
   enable("btn-last", ply < st.plies);
   $("btn-live").hidden = m.live || st.over;
-  drawMoves(st, m.live ? st.plies : st.ply, m.firstTurn);
+  drawMoves(st, m.live ? st.plies : st.ply, m.firstTurn, m.verdicts);
 }
 
 /** The two colour chips of the score line: ``values`` per colour, and the unit in one and many. */
@@ -63,8 +65,9 @@ function enable(id, on) {
 }
 
 /** The move list, numbered by pairs as in the record; every ply is a button to look at it. A
- * skipped turn ("skip") is listed where it happened. */
-function drawMoves(st, current, firstTurn) {
+ * skipped turn ("skip") is listed where it happened; once reviewed, a mistake is marked "?" and an
+ * inaccuracy "?!" (said in the button's name). */
+function drawMoves(st, current, firstTurn, verdicts) {
   const list = $("moves");
   list.replaceChildren();
   let li = null;
@@ -80,7 +83,16 @@ function drawMoves(st, current, firstTurn) {
     b.textContent = move;
     b.dataset.ply = String(i + 1);
     const what = move === "skip" ? "turn skipped: no legal placement" : move;
-    b.setAttribute("aria-label", `ply ${i + 1}, ${COLOUR[colour]} ${what}`);
+    const verdict = verdicts ? verdicts[i] : null;
+    const marked = Boolean(verdict) && verdict in MARKS;
+    if (marked) {
+      const mark = document.createElement("span");
+      mark.className = `mv-mark mv-${verdict}`;
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = MARKS[verdict];
+      b.append(mark);
+    }
+    b.setAttribute("aria-label", `ply ${i + 1}, ${COLOUR[colour]} ${what}${marked ? `, ${verdict}` : ""}`);
     if (i + 1 === current) b.setAttribute("aria-current", "step");
     li.append(b);
   });

@@ -8,6 +8,7 @@ import { ComputerTurns } from "./computer.js";
 import { writeLink } from "./link.js";
 import { drawChips, drawPanel } from "./panel.js";
 import { humansOf } from "./words.js";
+import { mistakesText } from "./review-chart.js";
 
 const $ = (id) => document.getElementById(id);
 export const GAME_KEY = "game.v1";
@@ -43,6 +44,8 @@ export class GameBase {
     this.lastBy = null; // who made the last move of the game here: "player", "computer" or null
     this.lastMoveAt = 0;
     this.computer = new ComputerTurns(client);
+    this.editor = null; // the position editor (setup.js), set by the page
+    this.review = null; // the review panel (review-chart.js), set by the page
     this.onPlayable = () => {};
   }
 
@@ -78,6 +81,10 @@ export class GameBase {
 
   /** Draw the board and the status around it from ``this.state``. */
   draw() {
+    if (this.editor && this.editor.active) {
+      this.editor.draw(); // setting up a position (setup.js): the editor's board, not the game's
+      return;
+    }
     const st = this.state;
     if (!st) return;
     const live = this.live();
@@ -85,6 +92,7 @@ export class GameBase {
     const marking = this.settings.get("marking");
     this.board.draw(st, { canAct: this.canAct(), marking, selected, hint: this.hinted, live, ...this.look(st) });
     drawChips(...this.chips(st));
+    const verdicts = this.drawReview(st, live);
     drawPanel(st, {
       ready: this.ready,
       live,
@@ -96,7 +104,42 @@ export class GameBase {
       confirm: this.settings.get("confirm"),
       computers: this.computersAvailable(),
       firstTurn: this.game.start ? this.game.start.split(" ")[1] : "r",
+      verdicts,
     });
+  }
+
+  /** The review after a game and while looking back (review-chart.js); each ply's verdict once the
+   * game is reviewed, else null. */
+  drawReview(st, live) {
+    if (!this.review) return null;
+    const whole = st.moves.length === this.game.moves.length; // not a state left over from another game
+    const show = whole && st.plies > 0 && (st.over || !live);
+    const note = show ? this.reviewNote(st) : null;
+    const review = this.review.update({ game: this.game, show, note, current: live ? st.plies : st.ply });
+    return review && whole ? review.plies.map((row) => row.verdict) : null;
+  }
+
+  /** Why this game has no review (a board without tables), in one line; null when it has one. */
+  reviewNote() {
+    return null;
+  }
+
+  /** The distances of a review in one and many ("ply", "plies"). */
+  reviewUnit() {
+    return ["ply", "plies"];
+  }
+
+  /** A review arrived: the marks in the move list, and the mistakes in the end's banner. */
+  reviewed() {
+    this.draw();
+    const st = this.state;
+    if (st && st.over && this.live() && $("message").dataset.kind === `win-${st.winner}`) this.say(this.endLine(st), `win-${st.winner}`);
+  }
+
+  /** The banner at the end of a game: how it ended and, once reviewed, each side's mistakes. */
+  endLine(st) {
+    const review = this.review && this.review.reviewOf();
+    return review && review.plies.length === st.plies ? `${this.endText(st)} ${mistakesText(review.summary)}` : this.endText(st);
   }
 
   /** The end of a finished game in words. */
@@ -194,7 +237,7 @@ export class GameBase {
     this.draw();
     if (this.live()) {
       this.save(st.over);
-      if (st.over) this.say(this.endText(st), `win-${st.winner}`);
+      if (st.over) this.say(this.endLine(st), `win-${st.winner}`);
     } else {
       const on = st.over ? "" : " End or “Back to the game” plays on.";
       this.say(`Looking back at ply ${st.ply} of ${st.plies}.${on}`, "note");
@@ -211,6 +254,7 @@ export class GameBase {
   setGame(game, how, seed = undefined, by = null) {
     this.stopThinking();
     this.cancelHint();
+    if (this.editor) this.editor.close(); // a new game (Play from here, a link, another tab) ends a set-up
     if (!(by === "computer" && this.kept)) this.say("");
     this.lastBy = by;
     this.gen++;

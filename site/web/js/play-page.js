@@ -13,6 +13,7 @@ import { bindKeys, releaseAfterPointer } from "./keys.js";
 import { playKeys } from "./shortcuts.js";
 import { followOtherTabs, openLink } from "./keeping.js";
 import { GAME_KEY } from "./play.js";
+import { ReviewPanel } from "./review-chart.js";
 
 const $ = (id) => document.getElementById(id);
 /** The control of each setting: these by id, the others are the Options' checkboxes (``opt-name``). */
@@ -56,6 +57,14 @@ function startPlayPage(game, boot, name) {
   }
 
   bindKeys(playKeys(game, openRecord, keysHelp($("dlg-keys"), $("btn-keys"))));
+  if ($("review-card")) {
+    game.review = new ReviewPanel($("review-card"), {
+      request: (g) => game.call("review", { game: g }),
+      pick: (ply) => game.viewPly(ply),
+      changed: () => game.reviewed(),
+      unit: game.reviewUnit(),
+    });
+  }
   releaseAfterPointer($("main"));
 
   $("btn-new").addEventListener("click", () => game.newGame());

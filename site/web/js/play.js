@@ -37,6 +37,10 @@ export class GameController extends GameBase {
 
   /** A tap, click or Enter on a cell: play, choose (Confirm moves), or say why not. */
   tap(name) {
+    if (this.editor && this.editor.active) {
+      this.editor.tap(name);
+      return;
+    }
     const st = this.state;
     if (!this.ready || !st || this.busy || this.stateGen !== this.gen) return;
     if (!this.live()) {
@@ -123,6 +127,7 @@ export class GameController extends GameBase {
   scheduleComputer() {
     const st = this.state;
     if (!this.ready || !st || st.over || !this.live() || this.paused || this.thinking) return;
+    if (this.editor && this.editor.active) return;
     if (!this.isComputer(st.turn) || !st.legal.length) return;
     if (!this.computersAvailable()) {
       this.say("The computer players are not available in this build.", "error");
@@ -216,7 +221,7 @@ export class GameController extends GameBase {
     this.paused = false;
     this.setGame(game, "push", newSeed());
     await this.refresh();
-    this.announce(`New game. ${playerName("r", this.players)} to move.`);
+    this.announce(`New game. ${playerName(this.state.turn, this.players)} to move.`);
     return true;
   }
 

@@ -5,7 +5,7 @@
 // Home / End look back; u undo, h hint, n new game, r record; ? the keyboard help (also while the
 // game loads).
 
-const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+export const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 /**
  * The key handler of ``game`` (a GameController of play.js); ``openRecord`` shows the record dialog,
@@ -19,6 +19,7 @@ export function playKeys(game, openRecord, openKeys) {
     }
     const st = game.state;
     if (!game.ready || !st) return false;
+    if (game.editor && game.editor.active) return game.editor.key(key, target); // setting up a position
     if (key in ARROWS) {
       game.arrow(ARROWS[key], key === "ArrowLeft" || key === "ArrowUp" ? -1 : 1);
       return true;

@@ -8,6 +8,8 @@ import { openPlayPage } from "./play-page.js";
 import { drawStart } from "./unitile-start.js";
 import { Store } from "./storage.js";
 import { GAME_KEY } from "./play.js";
+import { PositionEditor } from "./setup.js";
+import { unitileSetup } from "./unitile-setup.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,7 +26,11 @@ openPlayPage({
   defaults: { r: "human", b: "3", pace: "600", marking: true, confirm: false, analysis: false },
   levels: [1, 2, 3, 4, 5, 6], // unitile_py.unitile.players.LEVELS; the worker's info confirms them
   label: (level) => (level === 6 ? "Level 6 · Unbeatable" : `Computer level ${level}`),
-  makeGame: (parts) => new UnitileController(parts),
+  makeGame: (parts) => {
+    const game = new UnitileController(parts);
+    game.editor = new PositionEditor(game, unitileSetup);
+    return game;
+  },
   boot: async ({ info }) => {
     const board = new UnitileBoard($("board"), info);
     for (const option of document.querySelectorAll("#player-r option, #player-b option")) {

@@ -13,12 +13,15 @@ export class UnitileBoard {
     this.ghost.hidden = true;
     this.tileAt = [];
     this.drawn = null;
-    for (let i = 0; i < info.names.length - 1; i++) {
-      const tile = document.createElement("div");
-      tile.className = "tile";
-      tile.innerHTML = '<span class="face"></span><span class="dot"></span><span class="badge"></span>';
-      this.tiles.append(tile);
-    }
+    for (let i = 0; i < info.names.length - 1; i++) this.newTile();
+  }
+
+  newTile() {
+    const tile = document.createElement("div");
+    tile.className = "tile";
+    tile.innerHTML = '<span class="face"></span><span class="dot"></span><span class="badge"></span>';
+    this.tiles.append(tile);
+    return tile;
   }
 
   cell(name) {
@@ -29,15 +32,22 @@ export class UnitileBoard {
     return this.tileAt[this.frame.index(name)] || null;
   }
 
+  /** Every tile on its cell; a position being set up (setup.js) may hold more or fewer tiles than a
+   * game's, so tiles are added or hidden. */
   layoutAll(cells) {
     const free = [...this.tiles.children];
     this.tileAt = cells.map((colour, i) => {
       if (colour === ".") return null;
-      const tile = free.pop();
+      const tile = free.pop() || this.newTile();
+      tile.hidden = false;
       tile.dataset.colour = colour;
       this.frame.place(tile, i);
       return tile;
     });
+    for (const tile of free) {
+      tile.hidden = true;
+      delete tile.dataset.cell;
+    }
   }
 
   /** Move the tile elements to the cells of ``cells``; one slide (either way) glides. */
@@ -46,7 +56,7 @@ export class UnitileBoard {
     const changed = drawn ? cells.filter((c, i) => c !== drawn[i]).length : -1;
     const oldBubble = drawn ? drawn.indexOf(".") : -1;
     const newBubble = cells.indexOf(".");
-    if (changed === 2 && cells[oldBubble] === drawn[newBubble]) {
+    if (changed === 2 && oldBubble >= 0 && newBubble >= 0 && cells[oldBubble] === drawn[newBubble]) {
       const tile = this.tileAt[newBubble];
       this.tileAt[oldBubble] = tile;
       this.tileAt[newBubble] = null;

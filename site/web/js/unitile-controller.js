@@ -17,6 +17,10 @@ export class UnitileController extends GameController {
     return this.info.tables ? null : "The lookup tables are missing from this build: every slide is allowed.";
   }
 
+  reviewNote() {
+    return this.info.tables ? null : "No review: the lookup tables are missing from this build.";
+  }
+
   look(st) {
     return { analysis: this.settings.get("analysis") && st.analysis ? st.analysis : null };
   }

@@ -164,6 +164,20 @@ function ndTablesWritten(pyodide, paths) {
   return ndTables;
 }
 
+// Both games' puzzle files (build.json's puzzles: tables/puzzles/*.json), fetched and written on the
+// first puzzle request (the Puzzles pages'), where the services read them (unitile_py.puzzles.Shelf).
+let puzzleFiles = null;
+function puzzlesWritten(pyodide, paths) {
+  puzzleFiles ||= Promise.all(paths.map((path) => fetchOk(path, "text"))).then(
+    (contents) => writeFiles(pyodide, paths, contents),
+    (error) => {
+      console.warn("the puzzle files are missing:", error.message);
+      puzzleFiles = null;
+    },
+  );
+  return puzzleFiles;
+}
+
 async function readBuildInfo() {
   const url = new URL("build.json", BASE);
   try {
@@ -271,6 +285,7 @@ del _names
     timings: { python: pythonReady - started, ...steps, total: finished - started, restored, files: fileTimes(started) },
     version: info.version,
     nd: () => ndTablesWritten(pyodide, info.nd_tables || []),
+    puzzles: () => puzzlesWritten(pyodide, info.puzzles || []),
   };
 }
 
@@ -359,9 +374,10 @@ self.addEventListener("message", async (event) => {
   }
   let start;
   try {
-    let nd;
-    ({ start, nd } = await ready);
+    let nd, puzzles;
+    ({ start, nd, puzzles } = await ready);
     if (op.startsWith("nd_")) await nd();
+    if (op.includes("puzzle")) await puzzles();
   } catch (error) {
     post({ type: "reply", id, ok: false, error: "Python did not start" });
     return;

@@ -551,6 +551,7 @@ def test_the_game_switch_is_on_every_page_and_remembered(site: Site) -> None:
     site.page.goto(site.base + "about.html")
     assert site.page.locator("nav.pages a", has_text="Play").get_attribute("href") == "nd.html"
     assert site.page.locator("nav.pages a", has_text="Rules").get_attribute("href") == "nd-rules.html"
+    assert site.page.locator("nav.pages a", has_text="Puzzles").get_attribute("href") == "nd-puzzles.html"
     assert "Naked Diagonal are games by Mark Steere" in site.page.locator("footer").inner_text()
     # Entering the site at its address (a new tab, the installed app's start) opens it too.
     tab = site.context.new_page()

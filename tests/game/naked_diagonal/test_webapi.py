@@ -22,6 +22,8 @@ from unitile_py.naked_diagonal.tables import tables_for
 from unitile_py.naked_diagonal.webapi import SIZES, Api
 from unitile_py.webapi import handle
 
+from . import reference
+
 #: Games on 5x5 (from seeded random play) whose next placement on ``point`` is banned, one of each kind.
 NAKED = (["c3", "a1"], "d4")  # Red on d4 with c3, c4 and d3 empty
 NDE = (["a5", "b3", "e3", "c3", "c1", "d3", "b5", "b2", "e5", "e1"], "d1")  # leaves c2 d2 e2, not BAD
@@ -428,3 +430,54 @@ def test_a_start_the_tables_do_not_hold_gets_level_5s_hint(start: str) -> None:
     legal = ask("nd_state")["legal"]
     assert ask("nd_hint") in legal and ask("nd_computer_move", level=6, seed=1) in legal
     assert ask("nd_hint_source") == UNREACHABLE
+
+
+def _perfect(board: reference.Board, side: str, memo: dict[tuple[reference.Board, str], tuple[bool, int]]
+             ) -> tuple[bool, int]:
+    """Brute force, with the reference rules alone: whether ``side`` wins with perfect play and in how
+    many placements (the fastest win, the slowest loss)."""
+    key = (board, side)
+    if key not in memo:
+        won = reference.winner(board)
+        if won is not None:
+            memo[key] = (won == side.upper(), 0)
+        else:
+            mine = reference.legal_placements(board)[0 if side == "r" else 1]
+            memo[key] = max((_mover_after(board, side, p, memo) for p in mine),
+                            key=lambda r: (r[0], -r[1] if r[0] else r[1]))
+    return memo[key]
+
+
+def _mover_after(board: reference.Board, side: str, p: int,
+                 memo: dict[tuple[reference.Board, str], tuple[bool, int]]) -> tuple[bool, int]:
+    """The mover's result with perfect play after placing on ``p``, counting the placement."""
+    child, next_side = reference.after(board, side, p)
+    wins, n = _perfect(child, next_side, memo)
+    return (wins if next_side == side else not wins), n + 1
+
+
+def test_the_analysis_agrees_with_a_brute_force_solve_of_3x3(api: Api) -> None:
+    memo: dict[tuple[reference.Board, str], tuple[bool, int]] = {}
+    rng = random.Random(7)
+    checked = 0
+    for _ in range(4):
+        game = random_game(api, 3, rng.randrange(1000), plies=rng.randrange(1, 4))
+        st = api.state(game, analysis=True)
+        board, side = reference.board_of(st["position"])
+        expected = {api.replay(game).grid.name(p): _mover_after(board, side, p, memo)
+                    for p in reference.legal_placements(board)[0 if side == "r" else 1]}
+        found = {name: (a["result"] == "win", a["placements"]) for name, a in st["analysis"].items()}
+        assert found == expected
+        checked += len(expected)
+    assert checked > 10
+
+
+def test_the_analysis_is_none_where_the_tables_cannot_say(api: Api) -> None:
+    assert api.state(api.new_game(5), analysis=True)["analysis"] is None
+    assert "analysis" not in api.state(api.new_game(4))
+    # A start that play from the empty board never reaches: two red stones and no blue one.
+    unreachable = {"size": 4, "start": "R.R./..../..../.... b", "moves": []}
+    assert api.state(unreachable, analysis=True)["analysis"] is None
+    finished = random_game(api, 4, 3)
+    assert api.state(finished, analysis=True)["analysis"] == {}
+    assert api.info()["table_sizes"] == [3, 4]

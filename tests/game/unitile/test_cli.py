@@ -41,7 +41,7 @@ def test_record_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     ("argv", "message"),
     [
         (["show", "BRBRB/RBRBR/BR.BR/BRBRB/RBRB r"], "row 5 has 4 cells"),
-        (["show", "BRBRB/RBRBR/BRRBR/BRBRB/RBRBR r"], "one bubble"),
+        (["show", "BRBRB/RBRBR/BRRBR/BRBRB/RBRBR r"], "no empty cell"),
         (["slides", "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR q"], "side to move"),
         (["show", START, "c4", "a1"], "ply 2, a1: not next to the bubble"),
         (["show", START, "c4", "c3"], "ply 2, c3: neither unites a colour nor lowers the sum of the two"),

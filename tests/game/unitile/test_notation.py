@@ -70,9 +70,9 @@ def test_record_example() -> None:
     ("parse", "text", "message"),
     [
         (parse_position, "BRBRB/RBRBR/BR.BR/BRBRB/RBRB r", "row 5 has 4 cells"),
-        (parse_position, "BRBRB/RBRBR/BR.BR/BRBRB/RBRBB r", "11 red and 13 blue"),
-        (parse_position, "BRBRB/RBRBR/BRRBR/BRBRB/RBRBR r", "expected one bubble"),
-        (parse_position, "BRBRB/RBRBR/B..BR/BRBRB/RBRBR r", "found 2"),
+        (parse_position, "BRBRB/RBRBR/BR.BR/BRBRB/RBRBB r", "11 red tiles and 13 blue tiles: a position"),
+        (parse_position, "BRBRB/RBRBR/BRRBR/BRBRB/RBRBR r", "13 red tiles and no empty cell"),
+        (parse_position, "BRBRB/RBRBR/B..BR/BRBRB/RBRBR r", "11 red tiles and 2 empty cells"),
         (parse_position, "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR x", "side to move 'x'"),
         (parse_position, "BRBRB/RBRBR/BR.BR/BRBRB/RBRBR", "expected the rows"),
         (parse_position, "BRBRB/RBXBR/BR.BR/BRBRB/RBRBR r", "row 2 has 'X'"),

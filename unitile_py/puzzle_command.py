@@ -1,0 +1,71 @@
+"""The ``puzzles`` command of both games: ``python -m unitile_py puzzles`` (Unitile) and ``nd puzzles``.
+
+``--count N --seed S [--grade G] [--json] [--tables DIR]`` prints ``N`` different puzzles of the shipped
+puzzle file (:mod:`unitile_py.puzzles`) chosen by the seed: with ``--json`` one object a line,
+``{"index", "position", "solution", "distance", "grade"}``; as text a heading, the position, its
+drawing and the solution. A bad argument is one line (exit status 2), so is a missing or damaged file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import Any
+
+from .puzzles import GRADES, MAX_COUNT, Puzzle, counted, load
+
+#: Most digits of a seed.
+SEED_DIGITS = 100
+
+
+def _count(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6 or not 1 <= int(text) <= MAX_COUNT:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number from 1 to {MAX_COUNT}")
+    return int(text)
+
+
+def _seed(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or len(text) > SEED_DIGITS:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number of 0 or more (at most "
+                                         f"{SEED_DIGITS} digits)")  # fmt: skip
+    return int(text)
+
+
+_count.__name__ = "count"
+_seed.__name__ = "seed"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options both games' ``puzzles`` take (the board option is the game's own)."""
+    p.add_argument("--count", type=_count, default=1, help=f"how many puzzles, 1 to {MAX_COUNT} (default 1)")
+    p.add_argument("--seed", type=_seed, default=1, help="the seed that chooses them (default 1)")
+    p.add_argument("--grade", choices=GRADES, help="only puzzles of this grade (by distance to the win)")
+    p.add_argument("--json", action="store_true", help="one JSON object a puzzle")
+    p.add_argument("--tables", metavar="DIR", help="the tables directory holding puzzles/ (default: the "
+                   "committed one)")  # fmt: skip
+
+
+def format_puzzle(p: Puzzle, unit: str, drawing: str) -> str:
+    """The text form of one puzzle."""
+    return "\n".join(
+        [
+            f"puzzle {p.index} ({p.grade}): red to move and win in {counted(p.distance, unit)}",
+            p.position,
+            drawing,
+            f"solution: {p.solution}",
+        ]
+    )
+
+
+def run(args: argparse.Namespace, game: str, board: str, unit: str, draw: Callable[[str], str]) -> int:
+    """Print the chosen puzzles of ``game`` on ``board``; ``draw`` draws a position text."""
+    chosen = load(game, board, args.tables).choose(args.count, args.seed, args.grade)
+    out: list[Any] = []
+    for p in chosen:
+        out.append(json.dumps(p.plain()) if args.json else format_puzzle(p, unit, draw(p.position)))
+    print(("\n" if args.json else "\n\n").join(out))
+    return 0
+
+
+__all__ = ["add_arguments", "format_puzzle", "run"]
