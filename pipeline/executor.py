@@ -331,6 +331,11 @@ class ActorGroup:
             raise
         return results
 
+    def apart(self) -> bool:
+        """Whether every actor is on a worker of its own (each worker runs one actor call at a time; after
+        a lost worker, two actors may share one)."""
+        return len({getattr(a, "_address", None) for a in self.actors} - {None}) == self.size
+
     def abort(self) -> None:
         """Ask every actor to stop waiting for the others (not awaited: a lost one never answers)."""
         for actor in self.actors:

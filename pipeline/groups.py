@@ -30,6 +30,11 @@ class Group(Protocol):
         whose calls return later calls ``on_wait()`` now and then until they have."""
         ...
 
+    def apart(self) -> bool:
+        """Whether every part lives in a process of its own, each with a thread for its calls, so that
+        one call on every part can run them all at once, waiting for each other."""
+        ...
+
 
 class LocalGroup:
     """Objects held in this process."""
@@ -45,6 +50,10 @@ class LocalGroup:
         """Call each part in turn (each call has returned before the next: ``on_wait`` is never needed)."""
         args = args or [()] * self.size
         return [getattr(part, method)(*a) for part, a in zip(self.parts, args, strict=True)]
+
+    def apart(self) -> bool:
+        """No: the parts run one after another."""
+        return False
 
 
 __all__ = ["CallArgs", "Group", "LocalGroup", "OnWait"]

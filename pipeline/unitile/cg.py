@@ -6,6 +6,9 @@ into their halos before its call returns, so each round of calls is also a barri
 sums come back from every part and are added one by one in chunk order, so the iteration is bit for bit
 the same for any number of parts (and for any number of threads).
 
+On a cluster every part runs the iteration itself instead (:class:`PeerSteps`), exchanging halo values
+and partial sums part to part; both run the one loop of :func:`run_loop`.
+
 One iteration is four rounds: ``t = P_EO p``, pushed (``even_step``); ``q = p - P_OE t`` and
 ``<p, q>`` (``odd_step``); ``x += alpha p, s -= alpha q`` and ``<s, s>`` (``update``); ``p = s + beta
 p``, pushed (``direction``).
@@ -15,9 +18,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -38,9 +41,13 @@ FLOOR_ULPS = 16
 
 
 def chunk_order(group: Group) -> np.ndarray:
-    """Where each part's per-chunk partial sums go in chunk order: the permutation that sorts their
-    concatenation (in part order) by chunk."""
-    chunks = group.call("o_chunks")
+    """Where each part's per-chunk partial sums go in chunk order (:func:`order_of` the parts' chunks)."""
+    return order_of(group.call("o_chunks"))
+
+
+def order_of(chunks: Sequence[Sequence[int]]) -> np.ndarray:
+    """The permutation that sorts the parts' per-chunk partial sums, concatenated in part order, by
+    chunk (``chunks[w]``: part w's chunks in the order of its sums)."""
     return np.argsort(np.concatenate([np.asarray(c, dtype=np.int64) for c in chunks]), kind="stable")
 
 
@@ -52,8 +59,8 @@ def ordered_sum(partials: list[np.ndarray], order: np.ndarray) -> float:
     return total
 
 
-def squares(results: list[tuple[np.ndarray, float]], order: np.ndarray) -> tuple[float, float]:
-    """``(<s, s>, max |s|)`` from every part's ``(partial sums, max)``."""
+def squares(results: Sequence[tuple[Any, ...]], order: np.ndarray) -> tuple[float, float]:
+    """``(<s, s>, max |s|)`` from every part's ``(partial sums, max, ...)``."""
     return ordered_sum([r[0] for r in results], order), max(float(r[1]) for r in results)
 
 
@@ -90,14 +97,65 @@ def checkpoint_interval(seconds: float, write_seconds: float) -> float:
     return max(seconds, write_seconds * (1.0 - CHECKPOINT_SHARE) / CHECKPOINT_SHARE)
 
 
-def run_cg(
-    group: Group,
+class CheckpointClock:
+    """When the next checkpoint is due: ``seconds`` (``--checkpoint-seconds``) after the last one, or
+    later when checkpoints take long to write (:func:`checkpoint_interval`)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.interval = seconds
+        self.last = time.perf_counter()
+
+    def due(self) -> bool:
+        """Whether a checkpoint is due now."""
+        return time.perf_counter() - self.last > self.interval
+
+    def written(self, took: float) -> None:
+        """A checkpoint that took ``took`` seconds to write has just been written."""
+        self.last = time.perf_counter()
+        self.interval = checkpoint_interval(self.seconds, took)
+
+
+class Steps(Protocol):
+    """The steps of the iteration over parts, as :func:`run_loop` takes them: the scalars they return are
+    the same bits for any number of parts, however the parts are driven (:class:`GroupSteps`: a driver's
+    rounds of calls; :class:`PeerSteps`: every part running the loop itself)."""
+
+    def start(self) -> tuple[float, float]:
+        """x = 0, s = p = the start residual; ``(<s, s>, max |s|)``."""
+        ...
+
+    def push_p(self) -> None:
+        """Bring p's halo up to date (after a start, a load or a restart)."""
+        ...
+
+    def true_residual(self) -> tuple[float, float, float]:
+        """``(max |s|, sigma, max x)`` of the true residual of the current x over all classes."""
+        ...
+
+    def restart(self) -> tuple[float, float]:
+        """s = p = the true residual of the last :meth:`true_residual`; ``(<s, s>, max |s|)``."""
+        ...
+
+    def iterate(self, rz: float) -> tuple[float, float]:
+        """One CG iteration from ``rz = <s, s>``; the new ``(<s, s>, max |s|)``."""
+        ...
+
+    def checkpoint_due(self) -> bool:
+        """Whether to write a checkpoint now (the same answer on every part)."""
+        ...
+
+    def checkpoint(self, state: SolverState) -> None:
+        """Write a checkpoint of ``state`` (and the parts' vectors)."""
+        ...
+
+
+def run_loop(
+    steps: Steps,
     state: SolverState,
     tol: float = 1e-12,
     max_iterations: int = 20000,
     on_iteration: Callable[[SolverState, float], None] | None = None,
-    checkpoint: Callable[[SolverState], None] | None = None,
-    checkpoint_seconds: float = 20.0,
 ) -> SolveResult:
     """PCG on the O half (restarting from the true residual if needed) until ``sigma <= tol``.
 
@@ -107,20 +165,17 @@ def run_cg(
     the true residual disagrees. If a restart does not halve the true residual and it is at most
     :func:`attainable`, it is accepted; if two restarts fail to halve it above that,
     :class:`RuntimeError`. The result's ``x`` is None: the parts hold it (``solution``, ``write_r``).
+    This is the one implementation of the iteration's control: the driver's (:func:`run_cg`) and each
+    part's own loop (:class:`PeerSteps`) run it.
     """
-    size = group.size
     t0 = time.perf_counter()
     c0 = time.process_time()
-    last_ckpt = t0
-    interval = checkpoint_seconds
     iter_time = 0.0
     iters_here = 0
-    order = chunk_order(group)
     if state.rz < 0:
-        group.call("start", [(None, None, None)] * size)
-        state.rz, smax = squares(group.call("square"), order)
+        state.rz, smax = steps.start()
         state.history.append(smax)
-    group.call("push", [("p",)] * size)
+    steps.push_p()
     sigma = math.inf
     while True:
         rec = state.history[-1]
@@ -131,7 +186,7 @@ def run_cg(
         # restart from the true residual.
         drifted = rec <= tol * 0.05 or state.rz == 0.0
         if (rec <= tol and state.iteration % 4 == 0) or drifted:
-            smax, sigma, x_max = true_residual(group)
+            smax, sigma, x_max = steps.true_residual()
             if sigma <= tol:
                 break
             drifted = drifted or sigma > 0.5 * state.checked
@@ -145,31 +200,22 @@ def run_cg(
                 if state.stalls >= 2:
                     raise RuntimeError(f"CG stalled at residual {sigma:.3g}")
             state.best = min(state.best, sigma)
-            group.call("restart")
-            state.rz, smax = squares(group.call("square"), order)
+            state.rz, smax = steps.restart()
             state.restarts += 1
             state.history.append(smax)
-            group.call("push", [("p",)] * size)
+            steps.push_p()
         if state.iteration >= max_iterations:
             raise RuntimeError(f"CG did not converge in {max_iterations} iterations")
         ti = time.perf_counter()
-        group.call("even_step")
-        pq = ordered_sum(group.call("odd_step"), order)
-        alpha = state.rz / pq
-        rz_new, smax = squares(group.call("update", [(alpha,)] * size), order)
-        group.call("direction", [(rz_new / state.rz,)] * size)
-        state.rz = rz_new
+        state.rz, smax = steps.iterate(state.rz)
         state.iteration += 1
         state.history.append(smax)
         iter_time += time.perf_counter() - ti
         iters_here += 1
         if on_iteration is not None:
             on_iteration(state, smax)
-        if checkpoint is not None and time.perf_counter() - last_ckpt > interval:
-            tc = time.perf_counter()
-            checkpoint(state)
-            last_ckpt = time.perf_counter()
-            interval = checkpoint_interval(checkpoint_seconds, last_ckpt - tc)
+        if steps.checkpoint_due():
+            steps.checkpoint(state)
     rel = sigma / (1.0 - sigma) * (1.0 + UNIT)
     return SolveResult(
         x=None,
@@ -182,6 +228,134 @@ def run_cg(
         cpu_seconds=time.process_time() - c0,
         seconds_per_iteration=iter_time / max(iters_here, 1),
     )
+
+
+class GroupSteps:
+    """The steps as rounds of calls on every part of a group, from a driver that holds the scalars: a
+    part that computes values others read pushes them into their halos before its call returns, so every
+    round is a barrier. Parts held in one process run one after another."""
+
+    def __init__(self, group: Group, checkpoint: Callable[[SolverState], None] | None,
+                 checkpoint_seconds: float) -> None:  # fmt: skip
+        self.group = group
+        self.order = chunk_order(group)
+        self.write = checkpoint
+        self.clock = CheckpointClock(checkpoint_seconds)
+
+    def _all(self, method: str, *args: Any) -> list[Any]:
+        return self.group.call(method, [args] * self.group.size)
+
+    def start(self) -> tuple[float, float]:
+        self._all("start", None, None, None)
+        return squares(self._all("square"), self.order)
+
+    def push_p(self) -> None:
+        self._all("push", "p")
+
+    def true_residual(self) -> tuple[float, float, float]:
+        return true_residual(self.group)
+
+    def restart(self) -> tuple[float, float]:
+        self._all("restart")
+        return squares(self._all("square"), self.order)
+
+    def iterate(self, rz: float) -> tuple[float, float]:
+        self._all("even_step")
+        pq = ordered_sum(self._all("odd_step"), self.order)
+        alpha = rz / pq
+        rz_new, smax = squares(self._all("update", alpha), self.order)
+        self._all("direction", rz_new / rz)
+        return rz_new, smax
+
+    def checkpoint_due(self) -> bool:
+        return self.write is not None and self.clock.due()
+
+    def checkpoint(self, state: SolverState) -> None:
+        if self.write is not None:
+            tc = time.perf_counter()
+            self.write(state)
+            self.clock.written(time.perf_counter() - tc)
+
+
+class PeerSteps:
+    """The steps as run by every part of a solve itself, in its own process (:meth:`Partition.run`): the
+    halo values go part to part without waits for receipts, and every part sends its per-chunk partial
+    sums to every other (:meth:`Partition.reduce`) and adds all of them in chunk order, so every part
+    holds the same scalars and takes the same decisions. A part waits for the halo values and partial
+    sums of the current step, for at most :data:`~pipeline.unitile.partition.PEER_TIMEOUT` seconds.
+
+    Part 0 decides when a checkpoint is due (by its clock) and tells the others with its partial sums of
+    the iteration's last reduction; ``checkpoint(state)`` then runs on every part at the same iteration.
+    """
+
+    def __init__(self, part: Partition, checkpoint: Callable[[SolverState], None] | None,
+                 checkpoint_seconds: float) -> None:  # fmt: skip
+        self.part = part
+        self.order = order_of([p.o_chunks for p in part.plans])
+        self.leader = part.plan.index == 0
+        self.write = checkpoint
+        self.clock = CheckpointClock(checkpoint_seconds)
+        self.due = False
+
+    def start(self) -> tuple[float, float]:
+        self.part.start(None, None, None)
+        return squares(self.part.reduce(self.part.square()), self.order)
+
+    def push_p(self) -> None:
+        self.part.push("p", wait=False)
+
+    def true_residual(self) -> tuple[float, float, float]:
+        part = self.part
+        part.push("x", wait=False)
+        part.wait_halo("x")
+        part.x_even(wait=False)
+        part.wait_halo("xe")
+        res = part.reduce(part.residual())
+        return max(r[0] for r in res), max(r[1] for r in res), max(r[2] for r in res)
+
+    def restart(self) -> tuple[float, float]:
+        self.part.restart()
+        return squares(self.part.reduce(self.part.square()), self.order)
+
+    def iterate(self, rz: float) -> tuple[float, float]:
+        part = self.part
+        part.wait_halo("p")
+        part.even_step(wait=False)
+        part.wait_halo("t")
+        pq = ordered_sum(part.reduce(part.odd_step()), self.order)
+        alpha = rz / pq
+        partial, smax = part.update(alpha)
+        due = self.leader and self.write is not None and self.clock.due()
+        res = part.reduce((partial, smax, due))
+        rz_new, smax = squares(res, self.order)
+        self.due = bool(res[0][2])
+        part.direction(rz_new / rz, wait=False)
+        return rz_new, smax
+
+    def checkpoint_due(self) -> bool:
+        return self.due
+
+    def checkpoint(self, state: SolverState) -> None:
+        if self.write is not None:
+            tc = time.perf_counter()
+            self.write(state)
+            self.clock.written(time.perf_counter() - tc)
+
+
+def run_cg(
+    group: Group,
+    state: SolverState,
+    tol: float = 1e-12,
+    max_iterations: int = 20000,
+    on_iteration: Callable[[SolverState, float], None] | None = None,
+    checkpoint: Callable[[SolverState], None] | None = None,
+    checkpoint_seconds: float = 20.0,
+) -> SolveResult:
+    """:func:`run_loop` driven from here by rounds of calls on the parts of ``group``
+    (:class:`GroupSteps`), with ``checkpoint(state)`` every ``checkpoint_seconds`` or so
+    (:class:`CheckpointClock`)."""
+    steps = GroupSteps(group, checkpoint, checkpoint_seconds)
+    return run_loop(steps, state, tol, max_iterations, on_iteration)
 
 
 def local_parts(

@@ -18,14 +18,21 @@ A :class:`Partition` holds the graph rows of its own classes with the neighbour 
 *extended* vectors: its own values first (its chunks in order), then its *halo*, the values of
 other parts' classes that its rows read, grouped by owner. After computing a vector that others read,
 a part pushes those values straight into their halos (:meth:`Partition.push`: worker to worker on a
-cluster, through dask actor calls); the driver holds only per-chunk scalars, and its rounds of calls
-are the barriers that make every halo complete before it is read. Memory per part: its rows (17 B per class
-of graph, 8 B per class and vector) and its halo.
+cluster, through dask actor calls). Driven from one process (:class:`pipeline.unitile.cg.GroupSteps`),
+the driver holds only per-chunk scalars, and its rounds of calls are the barriers that make every halo
+complete before it is read. On a cluster every part runs the iteration itself
+(:class:`pipeline.unitile.cg.PeerSteps`): pushes carry a sequence number per vector and a reader waits
+(:meth:`Partition.wait_halo`) until every owner has pushed as often as it has itself; the partial sums
+of every reduction go to every part (:meth:`Partition.reduce`). No part can push a vector's next values
+before every reader has read the current ones: between the two lies a reduction that needs every part's
+partial sums, which each part sends only after that read. Memory per part: its rows (17 B per class of
+graph, 8 B per class and vector) and its halo.
 """
 
 from __future__ import annotations
 
 import inspect
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -216,6 +223,8 @@ class Partition:
         """``nbr`` and ``info`` are the whole graph in solve positions (in memory, in the store, or
         either seen through a :class:`~pipeline.unitile.solve_order.SolveRows`); only own rows are read."""
         self.plan = plan
+        #: Every part's plan (a part running the iteration itself adds the partial sums in chunk order).
+        self.plans = tuple(plans)
         o, e = plan.o_ranges, plan.e_ranges
         nbr_o, info_o = read_rows(nbr, o), read_rows(info, o)
         nbr_e, info_e = read_rows(nbr, e), read_rows(info, e)
@@ -248,6 +257,16 @@ class Partition:
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
         self.peers: list[Any] = []
         self.aborted = False
+        #: Notified whenever halo values or partial sums arrive (or the driver aborts).
+        self.arrived = threading.Condition()
+        #: How often this part pushed each vector, and the sequence number of each owner's latest push
+        #: into this part's halo: every part pushes a vector as often as the others (they run the same
+        #: iteration), so the halo of this part's n-th push is complete when every owner's is at n.
+        self.sent = dict.fromkeys((*O_VECTORS, *E_VECTORS), 0)
+        self.got: dict[str, dict[int, int]] = {v: {} for v in (*O_VECTORS, *E_VECTORS)}
+        #: The reductions this part took part in, and the contributions of every part by reduction.
+        self.reductions = 0
+        self.partials: dict[int, dict[int, Any]] = {}
         #: ``(iteration, max |s|)`` of a solve driven in this part's process (:meth:`run`).
         self.status: tuple[int, float] = (0, float("inf"))
 
@@ -283,29 +302,83 @@ class Partition:
                     raise ValueError(f"part {reader} asks part {self.plan.index} for classes it does not own")
                 self.send[half][reader] = pos
 
-    def push(self, name: str) -> None:
+    def push(self, name: str, wait: bool = True) -> None:
         """Send the own values of a vector that other parts read into their halos; returns when they
-        have them."""
+        have them (or at once, ``wait=False``: the readers wait for them, :meth:`wait_halo`)."""
         half = "O" if name in O_VECTORS else "E"
         vec = self.ext[name]
         me = self.plan.index
-        self._send_all([(w, "receive", (name, me, vec[idx])) for w, idx in self.send[half].items()])
+        self.sent[name] += 1
+        seq = self.sent[name]
+        calls = [(w, "receive", (name, me, vec[idx], seq)) for w, idx in self.send[half].items()]
+        self._send_all(calls, wait)
 
-    def receive(self, name: str, owner: int, values: np.ndarray) -> None:
-        """Store part ``owner``'s values of a vector in the halo."""
+    def receive(self, name: str, owner: int, values: np.ndarray, seq: int) -> None:
+        """Store part ``owner``'s values of a vector (its ``seq``-th push of it) in the halo; an older
+        push that arrives after a newer one is dropped."""
         half = "O" if name in O_VECTORS else "E"
-        self.ext[name][self.recv[half][owner]] = values
+        with self.arrived:
+            if seq <= self.got[name].get(owner, 0):
+                return
+            self.ext[name][self.recv[half][owner]] = values
+            self.got[name][owner] = seq
+            self.arrived.notify_all()
+
+    def wait_halo(self, name: str) -> None:
+        """Wait until every part whose values of ``name`` this part reads has pushed them as often as
+        this part has pushed its own (the same step of the iteration)."""
+        half = "O" if name in O_VECTORS else "E"
+        need = self.sent[name]
+        got = self.got[name]
+        owners = list(self.recv[half])
+        self._wait(lambda: all(got.get(q, 0) >= need for q in owners), f"halo values of {name}")
+        if any(got[q] > need for q in owners):
+            raise RuntimeError(f"part {self.plan.index}: a peer pushed {name} ahead of the iteration")
+
+    def reduce(self, mine: Any, timeout: float | None = None) -> list[Any]:
+        """Every part's contribution to this part's next reduction, by part: send ``mine`` to every
+        other part and wait for theirs (:meth:`contribute`). Every part runs the same reductions in
+        the same order, so the n-th reduction of each meets the n-th of the others. Gives up after
+        ``timeout`` seconds (default :data:`PEER_TIMEOUT`) or on abort."""
+        self.reductions += 1
+        seq, me, size = self.reductions, self.plan.index, len(self.plans)
+        self.contribute(seq, me, mine)
+        self._send_all([(w, "contribute", (seq, me, mine)) for w in range(size) if w != me], wait=False)
+        self._wait(lambda: len(self.partials.get(seq, ())) == size, "partial sums", timeout)
+        with self.arrived:
+            got = self.partials.pop(seq)
+        return [got[w] for w in range(size)]
+
+    def contribute(self, seq: int, owner: int, value: Any) -> None:
+        """Part ``owner``'s contribution to the ``seq``-th reduction."""
+        with self.arrived:
+            self.partials.setdefault(seq, {})[owner] = value
+            self.arrived.notify_all()
+
+    def _wait(self, ready: Callable[[], bool], what: str, timeout: float | None = None) -> None:
+        """Wait (on :attr:`arrived`) until ``ready()``; raise after ``timeout`` seconds (default
+        :data:`PEER_TIMEOUT`) or on abort."""
+        timeout = PEER_TIMEOUT if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        with self.arrived:
+            while not ready():
+                left = deadline - time.monotonic()
+                if self.aborted or left <= 0:
+                    why = "aborted" if self.aborted else f"no news from a peer in {timeout:.0f} s"
+                    raise RuntimeError(f"part {self.plan.index}: waiting for {what}: {why}")
+                self.arrived.wait(left)
 
     async def deliver(self, method: str, args: tuple[Any, ...]) -> None:
-        """:meth:`serve` or :meth:`receive`, called by another part. A coroutine, so that dask runs it
-        on the worker's event loop while this part's own method may be running in the actor thread
-        (they touch disjoint slots)."""
-        if method not in ("serve", "receive"):
+        """:meth:`serve`, :meth:`receive` or :meth:`contribute`, called by another part. A coroutine, so
+        that dask runs it on the worker's event loop while this part's own method may be running in the
+        actor thread (they touch disjoint slots)."""
+        if method not in ("serve", "receive", "contribute"):
             raise ValueError(f"no such delivery: {method}")
         getattr(self, method)(*args)
 
-    def _send_all(self, calls: list[tuple[int, str, tuple[Any, ...]]]) -> None:
-        """``peers[w].method(*args)`` for every call, concurrently to actors, and wait for all."""
+    def _send_all(self, calls: list[tuple[int, str, tuple[Any, ...]]], wait: bool = True) -> None:
+        """``peers[w].method(*args)`` for every call, concurrently to actors, and wait for all (unless
+        not ``wait``: a part running the iteration itself waits for what it receives instead)."""
         pending = []
         for w, method, args in calls:
             peer = self.peers[w]
@@ -322,6 +395,8 @@ class Partition:
                     continue
                 raise RuntimeError("Partition.deliver awaited")
             pending.append(fut)
+        if not wait:
+            return
         # A peer on a lost worker may never answer: give up when the driver says so (abort) or after
         # PEER_TIMEOUT, so that the round fails and the solve can restart the parts.
         deadline = time.monotonic() + PEER_TIMEOUT
@@ -338,7 +413,9 @@ class Partition:
 
     async def abort(self) -> None:
         """Stop waiting for peers (the driver lost one); runs on the event loop, like :meth:`deliver`."""
-        self.aborted = True
+        with self.arrived:
+            self.aborted = True
+            self.arrived.notify_all()
 
     # The CG steps (see pipeline.unitile.solver.run_cg) -----------------------------------------------------
 
@@ -366,10 +443,11 @@ class Partition:
         """Per-chunk partial sums of ``<s, s>_omega`` and ``max |s|``."""
         return square_sums(self.o.info, self.omega, self.s)
 
-    def even_step(self) -> None:
-        """``t = P_EO p`` on own E rows (p's halo is in); push t to the parts that read it."""
+    def even_step(self, wait: bool = True) -> None:
+        """``t = P_EO p`` on own E rows (p's halo is in); push t to the parts that read it (see
+        :meth:`push` for ``wait``)."""
         gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["p"], self.ext["t"])
-        self.push("t")
+        self.push("t", wait)
 
     def odd_step(self) -> np.ndarray:
         """``q = p - P_OE t`` on own O rows (t's halo is in); return per-chunk sums of ``<p, q>``."""
@@ -381,18 +459,18 @@ class Partition:
         x, p = self.ext["x"][:no], self.ext["p"][:no]
         return update_xs(alpha, self.o.info, self.omega, x, self.s, p, self.q)
 
-    def direction(self, beta: float) -> None:
+    def direction(self, beta: float, wait: bool = True) -> None:
         """``p = s + beta p``; push p to the parts that read it."""
         update_p(beta, self.s, self.ext["p"][: self.own_o])
-        self.push("p")
+        self.push("p", wait)
 
-    def x_even(self) -> None:
+    def x_even(self, wait: bool = True) -> None:
         """``x_E = 1 + P_EO x_O`` on own active E rows, 0 elsewhere (x's halo is in); push it."""
         ne = self.e_index.size
         xe = self.ext["xe"]
         gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["x"], xe)
         xe[:ne] = np.where(self.e.info & ACTIVE_BIT, 1.0 + xe[:ne], 0.0)
-        self.push("xe")
+        self.push("xe", wait)
 
     def residual(self) -> tuple[float, float, float]:
         """The true residual ``1 - (I - P) x`` of own rows (x_E's halo is in): ``(max |s|, sigma, max
@@ -408,12 +486,13 @@ class Partition:
         self.s[:] = self.res_o
         self.ext["p"][: self.own_o] = self.res_o
 
-    # A solve driven beside its only part ---------------------------------------------------------
+    # A solve run by the parts themselves -------------------------------------------------------
 
     def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(self, *args)`` in this part's process. A solve of one part runs its whole CG loop here
-        (:func:`pipeline.unitile.solve_stage.drive_alone`): four round trips per iteration to a driver in
-        another process cost more than a third of the iteration's time."""
+        """``fn(self, *args)`` in this part's process. On a cluster every part runs the whole CG loop
+        here (:func:`pipeline.unitile.solve_stage.drive_parts`), exchanging halo values and partial sums
+        with the others, instead of four rounds of calls per iteration from a driver in another process
+        (measured: docs/cluster.md, "The solve run by its parts")."""
         return fn(self, *args)
 
     async def progress(self) -> tuple[int, float]:

@@ -1,9 +1,11 @@
-"""The ``solve`` stage: parts of the class graph on the workers, CG driven from here, r and T stored.
+"""The ``solve`` stage: parts of the class graph on the workers running CG themselves, r and T stored.
 
 Each worker holds one part (:class:`pipeline.unitile.partition.StoredPartition`: its rows of the graph in the
-solve order of :mod:`pipeline.unitile.solve_order`, its slices of the vectors and its halo); this process
-holds only scalars (:func:`pipeline.unitile.cg.run_cg`). The parts write their rows of the solution in solve
-positions (``solve/r``); then one task per chunk of class ids writes ``values/r`` and ``values/T_class``.
+solve order of :mod:`pipeline.unitile.solve_order`, its slices of the vectors and its halo). On workers
+every part runs the CG loop itself (:func:`drive_parts`) and this process polls the progress; parts held
+in this process are driven from here, holding only scalars (:func:`pipeline.unitile.cg.run_cg`). The
+parts write their rows of the solution in solve positions (``solve/r``); then one task per chunk of class
+ids writes ``values/r`` and ``values/T_class``.
 
 Checkpoints alternate between two slots (``solve/a_*`` and ``solve/b_*``), written by the parts; the
 group's attributes name the valid slot only after its arrays are written, so a kill during a
@@ -32,10 +34,10 @@ from unitile_py.unitile.board import Board
 from ..arrays import open_array, take
 from ..cores import allowed_cores
 from ..executor import progress
-from ..groups import Group, LocalGroup
+from ..groups import Group
 from ..store import as_record
 from .bounds import Cost
-from .cg import connect, run_cg
+from .cg import PeerSteps, connect, run_cg, run_loop
 from .class_stages import solve_order
 from .context import Context
 from .partition import Partition, StoredPartition, plan_parts, write_class_values
@@ -91,17 +93,28 @@ def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | No
 
 def save_checkpoint(store: Store, group: Group, state: SolverState, graph: str, split: int) -> None:
     """The parts write their x, s, p into the slot not in use; then the attributes point at it."""
-    solve_group = zarr.open_group(store.path, path="solve", mode="a")
-    meta = as_record(solve_group.attrs.get("checkpoint"))
+    slot = new_slot(store, group.size, split)
+    group.call("save", [(store.path, slot)] * group.size)
+    point_at(store, slot, state, graph, split)
+
+
+def new_slot(store: Store, parts: int, split: int) -> str:
+    """The checkpoint slot not in use, its arrays created afresh for ``parts`` parts to write."""
+    meta = as_record(zarr.open_group(store.path, path="solve", mode="a").attrs.get("checkpoint"))
     slot = "b" if meta.get("slot") == "a" else "a"
-    chunk = row_chunk(group.size, split)
+    chunk = row_chunk(parts, split)
     for v in "xsp":
         store.create(f"solve/{slot}_{v}", (split,), None, np.float64, chunks=(chunk,), compress=False)
-    group.call("save", [(store.path, slot)] * group.size)
+    return slot
+
+
+def point_at(store: Store, slot: str, state: SolverState, graph: str, split: int) -> None:
+    """Make the written ``slot`` the checkpoint, with the scalars of ``state``."""
     last = state.history[-1] if state.history else math.inf
     scalars = {k: getattr(state, k) for k in STATE_SCALARS}
-    solve_group.attrs["checkpoint"] = {"slot": slot, "graph": graph, "classes": split, **scalars,
-                                       "last": last, "space": CHECKPOINT_SPACE}  # fmt: skip
+    zarr.open_group(store.path, path="solve", mode="a").attrs["checkpoint"] = {
+        "slot": slot, "graph": graph, "classes": split, **scalars, "last": last, "space": CHECKPOINT_SPACE,
+    }  # fmt: skip
 
 
 #: The scalars of a :class:`SolverState` that a checkpoint keeps (its vectors are in the slot's arrays).
@@ -139,10 +152,11 @@ def t_task(task: TTask) -> tuple[float, float]:
 def solve_on_parts(
     ctx: Context, order: SolveOrder, graph: str, tol: float, checkpoint_seconds: float,
     phases: dict[str, float],
-) -> tuple[SolveResult, float, tuple[float, float] | None, list[float], list[tuple[int, int]], bool]:
+) -> tuple[SolveResult, float, tuple[float, float] | None, list[float], list[tuple[int, int]], bool, str]:
     """One attempt: start the parts (from the checkpoint if any), run CG, write r (and T, when one part
-    holds every class). Returns the numbers (with T's minimum and maximum, if written, and each part's
-    numba threads and allowed cores) and adds the seconds of each phase to ``phases``."""
+    holds every class). Returns the numbers (with T's minimum and maximum, if written, each part's
+    numba threads and allowed cores, whether it resumed and what drove the loop) and adds the seconds
+    of each phase to ``phases``."""
     store = ctx.store
     split, n = order.split, order.n
     with timed(phases, "starting_parts"):
@@ -175,14 +189,18 @@ def solve_on_parts(
                 bar.set_postfix_str(f"iteration {iteration}, residual {smax:.1e}", refresh=False)
                 bar.update(step)
 
-        if group.remote and group.size == 1:
-            # Nothing to exchange with other parts: the whole loop runs beside the part, not four
-            # round trips per iteration from here (measured: docs/pipeline.md, "Measured choices").
+        driver = "parts" if group.remote and group.apart() else "client"
+        if driver == "parts":
+            # Every part runs the loop in its own process, exchanging halo values and partial sums with
+            # the others; no round trip per step to here (measured: docs/cluster.md, "The solve run by
+            # its parts").
             drive = Drive(store.path, str(ctx.board), graph, split, tol, checkpoint_seconds, state)
-            [(result, written)] = group.call("run", [(drive_alone, drive)], on_wait=_poller(group, show))
+            runs = group.call("run", [(drive_parts, drive)] * group.size, on_wait=_poller(group, show))
+            result, written = runs[0]
             if written:
                 phases["checkpoints"] = phases.get("checkpoints", 0.0) + written
         else:
+            # Parts in this process (or two on one worker after a lost one): rounds of calls from here.
 
             def checkpoint(st: SolverState) -> None:
                 with timed(phases, "checkpoints"):
@@ -212,7 +230,7 @@ def solve_on_parts(
             store.create("solve/r", (n,), None, np.float64, chunks=(chunk,), compress=False)
             r_max = max(group.call("write_r", [(store.path,)] * group.size))
     peaks = group.call("peak_memory")
-    return result, r_max, t_range, peaks, used, meta is not None
+    return result, r_max, t_range, peaks, used, meta is not None, driver
 
 
 def form_t(ctx: Context, order: SolveOrder) -> tuple[float, float]:
@@ -228,7 +246,7 @@ def form_t(ctx: Context, order: SolveOrder) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Drive:
-    """What the only part of a solve needs to run the whole CG loop in its own process."""
+    """What every part of a solve needs to run the whole CG loop in its own process."""
 
     path: str
     board: str
@@ -236,28 +254,38 @@ class Drive:
     split: int
     tol: float
     checkpoint_seconds: float
-    #: The state to continue from, without its vectors (the part holds them; ``rz < 0``: from x = 0).
+    #: The state to continue from, without its vectors (the parts hold them; ``rz < 0``: from x = 0).
     state: SolverState
 
 
-def drive_alone(part: Partition, drive: Drive) -> tuple[SolveResult, float]:
-    """:func:`pipeline.unitile.cg.run_cg` on ``part`` alone, in the part's process (through
-    :meth:`Partition.run`), writing the checkpoints from there and reporting each iteration in
-    :attr:`Partition.status`. Returns the result and the seconds spent writing checkpoints."""
+#: Seconds a part waits for the others at a checkpoint (each writes its share of the vectors).
+CHECKPOINT_TIMEOUT = 600.0
+
+
+def drive_parts(part: Partition, drive: Drive) -> tuple[SolveResult, float]:
+    """:func:`pipeline.unitile.cg.run_loop` on ``part`` and the others, in the part's process (through
+    :meth:`Partition.run`, on every part at once: :class:`pipeline.unitile.cg.PeerSteps`), reporting
+    each iteration in :attr:`Partition.status`. At a checkpoint part 0 creates the slot's arrays, every
+    part writes its rows, and part 0 then points the attributes at the slot (the two-slot scheme of
+    :func:`save_checkpoint`). Returns the result and the seconds spent writing checkpoints."""
     store = Store(drive.path, Board.parse(drive.board))
-    group = LocalGroup([part])
-    state = drive.state
     spent: dict[str, float] = {}
+    leader = part.plan.index == 0
 
     def on_iteration(st: SolverState, smax: float) -> None:
         part.status = (st.iteration, smax)
 
     def checkpoint(st: SolverState) -> None:
         with timed(spent, "checkpoints"):
-            save_checkpoint(store, group, st, drive.graph, drive.split)
+            created = new_slot(store, len(part.plans), drive.split) if leader else None
+            slot = part.reduce(created, CHECKPOINT_TIMEOUT)[0]
+            part.save(drive.path, slot)
+            part.reduce(None, CHECKPOINT_TIMEOUT)
+            if leader:
+                point_at(store, slot, st, drive.graph, drive.split)
 
-    result = run_cg(group, state, tol=drive.tol, on_iteration=on_iteration, checkpoint=checkpoint,
-                    checkpoint_seconds=drive.checkpoint_seconds)  # fmt: skip
+    steps = PeerSteps(part, checkpoint, drive.checkpoint_seconds)
+    result = run_loop(steps, drive.state, tol=drive.tol, on_iteration=on_iteration)
     return result, spent.get("checkpoints", 0.0)
 
 
@@ -266,7 +294,7 @@ PROGRESS_SECONDS = 0.5
 
 
 def _poller(group: Group, show: Callable[[int, float], None]) -> Callable[[], None]:
-    """An ``on_wait`` for the call that runs :func:`drive_alone`: every :data:`PROGRESS_SECONDS`, asks
+    """An ``on_wait`` for the call that runs :func:`drive_parts`: every :data:`PROGRESS_SECONDS`, asks
     the part for its :meth:`Partition.progress` and shows it."""
     last = [time.perf_counter()]
 
@@ -302,7 +330,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
             if attempt == RETRIES or not ctx.executor.lost_workers():
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
-    result, r_max, t_range, peaks, used, resumed = outcome
+    result, r_max, t_range, peaks, used, resumed, driver = outcome
     if t_range is None:
         with timed(phases, "forming_T"):
             t_range = form_t(ctx, order)
@@ -332,6 +360,8 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "parts": len(used),
         "load_average": os.getloadavg()[0],
         "seconds_per_iteration": result.seconds_per_iteration,
+        # Who ran the CG loop: the parts themselves ("parts"), or this process's rounds of calls.
+        "driver": driver,
         "resumed": resumed,
         # Wall seconds of each phase (the CG loop's include its checkpoints and restarts).
         "phase_seconds": {k: round(v, 3) for k, v in phases.items()},
@@ -347,7 +377,8 @@ class SolveStage:
     """r on every class by preconditioned CG, with checkpoints (:func:`run_solve`).
 
     The graph and the vectors live in parts on the workers (one part using every core on a
-    LocalCluster or in process; one part per worker on a cluster); this process drives the iteration.
+    LocalCluster or in process; one part per worker on a cluster); on workers the parts run the
+    iteration themselves, in process this process drives it.
     """
 
     name: ClassVar[str] = "solve"

@@ -37,6 +37,10 @@ SMOKE: dict[str, tuple[list[str], str]] = {
         ["--boards", "3x3", "--workers", "1", "--scratch", "{tmp}", "--out", "{tmp}/scaling.json"],
         r"3x3\s+630\s+1\s+[\d.]+\s+[\d.]+",
     ),
+    "solve_parts.py": (
+        ["{store}", "--workers", "1,2"],
+        r"1 worker\(s\), driver \w+: \d+ iterations(.|\n)*2 worker\(s\), driver parts: \d+ iterations",
+    ),
     "tables.py": (["--board", "3x5", "--positions", "200"], r"outcome\(\) per ply followed\s+[\d.]+ us"),
     "values.py": (
         ["--board", "3x3", "--store", "{store}", "--iterations", "2", "--solve"],

@@ -31,6 +31,16 @@ pytestmark = pytest.mark.cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARD = "3x5"
+#: The pipeline the environment has installed (run from / without PYTHONPATH).
+INSTALLED = subprocess.run(
+    [sys.executable, "-c", "import pipeline; print(pipeline.__file__)"], cwd="/", env=installed_env(),
+    capture_output=True, text=True, check=True,
+).stdout.strip()  # fmt: skip
+#: The environment of every process: as installed, or, in a git worktree whose environment has another
+#: checkout installed, this checkout through PYTHONPATH.
+ENV = installed_env()
+if Path(INSTALLED) != ROOT / "pipeline" / "__init__.py":
+    ENV["PYTHONPATH"] = str(ROOT)
 #: Record keys that hold times, machine load or the place of the output, not results.
 VOLATILE = {
     "seconds",
@@ -42,6 +52,7 @@ VOLATILE = {
     "peak_rss_gib",
     "load_average",
     "resumed",
+    "driver",  # who ran the CG loop: the parts themselves on a cluster, the client in process
     "directory",
     "part_peak_rss_gib",
     "phase_seconds",
@@ -67,7 +78,7 @@ TASK_STAGE = {
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     tmp = tmp_path_factory.mktemp("cluster")
-    procs = Processes(tmp)
+    procs = Processes(tmp, ENV)
     c: Cluster | None = None
     try:
         c = Cluster(procs, tmp)
@@ -77,7 +88,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
         # The workers run in the temporary directory and import this checkout's pipeline as installed.
         # (A lambda travels by value: the workers cannot import this test module.)
         seen = c.client.run(lambda: (os.getcwd(), __import__("pipeline").__file__, os.getenv("PYTHONPATH")))
-        expected = (str(tmp.resolve()), str(ROOT / "pipeline" / "__init__.py"), None)
+        expected = (str(tmp.resolve()), str(ROOT / "pipeline" / "__init__.py"), ENV.get("PYTHONPATH"))
         assert set(seen.values()) == {expected}, seen
         yield c
     finally:
@@ -107,7 +118,7 @@ def build_cmd(store: Path, scheduler: str | None, url: bool = False) -> list[str
 def run_build(store: Path, scheduler: str | None, url: bool = False) -> subprocess.CompletedProcess[str]:
     """The build command from the store's (temporary) directory, as installed."""
     out = subprocess.run(
-        build_cmd(store, scheduler, url), cwd=store.parent, env=installed_env(), capture_output=True,
+        build_cmd(store, scheduler, url), cwd=store.parent, env=ENV, capture_output=True,
         text=True, timeout=300,
     )  # fmt: skip
     assert out.returncode == 0, out.stderr
@@ -178,6 +189,10 @@ def test_cluster_build_into_a_file_url_equals_local_build_and_committed_tables(
     out = run_build(store, cluster.address, url=True)
     assert f"tables: {store.with_suffix('.tables')}:" in out.stderr
     assert_identical(store, local)
+    # Each worker's part ran the CG loop itself, and got the in-process solve's bits (assert_identical).
+    solve = stage_records(store)["solve"]
+    assert (solve["driver"], solve["parts"]) == ("parts", 2), solve
+    assert stage_records(local)["solve"]["driver"] == "client"
     committed = ROOT / "tables" / BOARD
     built = store.with_suffix(".tables")
     assert sorted(p.name for p in built.iterdir()) == sorted(p.name for p in committed.iterdir())
@@ -192,7 +207,7 @@ def test_worker_killed_mid_stage(cluster: Cluster, local: Path, tmp_path: Path) 
     assert victim is not None
     store = tmp_path / f"{BOARD}.zarr"
     build = subprocess.Popen(
-        build_cmd(store, cluster.address), cwd=tmp_path, env=installed_env(), stdout=subprocess.PIPE,
+        build_cmd(store, cluster.address), cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
     try:
@@ -229,7 +244,7 @@ def test_worker_killed_mid_solve(cluster: Cluster, local: Path, tmp_path: Path) 
     store = tmp_path / f"{BOARD}.zarr"
     build = subprocess.Popen(
         [*build_cmd(store, cluster.address), "--checkpoint-seconds", "0"], cwd=tmp_path,
-        env=installed_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
     )  # fmt: skip
     try:
@@ -252,7 +267,7 @@ def test_client_killed_mid_build_resumes(cluster: Cluster, local: Path, tmp_path
     cluster.wait_workers(2)
     store = tmp_path / f"{BOARD}.zarr"
     build = subprocess.Popen(
-        build_cmd(store, cluster.address), cwd=tmp_path, env=installed_env(), stdout=subprocess.DEVNULL,
+        build_cmd(store, cluster.address), cwd=tmp_path, env=ENV, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL, start_new_session=True,
     )  # fmt: skip
     try:
@@ -286,3 +301,33 @@ def test_a_store_url_whose_file_system_is_not_installed_is_one_line(
     assert main([*argv, "--in-process", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("error: store s3://bucket/x.zarr: cannot open it ("), err
+
+
+def test_three_parts_run_the_solve_themselves_bit_for_bit(cluster: Cluster, tmp_path: Path) -> None:
+    """3x7 (three chunks of O positions) on three workers: each part runs the CG loop itself, exchanging
+    halo values and partial sums with two others, and r is the in-memory one-part solve's, bit for bit."""
+    from pipeline.unitile.cg import solve
+    from pipeline.unitile.class_stages import solve_order
+    from pipeline.unitile.solver import SolverState
+    from pipeline.unitile.store import Store
+    from unitile_py.unitile.board import Board
+
+    cluster.start_worker("third")
+    try:
+        cluster.wait_workers(3)
+        store = tmp_path / "3x7.zarr"
+        cmd = build_cmd(store, cluster.address)
+        cmd[cmd.index(BOARD)] = "3x7"
+        out = subprocess.run(cmd, cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+    finally:
+        Processes.kill(cluster.workers.pop("third"))
+    record = stage_records(store)["solve"]
+    assert (record["driver"], record["parts"]) == ("parts", 3), record
+    board = Board.parse("3x7")
+    s = Store(str(store), board)
+    order = solve_order(s)
+    one = solve(s.read("graph/nbr"), s.read("graph/info"), order.split, SolverState.start(order.split),
+                order=order)  # fmt: skip
+    assert one.iterations == record["iterations"]
+    assert np.array_equal(s.read("values/r"), one.x)
