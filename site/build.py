@@ -92,6 +92,7 @@ GAMES = {
         "unit": "groups",
         "board": "board",
         "board_label": "Board, 5 by 5",
+        "distance": "plies",
     },
     "nd": {
         "name": "Naked Diagonal",
@@ -104,6 +105,7 @@ GAMES = {
         "unit": "stones",
         "board": "board nd-board",
         "board_label": "Board",
+        "distance": "placements",
     },
 }
 PAGE_GAME = re.compile(r'<html[^>]*\sdata-game="([a-z]+)"')
