@@ -18,6 +18,7 @@ import google_crc32c
 import numpy as np
 import zarr
 import zarr.codecs
+from numba import njit
 from zarr.abc.store import SuffixByteRequest
 from zarr.core.array_spec import ArrayConfigParams
 from zarr.core.buffer import default_buffer_prototype
@@ -164,19 +165,48 @@ def open_array(path: str, name: str, mode: str = "r") -> Checked:
 TAKE_SPAN = 1 << 20
 
 
+@njit(cache=True, nogil=True)
+def _by_chunk(idx: np.ndarray, step: int, n_chunks: int) -> tuple[np.ndarray, np.ndarray]:
+    """A counting sort of ``idx`` by chunk: ``order`` (positions in ``idx``, chunk by chunk, in their
+    order within a chunk) and ``bounds`` (chunk ``k``'s entries are ``order[bounds[k]:bounds[k + 1]]``)."""
+    bounds = np.zeros(n_chunks + 1, dtype=np.int64)
+    for i in range(idx.shape[0]):
+        bounds[idx[i] // step + 1] += 1
+    for k in range(n_chunks):
+        bounds[k + 1] += bounds[k]
+    fill = bounds[:-1].copy()
+    order = np.empty(idx.shape[0], dtype=np.int64)
+    for i in range(idx.shape[0]):
+        k = idx[i] // step
+        order[fill[k]] = i
+        fill[k] += 1
+    return order, bounds
+
+
+@njit(cache=True, nogil=True)
+def _scatter(out: np.ndarray, data: np.ndarray, idx: np.ndarray, order: np.ndarray, lo: int) -> None:
+    """``out[i] = data[idx[i] - lo]`` for every ``i`` in ``order``."""
+    for j in range(order.shape[0]):
+        i = order[j]
+        out[i] = data[idx[i] - lo]
+
+
 def take(arr: Checked, index: np.ndarray) -> np.ndarray:
     """The entries of a 1-d array at ``index`` (any order, repeats allowed), reading only the chunks
     that hold them: each run of consecutive such chunks in one call, up to :data:`TAKE_SPAN` entries
     (zarr reads a call's chunks concurrently), so that memory stays near that plus the result, where
-    zarr's own coordinate selection decodes many shards at once."""
-    idx = np.asarray(index, dtype=np.int64)
+    zarr's own coordinate selection decodes many shards at once. The entries are grouped by chunk in
+    one counting pass (:func:`_by_chunk`)."""
+    idx = np.asarray(index)
+    if idx.dtype.kind not in "iu" or not idx.flags.c_contiguous:
+        idx = np.ascontiguousarray(idx, dtype=np.int64)
     if idx.size and not (idx.min() >= 0 and idx.max() < arr.shape[0]):
         raise IndexError(f"{arr.name}: index out of range 0..{arr.shape[0] - 1}")
-    out = np.empty(idx.shape, dtype=arr.dtype)
-    order = np.argsort(idx, kind="stable")
-    at = idx[order]
+    flat = idx.reshape(-1)
+    out = np.empty(flat.shape, dtype=arr.dtype)
     step = arr.chunks[0]
-    bounds = np.searchsorted(at, np.arange(0, arr.shape[0] + step, step))
+    n_chunks = -(-arr.shape[0] // step)
+    order, bounds = _by_chunk(flat, step, n_chunks)
     needed = np.flatnonzero(bounds[1:] > bounds[:-1]).tolist()
     most = max(1, TAKE_SPAN // step)
     i = 0
@@ -187,8 +217,8 @@ def take(arr: Checked, index: np.ndarray) -> np.ndarray:
             last = needed[i]
             i += 1
         lo, a, b = first * step, bounds[first], bounds[last + 1]
-        out[order[a:b]] = arr[lo : min((last + 1) * step, arr.shape[0])][at[a:b] - lo]
-    return out
+        _scatter(out, arr[lo : min((last + 1) * step, arr.shape[0])], flat, order[a:b], lo)
+    return out.reshape(idx.shape)
 
 
 def missing_chunks(arr: Checked) -> list[str]:

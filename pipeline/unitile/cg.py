@@ -282,7 +282,7 @@ class PeerSteps:
     halo values go part to part without waits for receipts, and every part sends its per-chunk partial
     sums to every other (:meth:`Partition.reduce`) and adds all of them in chunk order, so every part
     holds the same scalars and takes the same decisions. A part waits for the halo values and partial
-    sums of the current step, for at most :data:`~pipeline.unitile.partition.PEER_TIMEOUT` seconds.
+    sums of the current step, for at most :data:`~pipeline.unitile.peers.PEER_TIMEOUT` seconds.
 
     Part 0 decides when a checkpoint is due (by its clock) and tells the others with its partial sums of
     the iteration's last reduction; ``checkpoint(state)`` then runs on every part at the same iteration.

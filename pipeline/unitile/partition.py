@@ -31,19 +31,17 @@ graph, 8 B per class and vector) and its halo.
 
 from __future__ import annotations
 
-import inspect
-import threading
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from .. import cores
 from ..arrays import Checked, open_array
 from .classes import ACTIVE_BIT
+from .peers import Peers
 from .solve_order import SolveOrder, SolveRows
 from .solver import (
     BLOCK,
@@ -63,9 +61,6 @@ E_VECTORS = ("t", "xe")
 Ranges = tuple[tuple[int, int], ...]
 #: Rows per block when a part renumbers its neighbour ids.
 ROWS = 1 << 16
-#: Seconds a part waits for another part to take its halo values before giving up (a lost worker the
-#: driver has not seen yet; once it has, it tells the parts to abort).
-PEER_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)
@@ -210,7 +205,7 @@ class _Side:
         self.nbr = nbr
 
 
-class Partition:
+class Partition(Peers):
     """The rows, vectors and halo bookkeeping of one part (a dask actor on a cluster)."""
 
     def __init__(
@@ -222,6 +217,7 @@ class Partition:
     ) -> None:
         """``nbr`` and ``info`` are the whole graph in solve positions (in memory, in the store, or
         either seen through a :class:`~pipeline.unitile.solve_order.SolveRows`); only own rows are read."""
+        super().__init__(plan.index)
         self.plan = plan
         #: Every part's plan (a part running the iteration itself adds the partial sums in chunk order).
         self.plans = tuple(plans)
@@ -255,10 +251,6 @@ class Partition:
                 at = np.flatnonzero(side.halo_owner == q)
                 self.recv[name][int(q)] = slice(base + int(at[0]), base + int(at[-1]) + 1)
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
-        self.peers: list[Any] = []
-        self.aborted = False
-        #: Notified whenever halo values or partial sums arrive (or the driver aborts).
-        self.arrived = threading.Condition()
         #: How often this part pushed each vector, and the sequence number of each owner's latest push
         #: into this part's halo: every part pushes a vector as often as the others (they run the same
         #: iteration), so the halo of this part's n-th push is complete when every owner's is at n.
@@ -271,11 +263,6 @@ class Partition:
         self.status: tuple[int, float] = (0, float("inf"))
 
     # Halo exchange -------------------------------------------------------------------------------
-
-    def set_peers(self, peers: Sequence[Any]) -> None:
-        """All parts by index: :class:`Partition` objects in this process, or dask actor handles (a
-        part then calls the others' :meth:`deliver` directly, worker to worker)."""
-        self.peers = list(peers)
 
     def needs(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
         """For each other part, the (O ids, E ids) of its classes this part's rows read."""
@@ -339,7 +326,7 @@ class Partition:
         """Every part's contribution to this part's next reduction, by part: send ``mine`` to every
         other part and wait for theirs (:meth:`contribute`). Every part runs the same reductions in
         the same order, so the n-th reduction of each meets the n-th of the others. Gives up after
-        ``timeout`` seconds (default :data:`PEER_TIMEOUT`) or on abort."""
+        ``timeout`` seconds (default :data:`~pipeline.unitile.peers.PEER_TIMEOUT`) or on abort."""
         self.reductions += 1
         seq, me, size = self.reductions, self.plan.index, len(self.plans)
         self.contribute(seq, me, mine)
@@ -355,67 +342,8 @@ class Partition:
             self.partials.setdefault(seq, {})[owner] = value
             self.arrived.notify_all()
 
-    def _wait(self, ready: Callable[[], bool], what: str, timeout: float | None = None) -> None:
-        """Wait (on :attr:`arrived`) until ``ready()``; raise after ``timeout`` seconds (default
-        :data:`PEER_TIMEOUT`) or on abort."""
-        timeout = PEER_TIMEOUT if timeout is None else timeout
-        deadline = time.monotonic() + timeout
-        with self.arrived:
-            while not ready():
-                left = deadline - time.monotonic()
-                if self.aborted or left <= 0:
-                    why = "aborted" if self.aborted else f"no news from a peer in {timeout:.0f} s"
-                    raise RuntimeError(f"part {self.plan.index}: waiting for {what}: {why}")
-                self.arrived.wait(left)
-
-    async def deliver(self, method: str, args: tuple[Any, ...]) -> None:
-        """:meth:`serve`, :meth:`receive` or :meth:`contribute`, called by another part. A coroutine, so
-        that dask runs it on the worker's event loop while this part's own method may be running in the
-        actor thread (they touch disjoint slots)."""
-        if method not in ("serve", "receive", "contribute"):
-            raise ValueError(f"no such delivery: {method}")
-        getattr(self, method)(*args)
-
-    def _send_all(self, calls: list[tuple[int, str, tuple[Any, ...]]], wait: bool = True) -> None:
-        """``peers[w].method(*args)`` for every call, concurrently to actors, and wait for all (unless
-        not ``wait``: a part running the iteration itself waits for what it receives instead)."""
-        pending = []
-        for w, method, args in calls:
-            peer = self.peers[w]
-            if isinstance(peer, Partition):
-                getattr(peer, method)(*args)
-                continue
-            fut = peer.deliver(method, args)
-            if inspect.iscoroutine(fut):
-                # dask hands an actor on the same worker over as the object itself: its coroutine
-                # never awaits, so it runs to completion here.
-                try:
-                    fut.send(None)
-                except StopIteration:
-                    continue
-                raise RuntimeError("Partition.deliver awaited")
-            pending.append(fut)
-        if not wait:
-            return
-        # A peer on a lost worker may never answer: give up when the driver says so (abort) or after
-        # PEER_TIMEOUT, so that the round fails and the solve can restart the parts.
-        deadline = time.monotonic() + PEER_TIMEOUT
-        for fut in pending:
-            while True:
-                try:
-                    fut.result(timeout=0.5)
-                    break
-                except TimeoutError:
-                    if self.aborted or time.monotonic() > deadline:
-                        raise RuntimeError(
-                            f"part {self.plan.index}: a peer did not take its halo values"
-                        ) from None
-
-    async def abort(self) -> None:
-        """Stop waiting for peers (the driver lost one); runs on the event loop, like :meth:`deliver`."""
-        with self.arrived:
-            self.aborted = True
-            self.arrived.notify_all()
+    #: What other parts call here (:meth:`~pipeline.unitile.peers.Peers.deliver`).
+    DELIVERIES: ClassVar[tuple[str, ...]] = ("serve", "receive", "contribute")
 
     # The CG steps (see pipeline.unitile.solver.run_cg) -----------------------------------------------------
 
@@ -488,13 +416,6 @@ class Partition:
 
     # A solve run by the parts themselves -------------------------------------------------------
 
-    def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(self, *args)`` in this part's process. On a cluster every part runs the whole CG loop
-        here (:func:`pipeline.unitile.solve_stage.drive_parts`), exchanging halo values and partial sums
-        with the others, instead of four rounds of calls per iteration from a driver in another process
-        (measured: docs/cluster.md, "The solve run by its parts")."""
-        return fn(self, *args)
-
     async def progress(self) -> tuple[int, float]:
         """:attr:`status`. A coroutine, so that dask answers it on the worker's event loop while
         :meth:`run` is running in the actor thread."""
@@ -544,12 +465,6 @@ class Partition:
         out = [write_class_values(path, order, lo, min(lo + VALUE_ROWS, plan.n), r.__getitem__)
                for lo in range(0, plan.n, VALUE_ROWS)]  # fmt: skip
         return max(o[0] for o in out), min(o[1] for o in out), max(o[2] for o in out)
-
-    def peak_memory(self) -> float:
-        """Peak resident memory of this process so far, GiB."""
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
 
 
 class StoredPartition(Partition):

@@ -1,8 +1,8 @@
-"""The ``perfect`` stage: perfect play on the symmetry classes
-(:func:`pipeline.unitile.perfect.class_values`), in one task that reads the class graph and T per class (on
-5x5 about 250 MB) and writes ``perfect/class_value``. The ``positions`` stage broadcasts the values to every
-position, and the
-``verify`` stage checks each position's value against its children's."""
+"""The ``perfect`` stage: perfect play on the symmetry classes in tiers of T, one part per worker, each
+holding its share of the class graph (:mod:`pipeline.unitile.perfect_parts`; the same values as
+:func:`pipeline.unitile.perfect.class_values`), writing ``perfect/class_value``. The ``positions`` stage
+broadcasts the values to every position, and the ``verify`` stage checks each position's value against its
+children's."""
 
 from __future__ import annotations
 
@@ -20,36 +20,69 @@ from .class_stages import starts_of
 from .classes import position_locals
 from .context import Context
 from .geometry import Geometry
-from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES, class_values
-from .store import CLASS_SHARD, Store
+from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES
+from .perfect_parts import BLOCK_IDS, PerfectPart, Tiers, band_edges, drive_bands, run_bands
+from .solve_stage import RETRIES
+from .store import Store
+
+#: Bands of T that perfect play is cut into (fewer when the histogram cannot cut so many).
+BANDS = 64
 
 
-@dataclass(frozen=True)
-class PerfectTask:
-    """Perfect play on every class of a store."""
+def solve_in_tiers(ctx: Context, n: int) -> tuple[dict[str, Any], Tiers]:
+    """Perfect play by :mod:`pipeline.unitile.perfect_parts`: one part per worker (one in this process),
+    the bands solved in turn, every part writing its own blocks of ``perfect/class_value``; returns the
+    summed counts, the longest distance and how the run went."""
+    store = ctx.store
+    parts = max(1, min(ctx.executor.workers, -(-n // BLOCK_IDS)))
+    store.create("perfect/class_value", (n,), None, np.int16, chunks=(min(n, BLOCK_IDS),))
+    group = ctx.executor.group(PerfectPart, [(store.path, w, parts, n) for w in range(parts)])
+    group.call("set_peers", [(group.handles,)] * group.size)
+    group.call("ask")
+    ranges = group.call("t_range")
+    low, high = min(lo for lo, _ in ranges), max(hi for _, hi in ranges)
+    if low > high:  # no class where neither colour is united
+        low = high = 0.0
+    histogram = np.sum(group.call("histogram", [(low, high)] * group.size), axis=0)
+    edges = band_edges(histogram, low, high, BANDS)
+    group.call("set_bands", [(edges,)] * group.size)
+    bands = edges.shape[0] - 1
+    driver = "parts" if group.remote and group.apart() else "client"
+    if driver == "parts":
+        # Every part runs the bands itself, messages part to part (docs/cluster.md, "Perfect play in
+        # tiers").
+        group.call("run", [(run_bands, bands)] * group.size)
+    else:
+        drive_bands(group, bands)
+    results = group.call("write", [(store.path, n)] * group.size)
+    peaks = group.call("peak_memory")
+    counts = np.sum([r["counts"] for r in results], axis=0)
+    names = {"stuck": STUCK, "ties": TIES, "missing": MISSING, "active": ACTIVE, "red_wins": RED_WINS,
+             "class_slides": SLIDES}  # fmt: skip
+    got: dict[str, Any] = {k: int(counts[i]) for k, i in names.items()}
+    got["longest"] = max(r["longest"] for r in results)
+    tiers = Tiers(
+        parts=group.size,
+        bands=bands,
+        rounds=results[0]["rounds"],
+        own=tuple(r["own"] for r in results),
+        halo=tuple(r["halo"] for r in results),
+        peaks_gib=tuple(float(p) for p in peaks),
+        driver=driver,
+    )
+    return got, tiers
 
-    path: str
-    board: str
 
-
-def perfect_task(task: PerfectTask) -> dict[str, int]:
-    """Write ``perfect/class_value``; return the counts, the longest distance and the start's value."""
-    board = Board.parse(task.board)
-    store = Store(task.path, board)
-    res = class_values(*(store.read(n) for n in ("graph/nbr", "graph/info", "graph/swap", "values/T_class")))
-    n = res.value.shape[0]
-    store.create("perfect/class_value", (n,), (min(n, CLASS_SHARD),), np.int16)[...] = res.value
+def start_value(store: Store, board: Board) -> int:
+    """The value of the start position (Red to move), read from ``perfect/class_value``."""
     start = Position.start(board)
     geo = Geometry.of(board)
     o = int(geo.cell_orbit[start.bubble])
     row = store.array("classes/rank_to_local")[o]
     r = start.index() - start.bubble * board.colourings
     local = int(position_locals(geo, start.bubble, r, r + 1, row)[0])
-    names = {"stuck": STUCK, "ties": TIES, "missing": MISSING, "active": ACTIVE, "red_wins": RED_WINS,
-             "class_slides": SLIDES}  # fmt: skip
-    out = {k: int(res.counts[i]) for k, i in names.items()}
-    start_value = int(res.value[int(starts_of(store)[o]) + local])
-    return {**out, "classes": n, "longest": res.longest, "start": start_value}
+    at = int(starts_of(store)[o]) + local
+    return int(store.array("perfect/class_value")[at : at + 1][0])
 
 
 def start_result(value: int) -> dict[str, Any]:
@@ -69,10 +102,21 @@ class PerfectStage:
     name: ClassVar[str] = "perfect"
 
     def run(self, ctx: Context) -> dict[str, Any]:
-        """One task; fails when a class has no legal slide, two classes a slide joins have equal T, or a
-        child comes after its parent in T."""
+        """Tiers of T by parts (:func:`solve_in_tiers`); fails when a class has no legal slide, two
+        classes a slide joins have equal T, or a child comes after its parent in T."""
         ctx.store.require("solve")
-        (got,) = ctx.executor.map(perfect_task, [PerfectTask(ctx.store.path, str(ctx.board))], "perfect")
+        n = ctx.store.array("graph/info").shape[0]
+        for attempt in range(RETRIES + 1):
+            try:
+                got, tiers = solve_in_tiers(ctx, n)
+                break
+            except Exception as exc:
+                # A lost worker takes its part: start the parts again on the workers that remain.
+                if attempt == RETRIES or not ctx.executor.lost_workers():
+                    raise
+                ctx.log(f"perfect: a worker was lost ({type(exc).__name__}); starting the parts again")
+        got["start"] = start_value(ctx.store, ctx.board)
+        got["classes"] = n
         if got["ties"]:
             raise CheckFailed(
                 f"perfect: {got['ties']} slides join classes with equal T; the tables need none"
@@ -97,6 +141,7 @@ class PerfectStage:
             "red_to_move_wins": got["red_wins"],
             "max_distance": got["longest"],
             "start": start,
+            **tiers.record(),
         }
 
     def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from pipeline.groups import LocalGroup
-from pipeline.unitile import partition
+from pipeline.unitile import peers
 from pipeline.unitile.cg import PeerSteps, gather, local_parts, run_loop, solve
 from pipeline.unitile.class_stages import solve_order
 from pipeline.unitile.partition import Partition
@@ -129,7 +129,7 @@ def test_a_wait_ends_on_abort_or_after_the_timeout(clean35: Path, monkeypatch: p
     group, _ = parts35(clean35, 2)
     a = group.parts[0]
     a.sent["t"] = 1
-    monkeypatch.setattr(partition, "PEER_TIMEOUT", 0.2)
+    monkeypatch.setattr(peers, "PEER_TIMEOUT", 0.2)
     with pytest.raises(RuntimeError, match="no news from a peer"):
         a.wait_halo("t")
     # Another thread aborts a part waiting (as the driver does when it loses a worker).

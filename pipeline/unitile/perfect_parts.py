@@ -1,0 +1,433 @@
+"""Perfect play on the symmetry classes in tiers of T, by parts: what the ``perfect`` stage runs on the
+workers.
+
+Every legal slide that unites nothing lowers T (:mod:`pipeline.unitile.perfect`), so T orders the
+classes as GamesmanOne's tier solver orders its tiers: the classes are cut into *bands* of T (quantiles
+of T over the classes where neither colour is united, so the bands hold about as many classes each), and a
+band is solved once every lower band is. A band's classes are split over the parts, and every part holds
+only its own classes and the values of other parts' classes that its slides reach (its *halo*).
+
+A part (:class:`PerfectPart`, a dask actor on a cluster) owns the blocks of :data:`BLOCK_IDS` class ids
+``k`` with ``k % parts == index``: every bubble orbit and every range of T is spread over all parts, so
+each band gives every part its share of the work. It reads its own rows of the class graph, and, by
+coordinate selection (:func:`pipeline.arrays.take`, only the chunks that hold them), T, colour-swap
+partner and united bits of the classes its slides reach. Per slide it keeps one code: the slide unites
+red or blue, is not legal, or needs the value of a class (an index into its own values, or into its
+halo).
+
+A band is solved in *rounds*. In a round every part sweeps its band's unsolved classes in increasing T:
+a class whose every legal slide reaches a known value (a lower band, an own class of the band already
+swept, or a halo value received) gets its value; the others wait for the next round. Then every part
+sends every other one the values it found that the other reads, with its counts of classes left and
+solved; a part reads all of them before the next round (:meth:`PerfectPart.absorb`). The band is done
+when no part has a class left; every round solves at least the band's unsolved class of lowest T (all
+its slides reach lower T), so the rounds end. Children in the same band and another part are what
+costs rounds: narrow bands keep them few (docs/cluster.md, "Perfect play in tiers").
+
+On a cluster every part runs the band loop itself (:func:`run_bands`, messages part to part, none
+through the client); parts in one process are driven round by round (:func:`drive_bands`). Each part
+writes its own blocks of ``perfect/class_value`` (chunks of :data:`BLOCK_IDS`: no two parts share one).
+The values are those of :func:`pipeline.unitile.perfect.class_values` for any number of parts and bands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..arrays import open_array, take
+from ..groups import Group
+from .bits import JIT
+from .cellpass import WIN, result_of, score
+from .classes import ACTIVE_BIT, DEG_MASK, WEIGHT_SHIFT
+from .partition import read_rows
+from .peers import Peers
+from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES
+
+#: Class ids per block that a part owns (the inner chunks of ``graph/nbr`` divide it, and it is the chunk
+#: of ``values/T_class``: a part reads whole chunks).
+BLOCK_IDS = 1 << 18
+#: Slide codes besides an index into a part's values: not legal (or no slide), unites red, unites blue.
+SKIP, RED, BLUE = -1, -2, -3
+#: Bins of the histogram of T from which the bands' edges are chosen.
+BINS = 1 << 12
+
+
+def own_ranges(n: int, parts: int, index: int, block: int = BLOCK_IDS) -> tuple[tuple[int, int], ...]:
+    """The class ids ``[lo, hi)`` that part ``index`` of ``parts`` owns (blocks of ``block`` ids), in
+    increasing order."""
+    return tuple((lo, min(lo + block, n)) for lo in range(index * block, n, parts * block))
+
+
+def owner_of(ids: np.ndarray, parts: int, block: int = BLOCK_IDS) -> np.ndarray:
+    """The part owning each class id."""
+    return (ids // block) % parts
+
+
+def local_of(ids: np.ndarray, parts: int, block: int = BLOCK_IDS) -> np.ndarray:
+    """Each class id's index among its owner's own classes."""
+    return (ids // block) // parts * block + ids % block
+
+
+def band_edges(histogram: np.ndarray, low: float, high: float, bands: int) -> np.ndarray:
+    """Edges of at most ``bands`` bands of T holding about as many classes each, cut at edges of the
+    histogram's bins over ``[low, high]``; the first is -inf and the last +inf (band ``b`` is
+    ``edges[b] <= T < edges[b + 1]``)."""
+    total = int(histogram.sum())
+    cum = np.cumsum(histogram)
+    cuts = np.searchsorted(cum, [total * b / bands for b in range(1, bands)], side="left")
+    inner = np.unique(low + (cuts + 1) * (high - low) / histogram.shape[0])
+    inner = inner[(inner > low) & (inner < high)]
+    return np.concatenate([[-np.inf], inner, [np.inf]])
+
+
+@JIT
+def _sweep(
+    rows: np.ndarray, code: np.ndarray, value: np.ndarray, known: np.ndarray, left: np.ndarray,
+    solved: np.ndarray, counts: np.ndarray,
+) -> tuple[int, int]:  # fmt: skip
+    """One round over ``rows`` (own classes in increasing T): the value of every class whose legal slides
+    all reach known values (into ``value``, marked in ``known``, listed in ``solved``); the others listed
+    in ``left``. Returns how many of each. Counts :data:`STUCK` (no legal slide) and :data:`MISSING` (a
+    slide to a class known to have no value)."""
+    n_left = 0
+    n_solved = 0
+    for i in range(rows.shape[0]):
+        c = rows[i]
+        best = 0
+        best_score = -2 * WIN
+        ready = True
+        for k in range(code.shape[1]):
+            x = code[c, k]
+            if x == SKIP:
+                continue
+            if x == RED:
+                res = 1
+            elif x == BLUE:
+                res = -1
+            elif not known[x]:
+                ready = False
+                break
+            else:
+                res = result_of(value[x])
+                if res == 0:
+                    counts[MISSING] += 1
+                    continue
+            s = score(res)
+            if s > best_score:
+                best_score = s
+                best = res
+        if not ready:
+            left[n_left] = c
+            n_left += 1
+            continue
+        counts[STUCK] += int(best == 0)
+        value[c] = best
+        known[c] = True
+        solved[n_solved] = c
+        n_solved += 1
+    return n_left, n_solved
+
+
+@JIT
+def _children(nbr: np.ndarray, info: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """The classes that the slides of the active rows reach (not uniting red), row by row."""
+    out = np.empty(nbr.shape[0] * nbr.shape[1], dtype=np.int64)
+    at = 0
+    for i in range(nbr.shape[0]):
+        if not active[i]:
+            continue
+        for k in range(info[i] & DEG_MASK):
+            if nbr[i, k] >= 0:
+                out[at] = nbr[i, k]
+                at += 1
+    return out[:at]
+
+
+@JIT
+def _codes(
+    nbr: np.ndarray, info: np.ndarray, active: np.ndarray, t: np.ndarray, partner: np.ndarray,
+    united: np.ndarray, t_child: np.ndarray, m: int, n: int, parts: int, index: int, block: int,
+    counts: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Every slide's code (:data:`SKIP`, :data:`RED`, :data:`BLUE`, or the own index of the class whose
+    value it needs), with ``partner``, ``united`` and ``t_child`` given per slide of :func:`_children`.
+    Slides needing another part's class are listed apart: their places in the flat codes and their keys
+    ``owner * n + id`` (the caller turns them into halo indices). Counts :data:`SLIDES` and :data:`TIES`."""
+    code = np.empty(nbr.shape, dtype=np.int32)
+    far_at = np.empty(partner.shape[0], dtype=np.int64)
+    far_keys = np.empty(partner.shape[0], dtype=np.int64)
+    n_far = 0
+    j = 0
+    width = nbr.shape[1]
+    for i in range(nbr.shape[0]):
+        deg = info[i] & DEG_MASK if active[i] else 0
+        counts[SLIDES] += deg
+        for k in range(width):
+            if k >= deg:
+                code[i, k] = SKIP
+                continue
+            if nbr[i, k] < 0:
+                code[i, k] = RED
+                continue
+            s = partner[j]
+            drop = t_child[j] - t[i]
+            j += 1
+            if not united[j - 1] & ACTIVE_BIT:
+                code[i, k] = BLUE
+            elif drop < 0:
+                owner = (s // block) % parts
+                if owner == index:
+                    code[i, k] = (s // block) // parts * block + s % block
+                else:
+                    code[i, k] = SKIP
+                    far_at[n_far] = i * width + k
+                    far_keys[n_far] = owner * n + s
+                    n_far += 1
+            else:
+                counts[TIES] += drop == 0
+                code[i, k] = SKIP
+    return code, far_at[:n_far], far_keys[:n_far]
+
+
+@JIT
+def _matches(req: np.ndarray, solved: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of ``solved`` that are in ``req`` (both increasing), and where they are in ``req``:
+    one walk through both, galloping over ``req``."""
+    at = np.empty(solved.shape[0], dtype=np.int64)
+    hits = np.empty(solved.shape[0], dtype=solved.dtype)
+    n_hits = 0
+    lo = 0
+    n = req.shape[0]
+    for x in solved:
+        step = 1
+        hi = lo
+        while hi < n and req[hi] < x:
+            lo = hi + 1
+            hi = lo + step
+            step *= 2
+        hi = min(hi, n)
+        while lo < hi:  # the first entry >= x lies in [lo, hi]
+            mid = (lo + hi) // 2
+            if req[mid] < x:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < n and req[lo] == x:
+            at[n_hits] = lo
+            hits[n_hits] = x
+            n_hits += 1
+    return at[:n_hits], hits[:n_hits]
+
+
+class PerfectPart(Peers):
+    """One part of perfect play: its own classes' slide codes and values, and its halo."""
+
+    DELIVERIES: ClassVar[tuple[str, ...]] = ("serve", "receive")
+
+    def __init__(self, path: str, index: int, parts: int, n: int, block: int = BLOCK_IDS) -> None:
+        """Part ``index`` of ``parts`` over the ``n`` classes of the store at ``path``, owning blocks of
+        ``block`` class ids."""
+        super().__init__(index)
+        self.parts = parts
+        self.block = block
+        ranges = own_ranges(n, parts, index, block)
+        info_arr, swap_arr = open_array(path, "graph/info"), open_array(path, "graph/swap")
+        t_arr = open_array(path, "values/T_class")
+        nbr = read_rows(open_array(path, "graph/nbr"), ranges)
+        info = read_rows(info_arr, ranges)
+        t = read_rows(t_arr, ranges)
+        m = self.size = t.shape[0]
+        #: Neither colour united (the classes perfect play solves), and each one's weight (positions).
+        swapped = take(info_arr, read_rows(swap_arr, ranges))
+        self.active = ((info & ACTIVE_BIT) != 0) & ((swapped & ACTIVE_BIT) != 0)
+        self.weight = (1 << ((info >> WEIGHT_SHIFT) & 7)).astype(np.int64)
+        child = _children(nbr, info, self.active)
+        partner = take(swap_arr, child)
+        united = take(info_arr, partner)
+        t_child = take(t_arr, child)
+        self.counts = np.zeros(6, dtype=np.int64)
+        code, far_at, far_keys = _codes(
+            nbr, info, self.active, t, partner, united, t_child, m, n, parts, index, block, self.counts
+        )
+        del child, partner, united, t_child
+        # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
+        # owner's own order), found by the key owner * n + id.
+        keys = np.sort(far_keys)
+        keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if keys.shape[0] else keys
+        code.reshape(-1)[far_at] = m + np.searchsorted(keys, far_keys)
+        self.code = code
+        far = keys % n
+        owners = keys // n
+        self.halo = far
+        #: Where each owner's values go in the halo.
+        first = m + np.searchsorted(owners, np.arange(parts))
+        last = m + np.searchsorted(owners, np.arange(parts), "right")
+        self.recv = {q: slice(int(first[q]), int(last[q])) for q in range(parts) if last[q] > first[q]}
+        self.value = np.zeros(m + far.shape[0], dtype=np.int16)
+        self.known = np.zeros(m + far.shape[0], dtype=bool)
+        act = np.flatnonzero(self.active)
+        #: Own active classes in increasing T (the order among equal T does not matter: no legal slide
+        #: joins them), and their T.
+        self.order = act[np.argsort(t[act])]
+        self.sorted_t = t[self.order]
+        self.starts = np.zeros(2, dtype=np.int64)
+        self.pending = self.order[:0]
+        self.left = np.empty(self.order.shape[0], dtype=np.int64)
+        self.solved = np.empty(self.order.shape[0], dtype=np.int64)
+        #: Own classes each other part reads (own indices, increasing), by part.
+        self.requests: dict[int, np.ndarray] = {}
+        self.rounds = 0
+        self.mine = (0, 0)
+        self.inbox: dict[int, dict[int, tuple[np.ndarray, np.ndarray, int, int]]] = {}
+
+    # Bands -------------------------------------------------------------------------------------------
+
+    def t_range(self) -> tuple[float, float]:
+        """The lowest and highest T of own classes where neither colour is united."""
+        if not self.sorted_t.shape[0]:
+            return np.inf, -np.inf
+        return float(self.sorted_t[0]), float(self.sorted_t[-1])
+
+    def histogram(self, low: float, high: float) -> np.ndarray:
+        """Own classes' T counted in :data:`BINS` bins over ``[low, high]``."""
+        return np.histogram(self.sorted_t, bins=BINS, range=(low, high))[0]
+
+    def set_bands(self, edges: np.ndarray) -> None:
+        """Cut own classes into the bands of ``edges`` (:func:`band_edges`)."""
+        self.starts = np.searchsorted(self.sorted_t, edges, side="left")
+        self.starts[-1] = self.order.shape[0]
+
+    def open_band(self, band: int) -> None:
+        """Every own class of ``band`` waits for its value."""
+        self.pending = self.order[self.starts[band] : self.starts[band + 1]]
+
+    # Exchange ----------------------------------------------------------------------------------------
+
+    def ask(self) -> None:
+        """Tell every part which of its classes this one reads (their :meth:`serve`)."""
+        calls = []
+        for q, at in self.recv.items():
+            ids = self.halo[at.start - self.size : at.stop - self.size]
+            calls.append((q, "serve", (self.index, local_of(ids, self.parts, self.block))))
+        self._send_all(calls)
+
+    def serve(self, reader: int, own: np.ndarray) -> None:
+        """Remember which own classes (own indices, increasing) part ``reader`` reads."""
+        self.requests[reader] = own
+
+    def sweep(self) -> None:
+        """One round: value every waiting class whose slides reach known values (:func:`_sweep`), then send
+        every other part the new values it reads, with this part's counts of classes left and solved."""
+        n_left, n_solved = _sweep(self.pending, self.code, self.value, self.known, self.left, self.solved,
+                                  self.counts)  # fmt: skip
+        self.pending = self.left[:n_left].copy()
+        # Sorted, so that the searches in each reader's list below walk it in order.
+        solved = np.sort(self.solved[:n_solved])
+        self.rounds += 1
+        self.mine = (n_left, n_solved)
+        calls = []
+        for q in range(self.parts):
+            if q == self.index:
+                continue
+            req = self.requests.get(q)
+            at = np.zeros(0, dtype=np.int64)
+            if req is not None and req.shape[0] and n_solved:
+                at, solved_q = _matches(req, solved)
+            else:
+                solved_q = at
+            message = (self.rounds, self.index, at, self.value[solved_q], n_left, n_solved)
+            calls.append((q, "receive", message))
+        self._send_all(calls, wait=False)
+
+    def receive(
+        self, seq: int, owner: int, at: np.ndarray, values: np.ndarray, left: int, solved: int
+    ) -> None:
+        """Part ``owner``'s message of round ``seq``: its new values that this part reads (``at``: where in
+        its share of this part's halo) and its counts."""
+        with self.arrived:
+            self.inbox.setdefault(seq, {})[owner] = (at, values, left, solved)
+            self.arrived.notify_all()
+
+    def absorb(self) -> tuple[int, int]:
+        """Wait for every other part's message of this round, take their values into the halo; return the
+        classes of the band left and solved in the round, over all parts."""
+        seq = self.rounds
+        self._wait(lambda: len(self.inbox.get(seq, ())) == self.parts - 1, f"the values of round {seq}")
+        with self.arrived:
+            got = self.inbox.pop(seq, {})
+        left, solved = self.mine
+        for q, (at, values, q_left, q_solved) in got.items():
+            if at.shape[0]:
+                where = self.recv[q].start + at
+                self.value[where] = values
+                self.known[where] = True
+            left += q_left
+            solved += q_solved
+        return left, solved
+
+    # Results -----------------------------------------------------------------------------------------
+
+    def write(self, path: str, n: int) -> dict[str, int]:
+        """Write own values into ``perfect/class_value``; return own counts (:data:`STUCK` ...), the
+        longest distance and the rounds."""
+        own = self.value[: self.size]
+        arr = open_array(path, "perfect/class_value", mode="r+")
+        at = 0
+        for lo, hi in own_ranges(n, self.parts, self.index, self.block):
+            arr[lo:hi] = own[at : at + hi - lo]
+            at += hi - lo
+        counts = self.counts.copy()
+        counts[ACTIVE] = int(self.weight[self.active].sum())
+        counts[RED_WINS] = int(self.weight[self.active & (own > 0)].sum())
+        return {"counts": counts.tolist(), "longest": int(np.abs(own).max(initial=0)), "rounds": self.rounds,
+                "halo": int(self.halo.shape[0]), "own": self.size}  # fmt: skip
+
+
+def run_bands(part: PerfectPart, bands: int) -> None:
+    """Every band in turn, round after round until no part has a class of it left: the loop each part
+    runs itself on a cluster (all run the same rounds, so their messages meet by round number)."""
+    for band in range(bands):
+        part.open_band(band)
+        while True:
+            part.sweep()
+            left, solved = part.absorb()
+            if not left:
+                break
+            if not solved:
+                raise RuntimeError(f"perfect: {left} classes of band {band} wait for each other")
+
+
+def drive_bands(group: Group, bands: int) -> None:
+    """:func:`run_bands` for parts in one process (or two sharing a worker): one call per step on every
+    part, from here."""
+    for band in range(bands):
+        group.call("open_band", [(band,)] * group.size)
+        while True:
+            group.call("sweep")
+            left, solved = group.call("absorb")[0]
+            if not left:
+                break
+            if not solved:
+                raise RuntimeError(f"perfect: {left} classes of band {band} wait for each other")
+
+
+@dataclass(frozen=True)
+class Tiers:
+    """How a run of perfect play went: parts, bands, rounds, and each part's own classes and halo."""
+
+    parts: int
+    bands: int
+    rounds: int
+    own: tuple[int, ...]
+    halo: tuple[int, ...]
+    peaks_gib: tuple[float, ...]
+    driver: str
+
+    def record(self) -> dict[str, Any]:
+        """The fields of the stage record."""
+        return {"parts": self.parts, "bands": self.bands, "rounds": self.rounds, "own": list(self.own),
+                "halo": list(self.halo), "part_peak_rss_gib": list(self.peaks_gib),
+                "driver": self.driver}  # fmt: skip

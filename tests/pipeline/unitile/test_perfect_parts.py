@@ -1,0 +1,150 @@
+"""Perfect play in tiers of T by parts (pipeline.unitile.perfect_parts), without dask: parts held in this
+process, driven round by round or each running the band loop in a thread of its own and reaching the
+others directly (as actors reach each other on a cluster). Whatever the parts, blocks and bands, the values
+and counts are those of the one-pass reference (pipeline.unitile.perfect.class_values) on 3x5."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from pipeline.arrays import open_array, take
+from pipeline.groups import LocalGroup
+from pipeline.unitile import peers
+from pipeline.unitile.perfect import SLIDES, TIES, class_values
+from pipeline.unitile.perfect_parts import (
+    PerfectPart,
+    band_edges,
+    drive_bands,
+    local_of,
+    own_ranges,
+    owner_of,
+    run_bands,
+)
+from pipeline.unitile.store import Store
+from tests.pipeline.unitile.conftest import B35
+
+
+def reference(clean35: Path) -> tuple[np.ndarray, np.ndarray]:
+    store = Store(str(clean35), B35)
+    res = class_values(*(store.read(n) for n in ("graph/nbr", "graph/info", "graph/swap", "values/T_class")))
+    return res.value, res.counts
+
+
+def make_parts(clean35: Path, parts: int, block: int, bands: int) -> tuple[LocalGroup, int]:
+    path = str(clean35)
+    n = open_array(path, "graph/info").shape[0]
+    group = LocalGroup([PerfectPart(path, w, parts, n, block) for w in range(parts)])
+    group.call("set_peers", [(group.handles,)] * parts)
+    group.call("ask")
+    ranges = group.call("t_range")
+    low, high = min(a for a, _ in ranges), max(b for _, b in ranges)
+    histogram = np.sum(group.call("histogram", [(low, high)] * parts), axis=0)
+    edges = band_edges(histogram, low, high, bands)
+    group.call("set_bands", [(edges,)] * parts)
+    return group, edges.shape[0] - 1
+
+
+def values_of(group: LocalGroup, n: int, block: int) -> np.ndarray:
+    out = np.zeros(n, dtype=np.int16)
+    for part in group.parts:
+        at = 0
+        for lo, hi in own_ranges(n, group.size, part.index, block):
+            out[lo:hi] = part.value[at : at + hi - lo]
+            at += hi - lo
+    return out
+
+
+@pytest.mark.parametrize(("parts", "block", "bands"), [(1, 1 << 18, 1), (1, 1 << 18, 64), (2, 512, 1),
+                                                       (2, 512, 16), (3, 256, 64), (5, 1024, 256)])  # fmt: skip
+def test_parts_driven_round_by_round_give_the_reference_values(
+    clean35: Path, parts: int, block: int, bands: int
+) -> None:
+    value, counts = reference(clean35)
+    group, used = make_parts(clean35, parts, block, bands)
+    assert group.size == parts and 1 <= used <= bands
+    drive_bands(group, used)
+    assert np.array_equal(values_of(group, value.shape[0], block), value)
+    assert sum(int(p.counts[SLIDES]) for p in group.parts) == counts[SLIDES]
+    assert sum(int(p.counts[TIES]) for p in group.parts) == counts[TIES] == 0
+    if parts > 1:
+        # Other parts' classes were read through the halo, and a band took more than one round.
+        assert all(p.halo.shape[0] for p in group.parts)
+        assert group.parts[0].rounds > used
+
+
+def test_parts_running_the_bands_themselves_give_the_reference_values(clean35: Path) -> None:
+    value, _ = reference(clean35)
+    group, bands = make_parts(clean35, 3, 512, 32)
+    errors: list[BaseException] = []
+
+    def run(part: PerfectPart) -> None:
+        try:
+            run_bands(part, bands)
+        except BaseException as exc:  # reported after every thread has ended
+            errors.append(exc)
+            for other in group.parts:
+                with other.arrived:
+                    other.aborted = True
+                    other.arrived.notify_all()
+
+    threads = [threading.Thread(target=run, args=(p,)) for p in group.parts]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert len({p.rounds for p in group.parts}) == 1
+    assert np.array_equal(values_of(group, value.shape[0], 512), value)
+
+
+def test_a_part_waiting_for_a_lost_peer_gives_up(clean35: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(peers, "PEER_TIMEOUT", 0.2)
+    group, _ = make_parts(clean35, 2, 512, 8)
+    part = group.parts[0]
+    part.open_band(0)
+    part.sweep()  # the other part never sweeps: its message of the round never comes
+    with pytest.raises(RuntimeError, match="part 0: waiting for the values of round 1: no news"):
+        part.absorb()
+
+
+def test_blocks_are_dealt_to_parts_in_turn() -> None:
+    ids = np.arange(10_000)
+    parts, block = 3, 256
+    owner = owner_of(ids, parts, block)
+    local = local_of(ids, parts, block)
+    for w in range(parts):
+        ranges = own_ranges(10_000, parts, w, block)
+        own = np.concatenate([np.arange(lo, hi) for lo, hi in ranges])
+        assert np.array_equal(np.flatnonzero(owner == w), own)
+        assert np.array_equal(local[own], np.arange(own.shape[0]))
+
+
+def test_band_edges_cut_the_histogram_into_about_equal_bands() -> None:
+    rng = np.random.default_rng(5)
+    t = rng.gamma(3.0, 100.0, 200_000) + 150.0
+    low, high = float(t.min()), float(t.max())
+    histogram = np.histogram(t, bins=4096, range=(low, high))[0]
+    edges = band_edges(histogram, low, high, 16)
+    assert edges[0] == -np.inf and edges[-1] == np.inf and np.all(np.diff(edges) > 0)
+    sizes = np.histogram(t, bins=edges)[0]
+    assert sizes.sum() == t.shape[0] and edges.shape[0] == 17
+    assert sizes.max() < 1.2 * t.shape[0] / 16 and sizes.min() > 0.8 * t.shape[0] / 16
+    # One value repeated: a single band.
+    assert band_edges(np.array([0, 7, 0]), 1.0, 1.0, 8).tolist() == [-np.inf, np.inf]
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
+def test_take_reads_the_entries_at_any_index(clean35: Path, dtype: Any) -> None:
+    arr = open_array(str(clean35), "values/T_class")
+    whole = arr[:]
+    rng = np.random.default_rng(11)
+    index = rng.integers(0, whole.shape[0], (300, 4)).astype(dtype)
+    assert np.array_equal(take(arr, index), whole[index])
+    assert take(arr, np.zeros(0, dtype=np.int64)).shape == (0,)
+    with pytest.raises(IndexError, match="out of range"):
+        take(arr, np.array([whole.shape[0]]))
