@@ -32,6 +32,7 @@ The values are those of :func:`pipeline.unitile.perfect.class_values` for any nu
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -222,6 +223,28 @@ def _matches(req: np.ndarray, solved: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return at[:n_hits], hits[:n_hits]
 
 
+@JIT
+def _order_by(keys: np.ndarray) -> np.ndarray:
+    """The positions of ``keys`` (uint64) in increasing order, stable: an LSD radix sort, four passes of
+    16 bits (a comparison sort of millions of T took several times as long)."""
+    n = keys.shape[0]
+    order = np.arange(n)
+    spare = np.empty(n, dtype=np.int64)
+    counts = np.empty((1 << 16) + 1, dtype=np.int64)
+    for shift in range(0, 64, 16):
+        counts[:] = 0
+        for i in range(n):
+            counts[((keys[order[i]] >> shift) & 0xFFFF) + 1] += 1
+        for d in range(1 << 16):
+            counts[d + 1] += counts[d]
+        for i in range(n):
+            d = (keys[order[i]] >> shift) & 0xFFFF
+            spare[counts[d]] = order[i]
+            counts[d] += 1
+        order, spare = spare, order
+    return order
+
+
 class PerfectPart(Peers):
     """One part of perfect play: its own classes' slide codes and values, and its halo."""
 
@@ -231,6 +254,7 @@ class PerfectPart(Peers):
         """Part ``index`` of ``parts`` over the ``n`` classes of the store at ``path``, owning blocks of
         ``block`` class ids."""
         super().__init__(index)
+        started = time.perf_counter()
         self.parts = parts
         self.block = block
         ranges = own_ranges(n, parts, index, block)
@@ -252,7 +276,7 @@ class PerfectPart(Peers):
         code, far_at, far_keys = _codes(
             nbr, info, self.active, t, partner, united, t_child, m, n, parts, index, block, self.counts
         )
-        del child, partner, united, t_child
+        del nbr, child, partner, united, t_child
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
         # owner's own order), found by the key owner * n + id.
         keys = np.sort(far_keys)
@@ -269,9 +293,9 @@ class PerfectPart(Peers):
         self.value = np.zeros(m + far.shape[0], dtype=np.int16)
         self.known = np.zeros(m + far.shape[0], dtype=bool)
         act = np.flatnonzero(self.active)
-        #: Own active classes in increasing T (the order among equal T does not matter: no legal slide
-        #: joins them), and their T.
-        self.order = act[np.argsort(t[act])]
+        #: Own active classes in increasing T, and their T.
+        # Positive floats order as their bits do.
+        self.order = act[_order_by(t[act].view(np.uint64))]
         self.sorted_t = t[self.order]
         self.starts = np.zeros(2, dtype=np.int64)
         self.pending = self.order[:0]
@@ -282,6 +306,8 @@ class PerfectPart(Peers):
         self.rounds = 0
         self.mine = (0, 0)
         self.inbox: dict[int, dict[int, tuple[np.ndarray, np.ndarray, int, int]]] = {}
+        #: Wall seconds of loading, sweeping, sending and waiting for the others.
+        self.seconds = {"load": time.perf_counter() - started, "sweep": 0.0, "send": 0.0, "wait": 0.0}
 
     # Bands -------------------------------------------------------------------------------------------
 
@@ -321,8 +347,11 @@ class PerfectPart(Peers):
     def sweep(self) -> None:
         """One round: value every waiting class whose slides reach known values (:func:`_sweep`), then send
         every other part the new values it reads, with this part's counts of classes left and solved."""
+        started = time.perf_counter()
         n_left, n_solved = _sweep(self.pending, self.code, self.value, self.known, self.left, self.solved,
                                   self.counts)  # fmt: skip
+        swept = time.perf_counter()
+        self.seconds["sweep"] += swept - started
         self.pending = self.left[:n_left].copy()
         # Sorted, so that the searches in each reader's list below walk it in order.
         solved = np.sort(self.solved[:n_solved])
@@ -341,6 +370,7 @@ class PerfectPart(Peers):
             message = (self.rounds, self.index, at, self.value[solved_q], n_left, n_solved)
             calls.append((q, "receive", message))
         self._send_all(calls, wait=False)
+        self.seconds["send"] += time.perf_counter() - swept
 
     def receive(
         self, seq: int, owner: int, at: np.ndarray, values: np.ndarray, left: int, solved: int
@@ -355,7 +385,9 @@ class PerfectPart(Peers):
         """Wait for every other part's message of this round, take their values into the halo; return the
         classes of the band left and solved in the round, over all parts."""
         seq = self.rounds
+        started = time.perf_counter()
         self._wait(lambda: len(self.inbox.get(seq, ())) == self.parts - 1, f"the values of round {seq}")
+        self.seconds["wait"] += time.perf_counter() - started
         with self.arrived:
             got = self.inbox.pop(seq, {})
         left, solved = self.mine
@@ -383,7 +415,8 @@ class PerfectPart(Peers):
         counts[ACTIVE] = int(self.weight[self.active].sum())
         counts[RED_WINS] = int(self.weight[self.active & (own > 0)].sum())
         return {"counts": counts.tolist(), "longest": int(np.abs(own).max(initial=0)), "rounds": self.rounds,
-                "halo": int(self.halo.shape[0]), "own": self.size}  # fmt: skip
+                "halo": int(self.halo.shape[0]), "own": self.size,
+                "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}  # fmt: skip
 
 
 def run_bands(part: PerfectPart, bands: int) -> None:
@@ -425,9 +458,11 @@ class Tiers:
     halo: tuple[int, ...]
     peaks_gib: tuple[float, ...]
     driver: str
+    #: Each part's wall seconds loading, sweeping, sending and waiting.
+    seconds: tuple[dict[str, float], ...] = ()
 
     def record(self) -> dict[str, Any]:
         """The fields of the stage record."""
         return {"parts": self.parts, "bands": self.bands, "rounds": self.rounds, "own": list(self.own),
                 "halo": list(self.halo), "part_peak_rss_gib": list(self.peaks_gib),
-                "driver": self.driver}  # fmt: skip
+                "driver": self.driver, "part_seconds": list(self.seconds)}  # fmt: skip

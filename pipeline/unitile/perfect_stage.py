@@ -26,7 +26,7 @@ from .solve_stage import RETRIES
 from .store import Store
 
 #: Bands of T that perfect play is cut into (fewer when the histogram cannot cut so many).
-BANDS = 64
+BANDS = 32
 
 
 def solve_in_tiers(ctx: Context, n: int) -> tuple[dict[str, Any], Tiers]:
@@ -69,6 +69,7 @@ def solve_in_tiers(ctx: Context, n: int) -> tuple[dict[str, Any], Tiers]:
         halo=tuple(r["halo"] for r in results),
         peaks_gib=tuple(float(p) for p in peaks),
         driver=driver,
+        seconds=tuple(r["seconds"] for r in results),
     )
     return got, tiers
 

@@ -55,6 +55,10 @@ VOLATILE = {
     "driver",  # who ran the CG loop: the parts themselves on a cluster, the client in process
     "directory",
     "part_peak_rss_gib",
+    "rounds",  # perfect play's rounds, each part's own classes and halo: they depend on the parts
+    "own",
+    "halo",
+    "part_seconds",
     "phase_seconds",
     "parts",
     "threads",  # each part's numba threads and allowed cores (machine facts, not results)
@@ -67,7 +71,7 @@ TASK_STAGE = {
     "classes_task": "classes",
     "graph_task": "graph",
     "t_task": "solve",
-    "perfect_task": "perfect",
+    "PerfectPart": "perfect",
     "positions_task": "positions",
     "verify_task": "verify",
     "tables_task": "tables",
@@ -324,6 +328,10 @@ def test_three_parts_run_the_solve_themselves_bit_for_bit(cluster: Cluster, tmp_
         Processes.kill(cluster.workers.pop("third"))
     record = stage_records(store)["solve"]
     assert (record["driver"], record["parts"]) == ("parts", 3), record
+    # Perfect play too ran as three parts, each running the bands itself (3x7 has 4 blocks of class ids).
+    perfect = stage_records(store)["perfect"]
+    assert (perfect["driver"], perfect["parts"], perfect["tasks"]) == ("parts", 3, 3), perfect
+    assert perfect["rounds"] > perfect["bands"] > 1 and min(perfect["halo"]) > 0, perfect
     board = Board.parse("3x7")
     s = Store(str(store), board)
     order = solve_order(s)

@@ -18,6 +18,7 @@ from pipeline.unitile import peers
 from pipeline.unitile.perfect import SLIDES, TIES, class_values
 from pipeline.unitile.perfect_parts import (
     PerfectPart,
+    _order_by,
     band_edges,
     drive_bands,
     local_of,
@@ -59,8 +60,10 @@ def values_of(group: LocalGroup, n: int, block: int) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize(("parts", "block", "bands"), [(1, 1 << 18, 1), (1, 1 << 18, 64), (2, 512, 1),
-                                                       (2, 512, 16), (3, 256, 64), (5, 1024, 256)])  # fmt: skip
+CASES = [(1, 1 << 18, 1), (1, 1 << 18, 64), (2, 512, 1), (2, 512, 16), (3, 256, 64), (5, 1024, 256)]
+
+
+@pytest.mark.parametrize(("parts", "block", "bands"), CASES)
 def test_parts_driven_round_by_round_give_the_reference_values(
     clean35: Path, parts: int, block: int, bands: int
 ) -> None:
@@ -139,12 +142,20 @@ def test_band_edges_cut_the_histogram_into_about_equal_bands() -> None:
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
-def test_take_reads_the_entries_at_any_index(clean35: Path, dtype: Any) -> None:
+@pytest.mark.parametrize("count", [1200, 20_000])  # by chunk; the whole array read (3x5 has 13,000 classes)
+def test_take_reads_the_entries_at_any_index(clean35: Path, dtype: Any, count: int) -> None:
     arr = open_array(str(clean35), "values/T_class")
     whole = arr[:]
     rng = np.random.default_rng(11)
-    index = rng.integers(0, whole.shape[0], (300, 4)).astype(dtype)
+    index = rng.integers(0, whole.shape[0], (count // 4, 4)).astype(dtype)
     assert np.array_equal(take(arr, index), whole[index])
     assert take(arr, np.zeros(0, dtype=np.int64)).shape == (0,)
     with pytest.raises(IndexError, match="out of range"):
         take(arr, np.array([whole.shape[0]]))
+
+
+def test_classes_are_swept_in_increasing_t_ties_in_id_order() -> None:
+    rng = np.random.default_rng(3)
+    t = rng.gamma(2.0, 100.0, 50_000) + 150.0
+    t[::7] = t[3]
+    assert np.array_equal(_order_by(t.view(np.uint64)), np.argsort(t, kind="stable"))
