@@ -320,7 +320,7 @@ class Measured:
 
 
 #: The built-in inputs: 5x5 on one and on two pinned workers, `bench/scaling.py --pin --boards 5x5
-#: --workers 1,2`, 2026-12-05, load 0.1-2.0 (docs/cluster.md, "A model for 5x7").
+#: --workers 1,2`, 2026-12-05, load 0.06-2.05 (docs/cluster.md, "A model for 5x7").
 MEASURED_5X5 = Measured(
     board="5x5", positions=67_603_900, classes=8_455_438, iterations=136,
     stage_seconds={"classes": 2.668, "graph": 3.214, "solve": 9.275, "perfect": 5.161, "positions": 3.819,
