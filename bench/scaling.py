@@ -467,13 +467,19 @@ def predict(
 
 def measured_from(path: str) -> Measured:
     """The inputs of the model from ``bench/scaling.py --pin --out FILE`` results: the largest board that
-    was built on one worker and on two (the two-worker run gives the solve's overhead of two parts)."""
-    runs = json.loads(Path(path).read_text())["runs"]
+    was built on one worker and on two (the two-worker run gives the solve's overhead of two parts),
+    pinned runs first."""
+    try:
+        runs = json.loads(Path(path).read_text())["runs"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise SystemExit(f"--measured {path}: not the --out file of bench/scaling.py ({e})") from None
     boards = {r["board"] for r in runs if r["workers"] == 1} & {r["board"] for r in runs if r["workers"] == 2}
     if not boards:
         raise SystemExit(f"--measured {path}: no board built on both 1 and 2 workers")
-    one = max((r for r in runs if r["workers"] == 1 and r["board"] in boards), key=lambda r: r["positions"])
-    two = next(r for r in runs if r["workers"] == 2 and r["board"] == one["board"])
+    one = max((r for r in runs if r["workers"] == 1 and r["board"] in boards),
+              key=lambda r: (r["positions"], bool(r.get("pinned"))))  # fmt: skip
+    two = max((r for r in runs if r["workers"] == 2 and r["board"] == one["board"]),
+              key=lambda r: bool(r.get("pinned")))  # fmt: skip
     return Measured(
         board=one["board"], positions=one["positions"], classes=one["classes"], iterations=one["iterations"],
         stage_seconds=dict(one["stage_seconds"]),
@@ -546,7 +552,7 @@ def model_report(
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--boards", default="3x5,3x7")
+    p.add_argument("--boards", default="3x5,3x7", help="boards to build (with --model: to predict)")
     p.add_argument("--workers", default="1,2", help="worker counts, comma separated")
     p.add_argument("--memory-limit", help="each worker's --memory-limit (for example 2GiB)")
     p.add_argument("--pin", action="store_true", help="each worker on a core of its own (taskset)")

@@ -130,7 +130,8 @@ def test_halo_interpolation(scaling: ModuleType) -> None:
 
 
 def test_measured_from_pin_results(scaling: ModuleType, tmp_path: Path) -> None:
-    """``--measured FILE`` takes the one-worker run of the largest board also built on two workers."""
+    """``--measured FILE`` takes the one-worker run of the largest board also built on two workers; a file
+    that is not such results is one line."""
 
     def run(board: str, workers: int, spi: float, positions: int) -> dict[str, object]:
         return {"board": board, "workers": workers, "positions": positions, "classes": positions // 8,
@@ -148,3 +149,8 @@ def test_measured_from_pin_results(scaling: ModuleType, tmp_path: Path) -> None:
     path.write_text(json.dumps({"runs": runs[:2]}))
     with pytest.raises(SystemExit, match="no board built on both 1 and 2 workers"):
         scaling.measured_from(str(path))
+    path.write_text("{}")
+    with pytest.raises(SystemExit, match=r"not the --out file of bench/scaling\.py"):
+        scaling.measured_from(str(path))
+    with pytest.raises(SystemExit, match=r"not the --out file of bench/scaling\.py"):
+        scaling.measured_from(str(tmp_path / "missing.json"))
