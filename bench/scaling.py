@@ -425,6 +425,8 @@ def predict(
     stages: dict[str, float] = {}
     terms: dict[str, float] = {}
     for s, k in tasks.items():
+        if s in ("solve", "perfect"):  # modelled below, not as tasks
+            continue
         stages[s] = math.ceil(k / workers) * cost[s] / k + k / rate
         terms[f"{s} tasks"] = stages[s]
     # The solve.

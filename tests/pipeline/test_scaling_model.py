@@ -60,7 +60,7 @@ def test_hand_computed(scaling: ModuleType) -> None:
     assert solve["part_bytes"] == pytest.approx(100 * (73 + 8 * 0.6))
     assert stages["solve"] == pytest.approx(10 * (0.1 + 0.48 + 0.05) + 0.5 + 3 / 1000)
     # Perfect play on 4 parts: 8 core-s / 4; 2 bands x (1 + 1) rounds of 0.05 / 4 s x log2(4); each of 200
-    # values to 1 other part, 10 B, 3/4 of them off the machine... spread over 2 machines at 1000 B/s.
+    # values read by 1 other part (10 B), 1 - 1/4 of them on another part, over 2 machines at 1000 B/s.
     assert r["perfect"]["rounds"] == 4
     assert stages["perfect"] == pytest.approx(2.0 + 4 * 0.0125 * 2 + 200 * 10 * 0.75 / 2000 + 4 / 1000)
     assert r["total"] == pytest.approx(sum(stages.values()))
