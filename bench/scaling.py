@@ -20,12 +20,20 @@ recorded in finished stores (no rebuild). The numbers are only as quiet as the m
 reports instead the halo of the solve's parts (the values of other parts' classes that a part's rows
 read, sent twice per CG iteration) if the classes of a finished store were split over 2-64 workers:
 by ranges of the locality key (what the solve does) and in runs of consecutive ids.
+
+    .venv/bin/python bench/scaling.py --model --boards 5x7 [--machines 8,16,32,64] [--cores-per-machine 32]
+                                      [--network-gbps 25] [--iterations 500,1000] [--measured FILE] ...
+
+predicts instead the wall time of each stage of a build on N machines (:func:`predict`, its assumptions
+in its docstring and in the output), from a build measured on one pinned core: the built-in 5x5 inputs
+(docs/cluster.md, "A model for 5x7") or the one- and two-worker runs of a ``--pin --out FILE``. No build.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import resource
 import shutil
@@ -34,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -272,9 +281,280 @@ def speedups(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+# The model of N machines (--model) ---------------------------------------------------------------------
+
+#: What each stage's cost grows with: the board's positions, or its symmetry classes.
+STAGE_UNITS = {"classes": "positions", "graph": "classes", "solve": "classes", "perfect": "classes",
+               "positions": "positions", "verify": "positions", "tables": "positions",
+               "tables-verify": "positions"}  # fmt: skip
+#: Class ids per graph task, and per task that writes ``values/r`` and ``values/T_class`` after a solve in
+#: several parts (pipeline/unitile/class_stages.py, solve_stage.py).
+GRAPH_TASK_CLASSES = 1 << 20
+T_TASK_CLASSES = 1 << 18
+#: The stages whose tasks are one per bubble cell as built, and the positions a task then covers.
+CELL_STAGES = ("positions", "verify", "tables-verify")
+#: CG iterations meet in this many message rounds (two halo pushes, two reductions: docs/cluster.md, "The
+#: solve run by its parts").
+ROUNDS_PER_ITERATION = 4
+#: Bytes per halo value of the solve (float64) and of perfect play (an int64 index and an int16 value).
+SOLVE_HALO_BYTES, PERFECT_HALO_BYTES = 8, 10
+#: Bytes a solve part holds per own class beyond 2^31 classes: its graph rows (4 int64 neighbours, 1 B info,
+#: an int64 colour-swap partner) and its vectors (five of 8 B on O, three on E): docs/cluster.md.
+SOLVE_PART_BYTES = 41 + 32
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A board built on one pinned single-threaded worker (``bench/scaling.py --pin --workers 1``): each
+    stage's seconds (on one core, so its core-seconds) and tasks, and the solve's seconds per CG iteration
+    on one such worker (one part) and on two (two parts, one core each)."""
+
+    board: str
+    positions: int
+    classes: int
+    iterations: int
+    stage_seconds: dict[str, float]
+    tasks: dict[str, int]
+    seconds_per_iteration: float
+    seconds_per_iteration_2: float
+
+
+#: The built-in inputs: 5x5 on one and on two pinned workers, `bench/scaling.py --pin --boards 5x5
+#: --workers 1,2`, 2026-12-05, load 0.06-2.05 (docs/cluster.md, "A model for 5x7").
+MEASURED_5X5 = Measured(
+    board="5x5", positions=67_603_900, classes=8_455_438, iterations=136,
+    stage_seconds={"classes": 2.668, "graph": 3.214, "solve": 9.275, "perfect": 5.161, "positions": 3.819,
+                   "verify": 10.872, "tables": 5.299, "tables-verify": 8.746},
+    tasks={"classes": 6, "graph": 9, "solve": 1, "perfect": 1, "positions": 25, "verify": 25, "tables": 6,
+           "tables-verify": 25},
+    seconds_per_iteration=0.04804, seconds_per_iteration_2=0.04499,
+)  # fmt: skip
+
+#: The solve's halo by locality key on 5x5 (``bench/scaling.py --halo build/5x5.zarr``, docs/cluster.md,
+#: "The solve's halo"): parts -> (halo values / classes, the largest part's halo / its own classes).
+HALO_5X5 = {2: (0.1829, 0.1888), 4: (0.4233, 0.5819), 8: (0.6468, 0.835), 16: (0.9013, 1.2499),
+            64: (1.6479, 2.2463)}
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """``machines`` machines of ``cores`` cores each, every one with ``gbps`` Gb/s of network each way."""
+
+    machines: int
+    cores: int
+    gbps: float
+
+
+@dataclass(frozen=True)
+class Assumptions:
+    """What the model assumes rather than measures (every field is a flag of ``--model``)."""
+
+    #: CG iterations of the target board.
+    iterations: int
+    #: Tasks a second through dask's scheduler, not overlapped with the tasks' work.
+    tasks_per_second: float = 3000.0
+    #: Bands of T of the tiered perfect stage, and the message rounds per band beyond the first (children
+    #: in the same band on another part): rounds = bands x (1 + cross_depth).
+    bands: int = 64
+    cross_depth: float = 2.0
+    #: Other parts that read each class's perfect value (at most its legal slides).
+    perfect_reads: float = 1.5
+    #: Split the per-cell stages' tasks into ranges of at most this many positions (None: one per cell).
+    task_positions: int | None = None
+
+
+def halo_at(parts: int, table: dict[int, tuple[float, float]]) -> tuple[float, float, bool]:
+    """The solve's halo on ``parts`` parts from the measured ``table`` (:data:`HALO_5X5`): halo / classes
+    and the largest part's halo / its own classes, interpolated linearly in log(parts) between measured
+    counts, extended along the last two beyond them (then the flag is True). One part has no halo."""
+    if parts <= 1:
+        return 0.0, 0.0, False
+    counts = sorted(table)
+    if parts in table:
+        return *table[parts], False
+    lo = max([c for c in counts if c < parts], default=counts[0])
+    hi = min([c for c in counts if c > parts], default=counts[-1])
+    if lo == hi:  # outside the measured counts: the nearest two
+        lo, hi = (counts[0], counts[1]) if parts < counts[0] else (counts[-2], counts[-1])
+    w = (math.log(parts) - math.log(lo)) / (math.log(hi) - math.log(lo))
+    total, largest = (max(0.0, a + w * (b - a)) for a, b in zip(table[lo], table[hi], strict=True))
+    return total, largest, not counts[0] <= parts <= counts[-1]
+
+
+def board_tasks(board: Board, classes: int, split: int | None = None) -> dict[str, int]:
+    """Each task stage's tasks as the build makes them for ``board``: one per bubble orbit (classes,
+    tables), per 2^20 classes (graph), per bubble cell (positions, verify, tables-verify); with ``split``,
+    every per-position stage's cell or orbit is cut into ranges of at most ``split`` positions (not built:
+    docs/cluster.md, "What is left of issue 7")."""
+    orbits = len({min(perm[c] for perm in board.symmetries) for c in range(board.cells)})
+    ranges = math.ceil(board.positions // board.cells / split) if split else 1
+    return {"classes": orbits * ranges, "graph": math.ceil(classes / GRAPH_TASK_CLASSES),
+            "tables": orbits * ranges, **dict.fromkeys(CELL_STAGES, board.cells * ranges)}  # fmt: skip
+
+
+def predict(
+    measured: Measured, positions: int, classes: int, tasks: dict[str, int], cluster: Cluster,
+    assume: Assumptions, halo: dict[int, tuple[float, float]] = HALO_5X5,
+) -> dict[str, Any]:  # fmt: skip
+    """The predicted wall time of each stage of a build of ``positions`` positions in ``classes`` classes on
+    ``cluster``, from a ``measured`` build on one core. Returns ``stages`` (seconds per stage), ``total``,
+    ``terms`` (the seconds of each part of the model, to name what dominates) and ``solve`` (per
+    iteration: compute, network and latency seconds, the halo fractions, whether extrapolated).
+
+    Every stage's core-seconds scale with its unit (:data:`STAGE_UNITS`) from the measured board; the
+    cores of a machine are assumed to scale perfectly.
+
+    * A task stage of ``k`` tasks on ``W = machines x cores`` single-threaded workers: ``ceil(k / W)``
+      waves of one task's core-seconds, plus ``k / tasks_per_second`` through the scheduler.
+    * The solve, one part per machine using its cores: per iteration, the measured one-core iteration
+      scaled by classes / W, plus the largest part's halo (measured fraction at ``machines`` parts, 8 B a
+      value) over the machine's network, plus the measured overhead of two parts (their iteration minus
+      half the one-part one) times log2(parts); its other phases (starting parts, checkpoints, writing r
+      and T) scale by classes / W; with several parts, one scheduler task per 2^18 classes forms T.
+    * Perfect play in tiers, one part per worker: the measured core-seconds per class / W, plus ``bands x
+      (1 + cross_depth)`` rounds of a quarter of the two-part overhead times log2(parts), plus each
+      class's value sent to ``perfect_reads`` other parts (10 B) over the machines' networks.
+    """
+    workers = cluster.machines * cluster.cores
+    bandwidth = cluster.gbps * 1e9 / 8  # bytes a second into one machine
+    rate = assume.tasks_per_second
+    units = {"positions": positions / measured.positions, "classes": classes / measured.classes}
+    cost = {s: measured.stage_seconds[s] * units[STAGE_UNITS[s]] for s in measured.stage_seconds}
+    overhead_2 = max(0.0, measured.seconds_per_iteration_2 - measured.seconds_per_iteration / 2)
+    round_seconds = overhead_2 / ROUNDS_PER_ITERATION
+    stages: dict[str, float] = {}
+    terms: dict[str, float] = {}
+    for s, k in tasks.items():
+        if s in ("solve", "perfect"):  # modelled below, not as tasks
+            continue
+        stages[s] = math.ceil(k / workers) * cost[s] / k + k / rate
+        terms[f"{s} tasks"] = stages[s]
+    # The solve.
+    parts = cluster.machines
+    scale = units["classes"]
+    cg_measured = measured.seconds_per_iteration * measured.iterations
+    other = (measured.stage_seconds["solve"] - cg_measured) * scale / workers
+    compute = measured.seconds_per_iteration * scale / workers
+    frac, largest, extrapolated = halo_at(parts, halo)
+    network = largest * classes / parts * SOLVE_HALO_BYTES / bandwidth if parts > 1 else 0.0
+    latency = overhead_2 * math.log2(parts)
+    t_tasks = math.ceil(classes / T_TASK_CLASSES) if parts > 1 else 0
+    it = assume.iterations
+    stages["solve"] = it * (compute + network + latency) + other + (parts + t_tasks) / rate
+    terms |= {"solve compute": it * compute + other, "solve network": it * network,
+              "solve latency": it * latency}  # fmt: skip
+    # Perfect play in tiers.
+    rounds = assume.bands * (1 + assume.cross_depth) if workers > 1 else 0
+    p_compute = cost["perfect"] / workers
+    p_rounds = rounds * round_seconds * math.log2(workers)
+    p_network = (assume.perfect_reads * classes * PERFECT_HALO_BYTES * (1 - 1 / workers)
+                 / (cluster.machines * bandwidth)) if cluster.machines > 1 else 0.0  # fmt: skip
+    stages["perfect"] = p_compute + p_rounds + p_network + workers / rate
+    terms |= {"perfect compute": p_compute, "perfect rounds": p_rounds, "perfect network": p_network}
+    order = [s for s in STAGE_UNITS if s in stages]
+    return {
+        "machines": cluster.machines,
+        "cores": cluster.cores,
+        "gbps": cluster.gbps,
+        "iterations": it,
+        "stages": {s: stages[s] for s in order},
+        "total": sum(stages.values()),
+        "terms": terms,
+        "dominant": max(terms, key=lambda t: terms[t]),
+        "solve": {"parts": parts, "compute": compute, "network": network, "latency": latency,
+                  "halo_over_classes": frac, "largest_halo_over_own": largest, "extrapolated": extrapolated,
+                  "part_bytes": classes / parts * (SOLVE_PART_BYTES + SOLVE_HALO_BYTES * largest)},
+        "perfect": {"rounds": rounds, "round_seconds": round_seconds},
+    }  # fmt: skip
+
+def measured_from(path: str) -> Measured:
+    """The inputs of the model from ``bench/scaling.py --pin --out FILE`` results: the largest board that
+    was built on one worker and on two (the two-worker run gives the solve's overhead of two parts),
+    pinned runs first."""
+    try:
+        runs = json.loads(Path(path).read_text())["runs"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise SystemExit(f"--measured {path}: not the --out file of bench/scaling.py ({e})") from None
+    boards = {r["board"] for r in runs if r["workers"] == 1} & {r["board"] for r in runs if r["workers"] == 2}
+    if not boards:
+        raise SystemExit(f"--measured {path}: no board built on both 1 and 2 workers")
+    one = max((r for r in runs if r["workers"] == 1 and r["board"] in boards),
+              key=lambda r: (r["positions"], bool(r.get("pinned"))))  # fmt: skip
+    two = max((r for r in runs if r["workers"] == 2 and r["board"] == one["board"]),
+              key=lambda r: bool(r.get("pinned")))  # fmt: skip
+    return Measured(
+        board=one["board"], positions=one["positions"], classes=one["classes"], iterations=one["iterations"],
+        stage_seconds=dict(one["stage_seconds"]),
+        tasks={k: int(v or 1) for k, v in one.get("stage_tasks", {}).items()},
+        seconds_per_iteration=one["solve"]["seconds_per_iteration"],
+        seconds_per_iteration_2=two["solve"]["seconds_per_iteration"],
+    )  # fmt: skip
+
+
+def _secs(x: float) -> str:
+    return f"{x:,.0f}" if x >= 100 else f"{x:.1f}" if x >= 1 else f"{x:.2f}"
+
+
+def model_report(
+    measured: Measured, board: Board, machines: list[int], cores: int, gbps: float, iterations: list[int],
+    assume: Assumptions,
+) -> list[str]:  # fmt: skip
+    """The model's predictions for ``board`` as lines of text: the inputs and assumptions, a table of each
+    stage's seconds per machine count for every iteration count, and the solve's iteration per machine
+    count."""
+    # A board's classes: its positions over its symmetries (fixed points are a vanishing share).
+    estimate = round(board.positions / len(board.symmetries))
+    classes = measured.classes if str(board) == measured.board else estimate
+    split = assume.task_positions
+    tasks = board_tasks(board, classes, split)
+    overhead_2 = measured.seconds_per_iteration_2 - measured.seconds_per_iteration / 2
+    halo = ", ".join(f"{p}: {a} ({b})" for p, (a, b) in HALO_5X5.items())
+    lines = [
+        f"model of {board}: {board.positions:,} positions, {classes:,} classes; tasks "
+        + ", ".join(f"{s} {k:,}" for s, k in tasks.items())
+        + (f" (cells split into ranges of {split:,} positions)" if split else " (one per bubble cell)"),
+        f"measured ({measured.board}, one pinned worker): {measured.positions:,} positions, "
+        f"{measured.classes:,} classes, {measured.iterations} iterations; stage seconds "
+        + ", ".join(f"{s} {v}" for s, v in measured.stage_seconds.items()),
+        f"  solve: {measured.seconds_per_iteration * 1e3:.2f} ms per iteration on one part "
+        f"({measured.seconds_per_iteration / measured.classes * 1e9:.2f} core-ns per class), "
+        f"{measured.seconds_per_iteration_2 * 1e3:.2f} ms on two: overhead of parts "
+        f"{overhead_2 * 1e3:.2f} ms per iteration x log2(parts), "
+        f"{overhead_2 / ROUNDS_PER_ITERATION * 1e3:.2f} ms per message round",
+        f"  halo by parts (halo/classes (largest/own)), 5x5 by locality key: {halo}",
+        f"assumed: {cores} cores per machine scaling perfectly, {gbps:g} Gb/s per machine, the solve "
+        f"one part per machine, {assume.tasks_per_second:,.0f} tasks/s through the scheduler (dask's "
+        f"scaling study) not overlapped with work, perfect play {assume.bands} bands x "
+        f"(1 + {assume.cross_depth:g}) rounds on one part per core, each class's value read by "
+        f"{assume.perfect_reads:g} other parts; store bandwidth not modelled",
+    ]
+    head = ["machines", "cores", *STAGE_UNITS, "total s", "total h", "dominant", "solve GB/machine"]
+    for it in iterations:
+        a = Assumptions(it, assume.tasks_per_second, assume.bands, assume.cross_depth, assume.perfect_reads,
+                        split)  # fmt: skip
+        lines += ["", f"{board}, {it} CG iterations: predicted seconds per stage",
+                  "| " + " | ".join(head) + " |", "|" + "---:|" * (len(head) - 2) + "---|---:|"]  # fmt: skip
+        for n in machines:
+            r = predict(measured, board.positions, classes, tasks, Cluster(n, cores, gbps), a)
+            cells = [str(n), str(n * cores), *(_secs(v) for v in r["stages"].values()), _secs(r["total"]),
+                     f"{r['total'] / 3600:.2f}", r["dominant"],
+                     f"{r['solve']['part_bytes'] / 1e9:,.0f}"]  # fmt: skip
+            lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", f"{board}: one CG iteration (ms)"]
+    for n in machines:
+        s = predict(measured, board.positions, classes, tasks, Cluster(n, cores, gbps), assume)["solve"]
+        lines.append(
+            f"{n:>4} machines: compute {s['compute'] * 1e3:,.1f} + network {s['network'] * 1e3:,.1f} (halo "
+            f"{s['halo_over_classes']:.3f} x classes, largest {s['largest_halo_over_own']:.2f} x own"
+            f"{', extrapolated' if s['extrapolated'] else ''}) + latency {s['latency'] * 1e3:,.1f} = "
+            f"{(s['compute'] + s['network'] + s['latency']) * 1e3:,.1f}"
+        )
+    return lines
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--boards", default="3x5,3x7")
+    p.add_argument("--boards", default="3x5,3x7", help="boards to build (with --model: to predict)")
     p.add_argument("--workers", default="1,2", help="worker counts, comma separated")
     p.add_argument("--memory-limit", help="each worker's --memory-limit (for example 2GiB)")
     p.add_argument("--pin", action="store_true", help="each worker on a core of its own (taskset)")
@@ -284,7 +564,29 @@ def main() -> int:
         "--halo", metavar="STORE", help="only report the traffic per CG iteration split over workers"
     )
     p.add_argument("--out", help="write the results as JSON here")
+    m = p.add_argument_group("the model of N machines (--model; --boards are the boards to predict)")
+    m.add_argument("--model", action="store_true", help="only predict the build's time on N machines")
+    m.add_argument("--measured", metavar="FILE", help="--pin results (--out) to scale, not the built-in 5x5")
+    m.add_argument("--machines", default="1,2,4,8,16,32,64", help="machine counts, comma separated")
+    m.add_argument("--cores-per-machine", type=int, default=32)
+    m.add_argument("--network-gbps", type=float, default=25.0, help="each machine's network, Gb/s")
+    m.add_argument("--iterations", default="500,1000", help="CG iterations, comma separated")
+    m.add_argument("--tasks-per-second", type=float, default=3000.0, help="through dask's scheduler")
+    m.add_argument("--bands", type=int, default=64, help="bands of T of perfect play")
+    m.add_argument("--cross-depth", type=float, default=2.0, help="perfect play's rounds per band beyond one")
+    m.add_argument("--perfect-reads", type=float, default=1.5, help="parts reading each perfect value")
+    m.add_argument("--task-positions", type=int, help="split each cell's tasks into ranges of this size")
     args = p.parse_args()
+    if args.model:
+        measured = measured_from(args.measured) if args.measured else MEASURED_5X5
+        iterations = [int(i) for i in args.iterations.split(",")]
+        assume = Assumptions(iterations[0], args.tasks_per_second, args.bands, args.cross_depth,
+                             args.perfect_reads, args.task_positions)  # fmt: skip
+        for b in [b for b in args.boards.split(",") if b]:
+            machines = [int(n) for n in args.machines.split(",")]
+            print("\n".join(model_report(measured, Board.parse(b), machines, args.cores_per_machine,
+                                         args.network_gbps, iterations, assume)))  # fmt: skip
+        return 0
     if args.halo:
         for by_key in (False, True):
             for parts in (2, 4, 8, 16, 64):

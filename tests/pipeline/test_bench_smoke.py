@@ -2,8 +2,9 @@
 benchmark cannot rot unnoticed: issue 18). Performance itself is measured by the scripts, not here.
 
 Each script has an entry in :data:`SMOKE`: its arguments (``{store}`` is a finished 3x3 store,
-``{tmp}`` a fresh directory) and a pattern its output must contain. A script in bench/ without an entry
-fails :func:`test_every_bench_script_has_a_smoke_run`.
+``{tmp}`` a fresh directory) and a pattern its output must contain; a script with several modes has an
+entry per mode, keyed ``"script.py --mode"``. A script in bench/ without an entry fails
+:func:`test_every_bench_script_has_a_smoke_run`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ BENCH = ROOT / "bench"
 #: Seconds a smoke run may take (a loaded 2-core machine, numba's compilation included).
 TIMEOUT = 900
 
-#: script: (arguments, a pattern its output must contain).
+#: script (and mode): (arguments, a pattern its output must contain).
 SMOKE: dict[str, tuple[list[str], str]] = {
     "core.py": ([], r"rank speed-up over the plain loop: [\d.]+x"),
     "players.py": (["speed", "--board", "3x5", "--games", "1"], r"\| 6 \| \d+ \| [\d.]+ \| [\d.]+ \|"),
@@ -36,6 +37,11 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     "scaling.py": (
         ["--boards", "3x3", "--workers", "1", "--scratch", "{tmp}", "--out", "{tmp}/scaling.json"],
         r"3x3\s+630\s+1\s+[\d.]+\s+[\d.]+",
+    ),
+    "scaling.py --model": (
+        ["--model", "--boards", "3x5", "--machines", "1,2", "--cores-per-machine", "2", "--iterations", "80"],
+        r"3x5, 80 CG iterations(.|\n)*\| 2 \| 4 \|( [\d.,]+ \|){10} [a-z -]+ \| [\d,]+ \|(.|\n)*"
+        r"2 machines: compute [\d.]+ \+ network [\d.]+ .* \+ latency [\d.]+ = [\d.]+",
     ),
     "solve_parts.py": (
         ["{store}", "--workers", "1,2"],
@@ -76,7 +82,7 @@ SMOKE: dict[str, tuple[list[str], str]] = {
 
 
 def test_every_bench_script_has_a_smoke_run() -> None:
-    missing = sorted(p.name for p in BENCH.glob("*.py") if p.name not in SMOKE)
+    missing = sorted(p.name for p in BENCH.glob("*.py") if p.name not in {k.split()[0] for k in SMOKE})
     assert not missing, f"bench scripts without a smoke run in {__file__}: {missing}"
 
 
@@ -95,8 +101,9 @@ def store33(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("script", sorted(SMOKE))
 def test_bench_script_runs_small(script: str, store33: Path, tmp_path: Path) -> None:
-    if not (BENCH / script).exists():
-        pytest.skip(f"bench/{script} is not in this checkout")
+    name = script.split()[0]
+    if not (BENCH / name).exists():
+        pytest.skip(f"bench/{name} is not in this checkout")
     if script == "browser.py":
         if not Path("/usr/bin/chromium").exists():
             pytest.skip("bench/browser.py needs /usr/bin/chromium")
@@ -108,7 +115,7 @@ def test_bench_script_runs_small(script: str, store33: Path, tmp_path: Path) -> 
     (work / "build").mkdir(parents=True)  # scripts that write build/<file> write it here
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(
-        [sys.executable, str(BENCH / script), *argv],
+        [sys.executable, str(BENCH / name), *argv],
         cwd=work,
         env=env,
         capture_output=True,
@@ -116,6 +123,6 @@ def test_bench_script_runs_small(script: str, store33: Path, tmp_path: Path) -> 
         timeout=TIMEOUT,
     )
     out = done.stdout + done.stderr
-    assert done.returncode == 0, f"bench/{script} {' '.join(argv)} exited {done.returncode}:\n{out[-3000:]}"
+    assert done.returncode == 0, f"bench/{name} {' '.join(argv)} exited {done.returncode}:\n{out[-3000:]}"
     assert re.search(pattern, out), f"bench/{script}: no {pattern!r} in its output:\n{out[-3000:]}"
     shutil.rmtree(work)
