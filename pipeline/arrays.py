@@ -163,8 +163,8 @@ def open_array(path: str, name: str, mode: str = "r") -> Checked:
 
 #: Entries :func:`take` reads at most in one call (8 MiB of float64), in whole chunks.
 TAKE_SPAN = 1 << 20
-#: Bytes of an array up to which :func:`take` reads it whole when asked for as many entries as half its
-#: length (reading every chunk anyway, it then gathers without grouping the entries by chunk).
+#: Bytes of an array up to which :func:`take` reads it whole when asked for as many entries as a quarter
+#: of its length (reading most chunks anyway, it then gathers without grouping the entries by chunk).
 TAKE_WHOLE = 128 << 20
 
 
@@ -206,8 +206,8 @@ def take(arr: Checked, index: np.ndarray) -> np.ndarray:
     if idx.size and not (idx.min() >= 0 and idx.max() < arr.shape[0]):
         raise IndexError(f"{arr.name}: index out of range 0..{arr.shape[0] - 1}")
     flat = idx.reshape(-1)
-    if flat.shape[0] >= arr.shape[0] // 2 and arr.shape[0] * arr.dtype.itemsize <= TAKE_WHOLE:
-        # At least one entry for every other one of a small array: read it all, gather in memory.
+    if flat.shape[0] >= arr.shape[0] // 4 and arr.shape[0] * arr.dtype.itemsize <= TAKE_WHOLE:
+        # One entry for every fourth or more of a small array: read it all, gather in memory.
         return arr[:][idx]
     out = np.empty(flat.shape, dtype=arr.dtype)
     step = arr.chunks[0]

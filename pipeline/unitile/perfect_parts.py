@@ -245,6 +245,22 @@ def _order_by(keys: np.ndarray) -> np.ndarray:
     return order
 
 
+@JIT
+def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``keys`` (non-negative int64) in increasing order, and where each key is among them."""
+    order = _order_by(keys.view(np.uint64))
+    slot = np.empty(keys.shape[0], dtype=np.int64)
+    out = np.empty(keys.shape[0], dtype=np.int64)
+    count = 0
+    for i in range(order.shape[0]):
+        k = keys[order[i]]
+        if count == 0 or out[count - 1] != k:
+            out[count] = k
+            count += 1
+        slot[order[i]] = count - 1
+    return out[:count], slot
+
+
 class PerfectPart(Peers):
     """One part of perfect play: its own classes' slide codes and values, and its halo."""
 
@@ -279,9 +295,8 @@ class PerfectPart(Peers):
         del nbr, child, partner, united, t_child
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
         # owner's own order), found by the key owner * n + id.
-        keys = np.sort(far_keys)
-        keys = keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if keys.shape[0] else keys
-        code.reshape(-1)[far_at] = m + np.searchsorted(keys, far_keys)
+        keys, slot = _distinct(far_keys)
+        code.reshape(-1)[far_at] = m + slot
         self.code = code
         far = keys % n
         owners = keys // n
