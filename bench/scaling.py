@@ -187,6 +187,10 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path,
             k: stages["solve"].get(k)
             for k in ("parts", "seconds_per_iteration", "part_peak_rss_gib", "phase_seconds")
         },
+        "perfect": {
+            k: stages["perfect"].get(k)
+            for k in ("parts", "bands", "rounds", "halo", "part_peak_rss_gib", "part_seconds")
+        },
         "us_per_position": round(wall / board.positions * 1e6, 3),
         "load_before": round(load_before, 2),
         "load_after": round(os.getloadavg()[0], 2),

@@ -496,8 +496,11 @@ def write_class_values(
 ) -> tuple[float, float, float]:
     """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` (T = r + r[colour swap]) by class id,
     ``r_at(positions)`` giving the solution at solve positions; return ``(max r, min T, max T)``."""
-    r = r_at(order.to_solve(np.arange(lo, hi)))
-    t = r + r_at(order.to_solve(open_array(path, "graph/swap")[lo:hi]))
+    # One read for the classes and their partners: the chunks of r that both need are read once.
+    ids = np.concatenate([np.arange(lo, hi), open_array(path, "graph/swap")[lo:hi]])
+    both = r_at(order.to_solve(ids))
+    r = both[: hi - lo]
+    t = r + both[hi - lo :]
     open_array(path, "values/r", mode="r+")[lo:hi] = r
     open_array(path, "values/T_class", mode="r+")[lo:hi] = t
     return float(r.max(initial=0.0)), float(t.min(initial=np.inf)), float(t.max(initial=-np.inf))

@@ -234,15 +234,12 @@ def solve_on_parts(
 
 
 def form_t(ctx: Context, order: SolveOrder) -> tuple[float, float]:
-    """``values/r`` and ``values/T_class`` by class id from the parts' ``solve/r``, one task per worker
-    on whole chunks (:func:`t_task`); returns T's ``(min, max)``."""
+    """``values/r`` and ``values/T_class`` by class id from the parts' ``solve/r``, one task per chunk
+    (:func:`t_task`); returns T's ``(min, max)``."""
     store, n = ctx.store, order.n
     for name in ("values/r", "values/T_class"):
         store.create(name, (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
-    # One task per worker, in whole chunks: a task asked for r at half the classes or more reads solve/r
-    # whole when it is small (pipeline.arrays.take), and many small tasks would each read most of it.
-    span = max(1, -(-n // (ctx.executor.workers * T_CHUNK))) * T_CHUNK
-    tasks = [TTask(store.path, lo, min(lo + span, n), order) for lo in range(0, n, span)]
+    tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n), order) for lo in range(0, n, T_CHUNK)]
     extremes = ctx.executor.map(t_task, tasks, "T")
     return min(lo for lo, _ in extremes), max(hi for _, hi in extremes)
 
