@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .. import cores
-from ..arrays import Checked, open_array
+from ..arrays import Checked, open_array, take
 from .classes import ACTIVE_BIT
 from .peers import Peers
 from .solve_order import SolveOrder, SolveRows
@@ -447,12 +447,11 @@ class Partition(Peers):
         self.start(x, s, q)
 
     def write_r(self, path: str) -> float:
-        """Write own rows of the solution into ``solve/r`` (in solve positions; the stage turns it into
-        ``values/r``); return their maximum."""
+        """Write own rows of the solution into this part's ``solve/r_<index>`` (O rows, then E rows, as
+        :class:`SolutionParts` finds them; the stage turns them into ``values/r``); return their
+        maximum."""
         r_o, r_e = self.solution()
-        arr = open_array(path, "solve/r", mode="r+")
-        write_rows(arr, self.plan.o_ranges, r_o)
-        write_rows(arr, self.plan.e_ranges, r_e)
+        open_array(path, f"solve/r_{self.plan.index}", mode="r+")[:] = np.concatenate([r_o, r_e])
         return float(max(r_o.max(initial=0.0), r_e.max(initial=0.0)))
 
     def write_values(self, path: str, order: SolveOrder) -> tuple[float, float, float]:
@@ -484,6 +483,37 @@ class StoredPartition(Partition):
         solve calls it before any other method: dask runs an actor's methods in a thread of the worker
         other than the one that made the actor, and numba's thread count is per thread."""
         return cores.use_threads(self.threads), cores.allowed_cores()
+
+
+class SolutionParts:
+    """The solution of several parts as they wrote it (:meth:`Partition.write_r`): part ``w``'s own rows in
+    its array ``solve/r_<w>``, wide chunks that no other part writes. :meth:`at` reads r at any solve
+    positions, from each part's array only the chunks that hold them."""
+
+    def __init__(self, path: str, plans: Sequence[PartPlan]) -> None:
+        pieces = []  # (first position, part, index in the part's array) of every own run of every part
+        for plan in plans:
+            base = 0
+            for lo, hi in (*plan.o_ranges, *plan.e_ranges):
+                pieces.append((lo, plan.index, base))
+                base += hi - lo
+        pieces.sort()
+        self.starts = np.array([p[0] for p in pieces], dtype=np.int64)
+        self.part = np.array([p[1] for p in pieces], dtype=np.int64)
+        self.base = np.array([p[2] for p in pieces], dtype=np.int64)
+        self.arrays = {plan.index: open_array(path, f"solve/r_{plan.index}") for plan in plans}
+
+    def at(self, positions: np.ndarray) -> np.ndarray:
+        """r at ``positions``."""
+        k = np.searchsorted(self.starts, positions, side="right") - 1
+        local = self.base[k] + positions - self.starts[k]
+        part = self.part[k]
+        out = np.empty(positions.shape, dtype=np.float64)
+        for w, arr in self.arrays.items():
+            sel = part == w
+            if sel.any():
+                out[sel] = take(arr, local[sel])
+        return out
 
 
 #: Class ids per block when r and T are written by class id (whole chunks of the arrays; zarr writes a

@@ -4,8 +4,8 @@ Each worker holds one part (:class:`pipeline.unitile.partition.StoredPartition`:
 solve order of :mod:`pipeline.unitile.solve_order`, its slices of the vectors and its halo). On workers
 every part runs the CG loop itself (:func:`drive_parts`) and this process polls the progress; parts held
 in this process are driven from here, holding only scalars (:func:`pipeline.unitile.cg.run_cg`). The
-parts write their rows of the solution in solve positions (``solve/r``); then one task per chunk of class
-ids writes ``values/r`` and ``values/T_class``.
+parts write their rows of the solution, each into an array of its own (``solve/r_<part>``); then one task
+per chunk of class ids writes ``values/r`` and ``values/T_class``.
 
 Checkpoints alternate between two slots (``solve/a_*`` and ``solve/b_*``), written by the parts; the
 group's attributes name the valid slot only after its arrays are written, so a kill during a
@@ -31,7 +31,6 @@ import zarr
 
 from unitile_py.unitile.board import Board
 
-from ..arrays import open_array, take
 from ..cores import allowed_cores
 from ..executor import progress
 from ..groups import Group
@@ -40,7 +39,7 @@ from .bounds import Cost
 from .cg import PeerSteps, connect, run_cg, run_loop
 from .class_stages import solve_order
 from .context import Context
-from .partition import Partition, StoredPartition, plan_parts, write_class_values
+from .partition import Partition, PartPlan, SolutionParts, StoredPartition, plan_parts, write_class_values
 from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
 from .store import Store
@@ -52,8 +51,8 @@ RETRIES = 3
 
 
 def row_chunk(parts: int, length: int) -> int:
-    """The chunk length of the solution in solve positions (``solve/r``) and of the checkpoints
-    (``length`` entries) when ``parts`` parts write them.
+    """The chunk length of the checkpoints in solve positions (``length`` entries) when ``parts`` parts
+    write them.
 
     Several parts own scattered chunks of :data:`BLOCK` positions and must never share one; a single part
     writes wide chunks, since every chunk costs about as much as a megabyte of data (measured:
@@ -137,26 +136,29 @@ class TTask:
     lo: int
     hi: int
     order: SolveOrder
+    plans: tuple[PartPlan, ...]
 
 
 def t_task(task: TTask) -> tuple[float, float]:
-    """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` from the parts' solution in solve
-    positions (:func:`pipeline.unitile.partition.write_class_values`); return T's ``(min, max)``. Reads only
-    the
-    chunks of ``solve/r`` that hold the classes and their colour-swap partners."""
-    solution = open_array(task.path, "solve/r")
-    _, low, high = write_class_values(task.path, task.order, task.lo, task.hi, lambda at: take(solution, at))
+    """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` from the parts' solution arrays
+    (:func:`pipeline.unitile.partition.write_class_values`); return T's ``(min, max)``. Reads only the
+    chunks of the parts' arrays that hold the classes and their colour-swap partners."""
+    solution = SolutionParts(task.path, task.plans)
+    _, low, high = write_class_values(task.path, task.order, task.lo, task.hi, solution.at)
     return low, high
 
 
 def solve_on_parts(
     ctx: Context, order: SolveOrder, graph: str, tol: float, checkpoint_seconds: float,
     phases: dict[str, float],
-) -> tuple[SolveResult, float, tuple[float, float] | None, list[float], list[tuple[int, int]], bool, str]:
+) -> tuple[
+    SolveResult, float, tuple[float, float] | None, list[float], list[tuple[int, int]], bool, str,
+    tuple[PartPlan, ...],
+]:  # fmt: skip
     """One attempt: start the parts (from the checkpoint if any), run CG, write r (and T, when one part
     holds every class). Returns the numbers (with T's minimum and maximum, if written, each part's
-    numba threads and allowed cores, whether it resumed and what drove the loop) and adds the seconds
-    of each phase to ``phases``."""
+    numba threads and allowed cores, whether it resumed, what drove the loop, and the parts' plans) and
+    adds the seconds of each phase to ``phases``."""
     store = ctx.store
     split, n = order.split, order.n
     with timed(phases, "starting_parts"):
@@ -226,20 +228,25 @@ def solve_on_parts(
         # Several parts write r in solve positions; the tasks that form T by class id run after the
         # parts are gone (:func:`run_solve`), so that the workers have their memory back.
         with timed(phases, "writing_r"):
-            chunk = row_chunk(group.size, n)
-            store.create("solve/r", (n,), None, np.float64, chunks=(chunk,), compress=False)
+            # An array per part, in wide chunks: the tasks forming T read few of them (one array in
+            # solve positions had to be cut in chunks of BLOCK positions, never shared by two parts,
+            # and cost a read per small chunk).
+            for plan in plans:
+                size = plan.own_o + plan.own_e
+                store.create(f"solve/r_{plan.index}", (size,), None, np.float64,
+                             chunks=(max(1, min(size, T_CHUNK)),), compress=False)  # fmt: skip
             r_max = max(group.call("write_r", [(store.path,)] * group.size))
     peaks = group.call("peak_memory")
-    return result, r_max, t_range, peaks, used, meta is not None, driver
+    return result, r_max, t_range, peaks, used, meta is not None, driver, tuple(plans)
 
 
-def form_t(ctx: Context, order: SolveOrder) -> tuple[float, float]:
+def form_t(ctx: Context, order: SolveOrder, plans: tuple[PartPlan, ...]) -> tuple[float, float]:
     """``values/r`` and ``values/T_class`` by class id from the parts' ``solve/r``, one task per chunk
     (:func:`t_task`); returns T's ``(min, max)``."""
     store, n = ctx.store, order.n
     for name in ("values/r", "values/T_class"):
         store.create(name, (n,), None, np.float64, chunks=(min(n, T_CHUNK),), compress=False)
-    tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n), order) for lo in range(0, n, T_CHUNK)]
+    tasks = [TTask(store.path, lo, min(lo + T_CHUNK, n), order, plans) for lo in range(0, n, T_CHUNK)]
     extremes = ctx.executor.map(t_task, tasks, "T")
     return min(lo for lo, _ in extremes), max(hi for _, hi in extremes)
 
@@ -330,10 +337,10 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
             if attempt == RETRIES or not ctx.executor.lost_workers():
                 raise
             ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
-    result, r_max, t_range, peaks, used, resumed, driver = outcome
+    result, r_max, t_range, peaks, used, resumed, driver, plans = outcome
     if t_range is None:
         with timed(phases, "forming_T"):
-            t_range = form_t(ctx, order)
+            t_range = form_t(ctx, order, plans)
     t_min, t_max = t_range
     # The checkpoints (and the parts' solve/r) are of no use once r and T are stored.
     solve_group = zarr.open_group(store.path, path="solve", mode="a")

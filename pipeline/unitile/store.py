@@ -9,7 +9,7 @@ Layout (all under one zarr group, default ``build/<board>.zarr``)::
     graph/nbr, graph/info, graph/swap           per class, sharded by class range
     solve/<slot>_x|s|p                          two checkpoint slots in solve positions; attrs name
                                                 the valid one
-    solve/r                                     the parts' solution in solve positions (several parts)
+    solve/r_<part>                              each part's rows of the solution (several parts)
     values/r, values/T_class                    per class
     positions/T             (positions,) float64, one shard per bubble cell
     .unitile-store          the marker: written first when the pipeline creates the store

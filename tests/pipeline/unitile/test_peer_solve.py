@@ -17,7 +17,7 @@ from pipeline.groups import LocalGroup
 from pipeline.unitile import peers
 from pipeline.unitile.cg import PeerSteps, gather, local_parts, run_loop, solve
 from pipeline.unitile.class_stages import solve_order
-from pipeline.unitile.partition import Partition
+from pipeline.unitile.partition import Partition, SolutionParts
 from pipeline.unitile.solver import SolveResult, SolverState
 from pipeline.unitile.store import Store
 from tests.pipeline.unitile.conftest import B35
@@ -165,3 +165,19 @@ def test_contributions_of_a_later_reduction_wait_for_it(clean35: Path) -> None:
     assert a.reduce("a's second") == ["a's second", "b's second"]
     # a sent its contributions to b, which has not reduced yet.
     assert b.partials == {1: {0: "a's first"}, 2: {0: "a's second"}}
+
+
+def test_the_parts_solution_arrays_give_r_at_any_solve_position(clean35: Path, tmp_path: Path) -> None:
+    """Each part writes its rows into an array of its own (wide chunks, no other writer); SolutionParts
+    reads r at any solve positions from them: the gathered solution, entry for entry."""
+    group, order = parts35(clean35, 3)
+    run_parts(group, SolverState.start(0))
+    r = gather(group)[3]
+    store = Store(str(tmp_path / "r.zarr"), B35, create=True)
+    for part in group.parts:
+        size = part.plan.own_o + part.plan.own_e
+        store.create(f"solve/r_{part.plan.index}", (size,), None, np.float64, chunks=(1000,), compress=False)
+        part.write_r(store.path)
+    solution = SolutionParts(store.path, [p.plan for p in group.parts])
+    positions = np.random.default_rng(2).permutation(order.n)
+    assert np.array_equal(solution.at(positions), r[positions])
