@@ -4,7 +4,10 @@ tests/pipeline/conftest.py), a rebuild through ``python -m pipeline``."""
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,3 +43,30 @@ def digests(folder: Path) -> dict[str, str]:
 def rebuild(store: Path, *extra: str) -> tuple[int, str]:
     out = cli("build", "--board", "3x3", "--store", str(store), *extra, "--in-process")
     return out.returncode, out.stderr.decode()
+
+
+def run_in_threads(parts: Sequence[Any], fn: Callable[[Any], Any]) -> list[Any]:
+    """``fn(part)`` for every part at once, each in a thread of its own, as the parts of a cluster run
+    their loops in their own processes; the results by part. A part that fails makes the others abort
+    their waits; the first error is raised once every thread has ended."""
+    results: list[Any] = [None] * len(parts)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = fn(parts[i])
+        except Exception as exc:  # reported below, after every thread has ended
+            results[i] = exc
+            for other in parts:
+                with other.arrived:
+                    other.aborted = True
+                    other.arrived.notify_all()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(parts))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r in results:
+        if isinstance(r, Exception):
+            raise r
+    return results

@@ -20,7 +20,7 @@ from pipeline.unitile.class_stages import solve_order
 from pipeline.unitile.partition import Partition, SolutionParts
 from pipeline.unitile.solver import SolveResult, SolverState
 from pipeline.unitile.store import Store
-from tests.pipeline.unitile.conftest import B35
+from tests.pipeline.unitile.conftest import B35, run_in_threads
 
 #: Below 3x5's usual target: the solve (in the solve order) restarts from the true residual.
 TOL = 1e-13
@@ -38,29 +38,13 @@ def run_parts(
 ) -> list[SolveResult]:
     """Every part runs :func:`run_loop` in a thread of its own; the results by part (raises the first
     part's error, if any)."""
-    results: list[Any] = [None] * group.size
 
-    def run(part: Partition) -> None:
+    def run(part: Partition) -> SolveResult:
         write = (lambda st: checkpoint(part, st)) if checkpoint else None
         steps = PeerSteps(part, write, seconds)
-        try:
-            results[part.plan.index] = run_loop(steps, replace(state, history=[*state.history]), tol=TOL)
-        except Exception as exc:  # reported below, after every thread has ended
-            results[part.plan.index] = exc
-            for other in group.parts:
-                with other.arrived:
-                    other.aborted = True
-                    other.arrived.notify_all()
+        return run_loop(steps, replace(state, history=[*state.history]), tol=TOL)
 
-    threads = [threading.Thread(target=run, args=(p,)) for p in group.parts]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for r in results:
-        if isinstance(r, Exception):
-            raise r
-    return results
+    return run_in_threads(group.parts, run)
 
 
 def test_parts_running_the_loop_give_the_one_part_solve_bit_for_bit(clean35: Path) -> None:

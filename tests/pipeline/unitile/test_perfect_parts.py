@@ -5,7 +5,6 @@ and counts are those of the one-pass reference (pipeline.unitile.perfect.class_v
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ from pipeline.unitile.perfect_parts import (
     run_bands,
 )
 from pipeline.unitile.store import Store
-from tests.pipeline.unitile.conftest import B35
+from tests.pipeline.unitile.conftest import B35, run_in_threads
 
 
 def reference(clean35: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -83,24 +82,7 @@ def test_parts_driven_round_by_round_give_the_reference_values(
 def test_parts_running_the_bands_themselves_give_the_reference_values(clean35: Path) -> None:
     value, _ = reference(clean35)
     group, bands = make_parts(clean35, 3, 512, 32)
-    errors: list[BaseException] = []
-
-    def run(part: PerfectPart) -> None:
-        try:
-            run_bands(part, bands)
-        except BaseException as exc:  # reported after every thread has ended
-            errors.append(exc)
-            for other in group.parts:
-                with other.arrived:
-                    other.aborted = True
-                    other.arrived.notify_all()
-
-    threads = [threading.Thread(target=run, args=(p,)) for p in group.parts]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    run_in_threads(group.parts, lambda part: run_bands(part, bands))
     assert len({p.rounds for p in group.parts}) == 1
     assert np.array_equal(values_of(group, value.shape[0], 512), value)
 
