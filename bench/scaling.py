@@ -358,9 +358,10 @@ class Assumptions:
     #: Tasks a second through dask's scheduler, not overlapped with the tasks' work.
     tasks_per_second: float = 3000.0
     #: Bands of T of the tiered perfect stage, and the message rounds per band beyond the first (children
-    #: in the same band on another part): rounds = bands x (1 + cross_depth).
-    bands: int = 64
-    cross_depth: float = 2.0
+    #: in the same band on another part): rounds = bands x (1 + cross_depth). The defaults are the stage's
+    #: and what 5x5 took on two parts (262 rounds for 32 bands, docs/cluster.md); more parts may need more.
+    bands: int = 32
+    cross_depth: float = 7.2
     #: Other parts that read each class's perfect value (at most its legal slides).
     perfect_reads: float = 1.5
     #: Split the per-cell stages' tasks into ranges of at most this many positions (None: one per cell).
@@ -576,8 +577,8 @@ def main() -> int:
     m.add_argument("--network-gbps", type=float, default=25.0, help="each machine's network, Gb/s")
     m.add_argument("--iterations", default="500,1000", help="CG iterations, comma separated")
     m.add_argument("--tasks-per-second", type=float, default=3000.0, help="through dask's scheduler")
-    m.add_argument("--bands", type=int, default=64, help="bands of T of perfect play")
-    m.add_argument("--cross-depth", type=float, default=2.0, help="perfect play's rounds per band beyond one")
+    m.add_argument("--bands", type=int, default=32, help="bands of T of perfect play")
+    m.add_argument("--cross-depth", type=float, default=7.2, help="perfect play's rounds per band beyond one")
     m.add_argument("--perfect-reads", type=float, default=1.5, help="parts reading each perfect value")
     m.add_argument("--task-positions", type=int, help="split each cell's tasks into ranges of this size")
     args = p.parse_args()
