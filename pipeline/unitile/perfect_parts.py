@@ -54,6 +54,25 @@ BLOCK_IDS = 1 << 18
 SKIP, RED, BLUE = -1, -2, -3
 #: Bins of the histogram of T from which the bands' edges are chosen.
 BINS = 1 << 12
+#: Own classes a part loads at a time (whole blocks): the temporaries of the gathers, about 90 bytes a
+#: class, stay near this many classes' beside the part's own arrays.
+LOAD_ROWS = 1 << 22
+
+
+def _groups(ranges: tuple[tuple[int, int], ...], rows: int) -> list[tuple[tuple[int, int], ...]]:
+    """``ranges`` (whole blocks) in consecutive groups of at most ``rows`` ids (at least one range)."""
+    out: list[tuple[tuple[int, int], ...]] = []
+    group: list[tuple[int, int]] = []
+    size = 0
+    for lo, hi in ranges:
+        if group and size + hi - lo > rows:
+            out.append(tuple(group))
+            group, size = [], 0
+        group.append((lo, hi))
+        size += hi - lo
+    if group:
+        out.append(tuple(group))
+    return out
 
 
 def own_ranges(n: int, parts: int, index: int, block: int = BLOCK_IDS) -> tuple[tuple[int, int], ...]:
@@ -150,8 +169,7 @@ def _children(nbr: np.ndarray, info: np.ndarray, active: np.ndarray) -> np.ndarr
 @JIT
 def _codes(
     nbr: np.ndarray, info: np.ndarray, active: np.ndarray, t: np.ndarray, partner: np.ndarray,
-    united: np.ndarray, t_child: np.ndarray, m: int, n: int, parts: int, index: int, block: int,
-    counts: np.ndarray,
+    united: np.ndarray, t_child: np.ndarray, n: int, parts: int, index: int, block: int, counts: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Every slide's code (:data:`SKIP`, :data:`RED`, :data:`BLUE`, or the own index of the class whose
     value it needs), with ``partner``, ``united`` and ``t_child`` given per slide of :func:`_children`.
@@ -275,28 +293,41 @@ class PerfectPart(Peers):
         self.block = block
         ranges = own_ranges(n, parts, index, block)
         info_arr, swap_arr = open_array(path, "graph/info"), open_array(path, "graph/swap")
-        t_arr = open_array(path, "values/T_class")
-        nbr = read_rows(open_array(path, "graph/nbr"), ranges)
-        info = read_rows(info_arr, ranges)
-        t = read_rows(t_arr, ranges)
-        m = self.size = t.shape[0]
-        #: Neither colour united (the classes perfect play solves), and each one's weight (positions).
-        swapped = take(info_arr, read_rows(swap_arr, ranges))
-        self.active = ((info & ACTIVE_BIT) != 0) & ((swapped & ACTIVE_BIT) != 0)
-        self.weight = (1 << ((info >> WEIGHT_SHIFT) & 7)).astype(np.int64)
-        child = _children(nbr, info, self.active)
-        partner = take(swap_arr, child)
-        united = take(info_arr, partner)
-        t_child = take(t_arr, child)
+        t_arr, nbr_arr = open_array(path, "values/T_class"), open_array(path, "graph/nbr")
         self.counts = np.zeros(6, dtype=np.int64)
-        code, far_at, far_keys = _codes(
-            nbr, info, self.active, t, partner, united, t_child, m, n, parts, index, block, self.counts
-        )
-        del nbr, child, partner, united, t_child
+        codes, actives, logs, ts, far_at, far_keys = [], [], [], [], [], []
+        base = 0
+        # A group of blocks at a time, so that the gathers' temporaries stay near LOAD_ROWS classes'.
+        for group in _groups(ranges, LOAD_ROWS):
+            nbr = read_rows(nbr_arr, group)
+            info = read_rows(info_arr, group)
+            t = read_rows(t_arr, group)
+            swapped = take(info_arr, read_rows(swap_arr, group))
+            active = ((info & ACTIVE_BIT) != 0) & ((swapped & ACTIVE_BIT) != 0)
+            child = _children(nbr, info, active)
+            partner = take(swap_arr, child)
+            united = take(info_arr, partner)
+            t_child = take(t_arr, child)
+            code, at, keys = _codes(nbr, info, active, t, partner, united, t_child, n, parts, index, block,
+                                    self.counts)  # fmt: skip
+            codes.append(code)
+            actives.append(active)
+            logs.append((info >> WEIGHT_SHIFT) & 7)
+            ts.append(t)
+            far_at.append(at + base * nbr.shape[1])
+            far_keys.append(keys)
+            base += t.shape[0]
+        m = self.size = base
+        code = np.concatenate(codes) if codes else np.zeros((0, 4), dtype=np.int32)
+        #: Neither colour united (the classes perfect play solves), and each one's weight (log2 positions).
+        self.active = np.concatenate(actives) if actives else np.zeros(0, dtype=bool)
+        self.weight_log = np.concatenate(logs) if logs else np.zeros(0, dtype=np.uint8)
+        t = np.concatenate(ts) if ts else np.zeros(0)
+        del codes, actives, logs, ts
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
         # owner's own order), found by the key owner * n + id.
-        keys, slot = _distinct(far_keys)
-        code.reshape(-1)[far_at] = m + slot
+        keys, slot = _distinct(np.concatenate(far_keys) if far_keys else np.zeros(0, dtype=np.int64))
+        code.reshape(-1)[np.concatenate(far_at) if far_at else slot] = m + slot
         self.code = code
         far = keys % n
         owners = keys // n
@@ -310,12 +341,12 @@ class PerfectPart(Peers):
         act = np.flatnonzero(self.active)
         #: Own active classes in increasing T, and their T.
         # Positive floats order as their bits do.
-        self.order = act[_order_by(t[act].view(np.uint64))]
+        self.order = act[_order_by(t[act].view(np.uint64))].astype(np.int32 if m < 2**31 else np.int64)
         self.sorted_t = t[self.order]
         self.starts = np.zeros(2, dtype=np.int64)
         self.pending = self.order[:0]
-        self.left = np.empty(self.order.shape[0], dtype=np.int64)
-        self.solved = np.empty(self.order.shape[0], dtype=np.int64)
+        self.left = np.empty_like(self.order)
+        self.solved = np.empty_like(self.order)
         #: Own classes each other part reads (own indices, increasing), by part.
         self.requests: dict[int, np.ndarray] = {}
         self.rounds = 0
@@ -417,7 +448,7 @@ class PerfectPart(Peers):
 
     # Results -----------------------------------------------------------------------------------------
 
-    def write(self, path: str, n: int) -> dict[str, int]:
+    def write(self, path: str, n: int) -> dict[str, Any]:
         """Write own values into ``perfect/class_value``; return own counts (:data:`STUCK` ...), the
         longest distance and the rounds."""
         own = self.value[: self.size]
@@ -427,8 +458,9 @@ class PerfectPart(Peers):
             arr[lo:hi] = own[at : at + hi - lo]
             at += hi - lo
         counts = self.counts.copy()
-        counts[ACTIVE] = int(self.weight[self.active].sum())
-        counts[RED_WINS] = int(self.weight[self.active & (own > 0)].sum())
+        weight = np.left_shift(1, self.weight_log.astype(np.int64))
+        counts[ACTIVE] = int(weight[self.active].sum())
+        counts[RED_WINS] = int(weight[self.active & (own > 0)].sum())
         return {"counts": counts.tolist(), "longest": int(np.abs(own).max(initial=0)), "rounds": self.rounds,
                 "halo": int(self.halo.shape[0]), "own": self.size,
                 "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}  # fmt: skip

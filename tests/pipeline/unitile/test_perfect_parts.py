@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.arrays import open_array, take
 from pipeline.groups import LocalGroup
-from pipeline.unitile import peers
+from pipeline.unitile import peers, perfect_parts
 from pipeline.unitile.perfect import SLIDES, TIES, class_values
 from pipeline.unitile.perfect_parts import (
     PerfectPart,
@@ -141,3 +141,12 @@ def test_classes_are_swept_in_increasing_t_ties_in_id_order() -> None:
     t = rng.gamma(2.0, 100.0, 50_000) + 150.0
     t[::7] = t[3]
     assert np.array_equal(_order_by(t.view(np.uint64)), np.argsort(t, kind="stable"))
+
+
+def test_a_part_loaded_a_few_blocks_at_a_time_is_the_same(clean35: Path, monkeypatch: Any) -> None:
+    value, counts = reference(clean35)
+    monkeypatch.setattr(perfect_parts, "LOAD_ROWS", 700)  # groups of two blocks of 256 ids, or one
+    group, bands = make_parts(clean35, 2, 256, 16)
+    drive_bands(group, bands)
+    assert np.array_equal(values_of(group, value.shape[0], 256), value)
+    assert sum(int(p.counts[SLIDES]) for p in group.parts) == counts[SLIDES]
