@@ -59,6 +59,13 @@ BINS = 1 << 12
 LOAD_ROWS = 1 << 22
 
 
+def _joined(pieces: list[np.ndarray], empty: np.ndarray) -> np.ndarray:
+    """The pieces one after another (the only one itself, not a copy; ``empty`` when there are none)."""
+    if not pieces:
+        return empty
+    return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+
+
 def _groups(ranges: tuple[tuple[int, int], ...], rows: int) -> list[tuple[tuple[int, int], ...]]:
     """``ranges`` (whole blocks) in consecutive groups of at most ``rows`` ids (at least one range)."""
     out: list[tuple[tuple[int, int], ...]] = []
@@ -318,16 +325,16 @@ class PerfectPart(Peers):
             far_keys.append(keys)
             base += t.shape[0]
         m = self.size = base
-        code = np.concatenate(codes) if codes else np.zeros((0, 4), dtype=np.int32)
+        code = _joined(codes, np.zeros((0, 4), dtype=np.int32))
         #: Neither colour united (the classes perfect play solves), and each one's weight (log2 positions).
-        self.active = np.concatenate(actives) if actives else np.zeros(0, dtype=bool)
-        self.weight_log = np.concatenate(logs) if logs else np.zeros(0, dtype=np.uint8)
-        t = np.concatenate(ts) if ts else np.zeros(0)
+        self.active = _joined(actives, np.zeros(0, dtype=bool))
+        self.weight_log = _joined(logs, np.zeros(0, dtype=np.uint8))
+        t = _joined(ts, np.zeros(0))
         del codes, actives, logs, ts
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
         # owner's own order), found by the key owner * n + id.
-        keys, slot = _distinct(np.concatenate(far_keys) if far_keys else np.zeros(0, dtype=np.int64))
-        code.reshape(-1)[np.concatenate(far_at) if far_at else slot] = m + slot
+        keys, slot = _distinct(_joined(far_keys, np.zeros(0, dtype=np.int64)))
+        code.reshape(-1)[_joined(far_at, slot)] = m + slot
         self.code = code
         far = keys % n
         owners = keys // n
