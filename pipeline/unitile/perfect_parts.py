@@ -54,8 +54,8 @@ BLOCK_IDS = 1 << 18
 SKIP, RED, BLUE = -1, -2, -3
 #: Bins of the histogram of T from which the bands' edges are chosen.
 BINS = 1 << 12
-#: Own classes a part loads at a time (whole blocks): the temporaries of the gathers, about 90 bytes a
-#: class, stay near this many classes' beside the part's own arrays.
+#: Own classes a part loads at a time (whole blocks): the temporaries of the gathers are one such group's,
+#: beside the part's own arrays.
 LOAD_ROWS = 1 << 22
 
 
