@@ -177,12 +177,13 @@ def _children(nbr: np.ndarray, info: np.ndarray, active: np.ndarray) -> np.ndarr
 def _codes(
     nbr: np.ndarray, info: np.ndarray, active: np.ndarray, t: np.ndarray, partner: np.ndarray,
     united: np.ndarray, t_child: np.ndarray, n: int, parts: int, index: int, block: int, counts: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-    """Every slide's code (:data:`SKIP`, :data:`RED`, :data:`BLUE`, or the own index of the class whose
-    value it needs), with ``partner``, ``united`` and ``t_child`` given per slide of :func:`_children`.
-    Slides needing another part's class are listed apart: their places in the flat codes and their keys
-    ``owner * n + id`` (the caller turns them into halo indices). Counts :data:`SLIDES` and :data:`TIES`."""
-    code = np.empty(nbr.shape, dtype=np.int32)
+    code: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Every slide's code into ``code`` (:data:`SKIP`, :data:`RED`, :data:`BLUE`, or the own index of the
+    class whose value it needs), with ``partner``, ``united`` and ``t_child`` given per slide of
+    :func:`_children`. Slides needing another part's class are listed apart: their places in the flat
+    codes and their keys ``owner * n + id`` (the caller turns them into halo indices). Counts
+    :data:`SLIDES` and :data:`TIES`."""
     far_at = np.empty(partner.shape[0], dtype=np.int64)
     far_keys = np.empty(partner.shape[0], dtype=np.int64)
     n_far = 0
@@ -215,7 +216,7 @@ def _codes(
             else:
                 counts[TIES] += drop == 0
                 code[i, k] = SKIP
-    return code, far_at[:n_far], far_keys[:n_far]
+    return far_at[:n_far], far_keys[:n_far]
 
 
 @JIT
@@ -302,35 +303,35 @@ class PerfectPart(Peers):
         info_arr, swap_arr = open_array(path, "graph/info"), open_array(path, "graph/swap")
         t_arr, nbr_arr = open_array(path, "values/T_class"), open_array(path, "graph/nbr")
         self.counts = np.zeros(6, dtype=np.int64)
-        codes, actives, logs, ts, far_at, far_keys = [], [], [], [], [], []
+        # The part's own arrays, filled a group of blocks at a time: the gathers' temporaries stay near
+        # LOAD_ROWS classes', and nothing is joined (copied) at the end.
+        m = self.size = sum(hi - lo for lo, hi in ranges)
+        width = nbr_arr.shape[1]
+        code = np.empty((m, width), dtype=np.int32)
+        t = np.empty(m, dtype=np.float64)
+        #: Neither colour united (the classes perfect play solves), and each one's weight (log2 positions).
+        self.active = np.empty(m, dtype=bool)
+        self.weight_log = np.empty(m, dtype=np.uint8)
+        far_at, far_keys = [], []
         base = 0
-        # A group of blocks at a time, so that the gathers' temporaries stay near LOAD_ROWS classes'.
         for group in _groups(ranges, LOAD_ROWS):
             nbr = read_rows(nbr_arr, group)
             info = read_rows(info_arr, group)
-            t = read_rows(t_arr, group)
+            end = base + info.shape[0]
+            t[base:end] = read_rows(t_arr, group)
             swapped = take(info_arr, read_rows(swap_arr, group))
-            active = ((info & ACTIVE_BIT) != 0) & ((swapped & ACTIVE_BIT) != 0)
+            active = self.active[base:end]
+            active[:] = ((info & ACTIVE_BIT) != 0) & ((swapped & ACTIVE_BIT) != 0)
+            self.weight_log[base:end] = (info >> WEIGHT_SHIFT) & 7
             child = _children(nbr, info, active)
             partner = take(swap_arr, child)
             united = take(info_arr, partner)
             t_child = take(t_arr, child)
-            code, at, keys = _codes(nbr, info, active, t, partner, united, t_child, n, parts, index, block,
-                                    self.counts)  # fmt: skip
-            codes.append(code)
-            actives.append(active)
-            logs.append((info >> WEIGHT_SHIFT) & 7)
-            ts.append(t)
-            far_at.append(at + base * nbr.shape[1])
+            at, keys = _codes(nbr, info, active, t[base:end], partner, united, t_child, n, parts, index,
+                              block, self.counts, code[base:end])  # fmt: skip
+            far_at.append(at + base * width)
             far_keys.append(keys)
-            base += t.shape[0]
-        m = self.size = base
-        code = _joined(codes, np.zeros((0, 4), dtype=np.int32))
-        #: Neither colour united (the classes perfect play solves), and each one's weight (log2 positions).
-        self.active = _joined(actives, np.zeros(0, dtype=bool))
-        self.weight_log = _joined(logs, np.zeros(0, dtype=np.uint8))
-        t = _joined(ts, np.zeros(0))
-        del codes, actives, logs, ts
+            base = end
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
         # owner's own order), found by the key owner * n + id.
         keys, slot = _distinct(_joined(far_keys, np.zeros(0, dtype=np.int64)))
