@@ -474,9 +474,10 @@ class PerfectPart(Peers):
                 "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}  # fmt: skip
 
 
-def run_bands(part: PerfectPart, bands: int) -> None:
+def run_bands(part: PerfectPart | _AllParts, bands: int) -> None:
     """Every band in turn, round after round until no part has a class of it left: the loop each part
-    runs itself on a cluster (all run the same rounds, so their messages meet by round number)."""
+    runs itself on a cluster (all run the same rounds, so their messages meet by round number), or the
+    driver runs over all parts at once (:func:`drive_bands`)."""
     for band in range(bands):
         part.open_band(band)
         while True:
@@ -488,18 +489,28 @@ def run_bands(part: PerfectPart, bands: int) -> None:
                 raise RuntimeError(f"perfect: {left} classes of band {band} wait for each other")
 
 
+class _AllParts:
+    """A group seen as one part: each step called on every part, the round's totals (every part has
+    the same) from the first."""
+
+    def __init__(self, group: Group) -> None:
+        self.group = group
+
+    def open_band(self, band: int) -> None:
+        self.group.call("open_band", [(band,)] * self.group.size)
+
+    def sweep(self) -> None:
+        self.group.call("sweep")
+
+    def absorb(self) -> tuple[int, int]:
+        left, solved = self.group.call("absorb")[0]
+        return int(left), int(solved)
+
+
 def drive_bands(group: Group, bands: int) -> None:
     """:func:`run_bands` for parts in one process (or two sharing a worker): one call per step on every
     part, from here."""
-    for band in range(bands):
-        group.call("open_band", [(band,)] * group.size)
-        while True:
-            group.call("sweep")
-            left, solved = group.call("absorb")[0]
-            if not left:
-                break
-            if not solved:
-                raise RuntimeError(f"perfect: {left} classes of band {band} wait for each other")
+    run_bands(_AllParts(group), bands)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from .context import Context
 from .geometry import Geometry
 from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES
 from .perfect_parts import BLOCK_IDS, PerfectPart, Tiers, band_edges, drive_bands, run_bands
-from .solve_stage import RETRIES
+from .solve_stage import retry_lost_workers
 from .store import Store
 
 #: Bands of T that perfect play is cut into (fewer when the histogram cannot cut so many).
@@ -107,15 +107,8 @@ class PerfectStage:
         classes a slide joins have equal T, or a child comes after its parent in T."""
         ctx.store.require("solve")
         n = ctx.store.array("graph/info").shape[0]
-        for attempt in range(RETRIES + 1):
-            try:
-                got, tiers = solve_in_tiers(ctx, n)
-                break
-            except Exception as exc:
-                # A lost worker takes its part: start the parts again on the workers that remain.
-                if attempt == RETRIES or not ctx.executor.lost_workers():
-                    raise
-                ctx.log(f"perfect: a worker was lost ({type(exc).__name__}); starting the parts again")
+        again = "starting the parts again"
+        got, tiers = retry_lost_workers(ctx, "perfect", again, lambda: solve_in_tiers(ctx, n))
         got["start"] = start_value(ctx.store, ctx.board)
         got["classes"] = n
         if got["ties"]:

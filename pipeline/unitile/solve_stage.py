@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import zarr
@@ -43,6 +43,8 @@ from .partition import Partition, PartPlan, SolutionParts, StoredPartition, plan
 from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
 from .store import Store
+
+R = TypeVar("R")
 
 #: Classes per task when T is formed from r (whole chunks of values/T_class).
 T_CHUNK = 64 * BLOCK
@@ -240,6 +242,20 @@ def solve_on_parts(
     return result, r_max, t_range, peaks, used, meta is not None, driver, tuple(plans)
 
 
+def retry_lost_workers(ctx: Context, stage: str, again: str, attempt: Callable[[], R]) -> R:
+    """``attempt()``, again up to :data:`RETRIES` times while what failed it was a lost worker (the
+    parts it held are gone: the stage starts them again on the workers that remain, ``again`` says
+    how); any other failure is raised at once."""
+    for tries in range(RETRIES + 1):
+        try:
+            return attempt()
+        except Exception as exc:
+            if tries == RETRIES or not ctx.executor.lost_workers():
+                raise
+            ctx.log(f"{stage}: a worker was lost ({type(exc).__name__}); {again}")
+    raise AssertionError("unreachable")
+
+
 def form_t(ctx: Context, order: SolveOrder, plans: tuple[PartPlan, ...]) -> tuple[float, float]:
     """``values/r`` and ``values/T_class`` by class id from the parts' ``solve/r``, one task per chunk
     (:func:`t_task`); returns T's ``(min, max)``."""
@@ -329,14 +345,10 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
     phases: dict[str, float] = {}
     with timed(phases, "starting_parts"):
         order = solve_order(store)
-    for attempt in range(RETRIES + 1):
-        try:
-            outcome = solve_on_parts(ctx, order, graph, tol, checkpoint_seconds, phases)
-            break
-        except Exception as exc:
-            if attempt == RETRIES or not ctx.executor.lost_workers():
-                raise
-            ctx.log(f"solve: a worker was lost ({type(exc).__name__}); starting again from the checkpoint")
+    outcome = retry_lost_workers(
+        ctx, "solve", "starting again from the checkpoint",
+        lambda: solve_on_parts(ctx, order, graph, tol, checkpoint_seconds, phases),
+    )  # fmt: skip
     result, r_max, t_range, peaks, used, resumed, driver, plans = outcome
     if t_range is None:
         with timed(phases, "forming_T"):
