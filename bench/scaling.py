@@ -123,6 +123,15 @@ class LocalDaskCluster:
                 p.wait()
 
 
+def _stage_mib(stages: dict[str, Any], field: str) -> dict[str, float | None]:
+    """A memory field of each stage record's usage, in MiB (None where the record has none)."""
+    out = {}
+    for name, record in stages.items():
+        gib = record.get("usage", {}).get(field)
+        out[name] = round(1024 * gib, 1) if isinstance(gib, (int, float)) else None
+    return out
+
+
 def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path, pin: bool = False
             ) -> dict[str, Any]:
     """One fresh build of ``board`` on a new cluster of ``workers`` workers (each on its own core with
@@ -180,6 +189,10 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path,
         # worker's own peak at the end is its last stage's; the stage records hold each stage's.
         "worker_peak_mib": worker_peaks,
         "worker_peak_mib_over_stages": round(1024 * max(stage_peaks, default=0), 1),
+        # Each stage's largest worker peak, and the largest worker's resident memory as the stage began
+        # (what the peak holds of the worker's baseline: code, libraries, memory not yet given back).
+        "stage_worker_peak_mib": _stage_mib(stages, "worker_peak_gib"),
+        "stage_worker_start_mib": _stage_mib(stages, "worker_start_gib"),
         "worker_memory_events": events,
         "tables_bits_per_position": round(8 * tables_bytes / board.positions, 4),
         "tables_identical_to_committed": identical,
@@ -282,6 +295,28 @@ def speedups(rows: list[dict[str, Any]]) -> list[str]:
                      if k in base["stage_seconds"] and v > 0]
             lines.append(f"{board} {r['workers']} workers over {base['workers']}: build "
                          f"{base['wall_seconds'] / r['wall_seconds']:.2f}x; " + ", ".join(parts))
+    return lines
+
+
+def memory_lines(rows: list[dict[str, Any]]) -> list[str]:
+    """Per run: each stage's largest worker peak in MiB (and, in brackets, that worker's resident memory
+    as the stage began); per board built with several worker counts, the largest worker peak over the
+    stages against the fewest workers' largest."""
+    lines = []
+    for r in rows:
+        starts = r.get("stage_worker_start_mib", {})
+        peaks = r.get("stage_worker_peak_mib", {})
+        parts = [f"{k} {v:.0f} ({starts.get(k) or 0:.0f})" for k, v in peaks.items() if v is not None]
+        if parts:
+            lines.append(f"{r['board']} {r['workers']} workers, peak (start) MiB: " + ", ".join(parts))
+    for board in dict.fromkeys(r["board"] for r in rows):
+        runs = sorted((r for r in rows if r["board"] == board), key=lambda r: r["workers"])
+        base = runs[0]["worker_peak_mib_over_stages"]
+        for r in runs[1:]:
+            peak = r["worker_peak_mib_over_stages"]
+            if base:
+                lines.append(f"{board} {r['workers']} workers: largest worker peak {peak:.0f} MiB, "
+                             f"{100 * peak / base:.0f} % of {runs[0]['workers']} worker's {base:.0f} MiB")
     return lines
 
 
@@ -605,7 +640,7 @@ def main() -> int:
             print(json.dumps(row), file=sys.stderr, flush=True)
             rows.append(row)
     print(table(rows))
-    for line in speedups(rows):
+    for line in [*speedups(rows), *memory_lines(rows)]:
         print(line)
     recorded = [e for e in (existing(path) for path in args.existing) if e is not None]
     for e in recorded:

@@ -75,7 +75,7 @@ class Executor(Protocol):
         """Whether a worker that held objects of :meth:`group` is gone (so a retry may succeed)."""
         ...
 
-    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int]]:
+    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int, int]]:
         """:func:`pipeline.usage.sample` in every worker process other than this one, by worker; empty
         when the tasks run in this process."""
         ...
@@ -116,7 +116,7 @@ class InProcessExecutor:
         """Never: everything is in this process."""
         return False
 
-    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int]]:
+    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int, int]]:
         """None: the tasks run in this process, whose own sample covers them."""
         return {}
 
@@ -269,7 +269,7 @@ class DaskExecutor:
                 return False
             time.sleep(0.2)
 
-    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int]]:
+    def sample_workers(self, reset: bool = False) -> dict[str, tuple[float, int, int]]:
         """:func:`pipeline.usage.sample` in every worker (none for thread workers, which live in this
         process, nor when the scheduler is out of reach: the numbers are only a report)."""
         from .usage import sample
@@ -280,7 +280,7 @@ class DaskExecutor:
             got = self.client.run(sample, reset)
         except Exception:  # a worker going away while asked: no sample rather than a failed build
             return {}
-        return {str(k): (float(v[0]), int(v[1])) for k, v in got.items()}
+        return {str(k): (float(v[0]), int(v[1]), int(v[2])) for k, v in got.items()}
 
     def close(self) -> None:
         """Close the client and any cluster it started."""

@@ -87,8 +87,10 @@ def run_stages(
     Each record gets the stage's wall seconds, the tasks it ran (``tasks``: items mapped and objects of
     groups; a stage that works in this process alone ran none), its CPU seconds (this process and every
     worker process), the peak resident memory of this process and of the largest worker during the
-    stage, the load average before and after, and the ``bound`` that ``bounds(stage, ctx)`` gives, if
-    any. A completed stage's line in the log ends with ``describe(record)``.
+    stage, the largest worker's resident memory as the stage began (after the memory freed before it
+    went back to the system: the part of the stage's peak that is the worker's own baseline), the load
+    average before and after, and the ``bound`` that ``bounds(stage, ctx)`` gives, if any. A completed
+    stage's line in the log ends with ``describe(record)``.
     """
     names = [s.name for s in stages]
     for i, stage in enumerate(stages):
@@ -109,12 +111,12 @@ def run_stages(
         bound = bounds(stage, ctx) if bounds is not None else None
         load0 = load_average()
         workers0 = ctx.executor.sample_workers(reset=True)
-        cpu0, _ = sample(reset=True)
+        cpu0, _, _ = sample(reset=True)
         tasks0 = ctx.executor.tasks
         t0 = time.perf_counter()
         record = dict(stage.run(ctx))
         seconds = time.perf_counter() - t0
-        cpu1, peak = sample()
+        cpu1, peak, _ = sample()
         workers1 = ctx.executor.sample_workers()
         worker_cpu = sum(v[0] - workers0[k][0] for k, v in workers1.items() if k in workers0)
         record["seconds"] = round(seconds, 3)
@@ -124,6 +126,7 @@ def run_stages(
             "client_cpu_seconds": round(cpu1 - cpu0, 3),
             "client_peak_gib": round(peak / 2**30, 3),
             "worker_peak_gib": round(max((v[1] for v in workers1.values()), default=0) / 2**30, 3),
+            "worker_start_gib": round(max((v[2] for v in workers0.values()), default=0) / 2**30, 3),
             "workers_sampled": len(workers1),
             "load_average": [round(load0, 2), round(load_average(), 2)],
         }

@@ -13,11 +13,12 @@ guarded by :attr:`Peers.arrived`, which it notifies.
 from __future__ import annotations
 
 import inspect
-import resource
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
+
+from ..usage import peak_rss
 
 #: Seconds a part waits for another part before giving up (a lost worker the driver has not seen yet;
 #: once it has, it tells the parts to abort).
@@ -61,8 +62,9 @@ class Peers:
         return fn(self, *args)
 
     def peak_memory(self) -> float:
-        """Peak resident memory of this process so far, GiB."""
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+        """Peak resident memory of this process since its stage began (the stage runner resets the
+        high-water mark where the system allows: :mod:`pipeline.usage`), GiB."""
+        return peak_rss() / 2**30
 
     def _wait(self, ready: Callable[[], bool], what: str, timeout: float | None = None) -> None:
         """Wait (on :attr:`arrived`) until ``ready()``; raise after ``timeout`` seconds (default

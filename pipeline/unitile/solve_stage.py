@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import os
-import resource
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +34,7 @@ from ..cores import allowed_cores
 from ..executor import progress
 from ..groups import Group
 from ..store import as_record
+from ..usage import peak_rss
 from .bounds import Cost
 from .cg import PeerSteps, connect, run_cg, run_loop
 from .class_stages import solve_order
@@ -374,7 +374,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
         "T_min": t_min,
         "solve_seconds": result.seconds,
         "solve_cpu_seconds": result.cpu_seconds,
-        "peak_rss_gib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
+        "peak_rss_gib": peak_rss() / 2**30,
         "part_peak_rss_gib": peaks,
         "parts": len(used),
         "load_average": os.getloadavg()[0],
