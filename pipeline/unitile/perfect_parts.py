@@ -52,18 +52,14 @@ from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES
 BLOCK_IDS = 1 << 18
 #: Slide codes besides an index into a part's values: not legal (or no slide), unites red, unites blue.
 SKIP, RED, BLUE = -1, -2, -3
+#: While a part loads, ``FAR - j`` is the code of a slide to the ``j``-th distinct class of other parts
+#: that its group of blocks reaches; once every group is loaded it becomes that class's halo index.
+FAR = -4
 #: Bins of the histogram of T from which the bands' edges are chosen.
 BINS = 1 << 12
 #: Own classes a part loads at a time (whole blocks): the temporaries of the gathers are one such group's,
 #: beside the part's own arrays.
 LOAD_ROWS = 1 << 22
-
-
-def _joined(pieces: list[np.ndarray], empty: np.ndarray) -> np.ndarray:
-    """The pieces one after another (the only one itself, not a copy; ``empty`` when there are none)."""
-    if not pieces:
-        return empty
-    return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
 
 
 def _groups(ranges: tuple[tuple[int, int], ...], rows: int) -> list[tuple[tuple[int, int], ...]]:
@@ -250,12 +246,12 @@ def _matches(req: np.ndarray, solved: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 @JIT
-def _order_by(keys: np.ndarray) -> np.ndarray:
-    """The positions of ``keys`` (uint64) in increasing order, stable: an LSD radix sort, four passes of
-    16 bits (a comparison sort of millions of T took several times as long)."""
+def _sort_order(keys: np.ndarray, order: np.ndarray, spare: np.ndarray) -> None:
+    """``order`` (holding ``0..n-1``, int32 or int64) rearranged so that ``keys[order]`` (uint64)
+    increases, stable: an LSD radix sort, four passes of 16 bits, with ``spare`` as its second buffer (a
+    comparison sort of millions of T took several times as long). After the four passes the result is
+    back in ``order``."""
     n = keys.shape[0]
-    order = np.arange(n)
-    spare = np.empty(n, dtype=np.int64)
     counts = np.empty((1 << 16) + 1, dtype=np.int64)
     for shift in range(0, 64, 16):
         counts[:] = 0
@@ -268,13 +264,21 @@ def _order_by(keys: np.ndarray) -> np.ndarray:
             spare[counts[d]] = order[i]
             counts[d] += 1
         order, spare = spare, order
+
+
+def _order_by(keys: np.ndarray, dtype: type = np.int64) -> np.ndarray:
+    """The positions of ``keys`` (uint64) in increasing order, stable, as ``dtype`` (int32 halves the
+    buffers when there are fewer than 2^31 keys)."""
+    order: np.ndarray = np.arange(keys.shape[0], dtype=dtype)
+    _sort_order(keys, order, np.empty_like(order))
     return order
 
 
 @JIT
 def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct ``keys`` (non-negative int64) in increasing order, and where each key is among them."""
-    order = _order_by(keys.view(np.uint64))
+    order = np.arange(keys.shape[0])
+    _sort_order(keys.view(np.uint64), order, np.empty_like(order))
     slot = np.empty(keys.shape[0], dtype=np.int64)
     out = np.empty(keys.shape[0], dtype=np.int64)
     count = 0
@@ -285,6 +289,41 @@ def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             count += 1
         slot[order[i]] = count - 1
     return out[:count], slot
+
+
+@JIT
+def _merge_distinct(runs: np.ndarray, bounds: np.ndarray, out: np.ndarray) -> int:
+    """The distinct values of the increasing runs ``runs[bounds[r]:bounds[r + 1]]``, merged in increasing
+    order into ``out`` (when it has room; an empty ``out`` only counts them); returns how many. Each
+    step takes the least head among the runs (a part has few groups: one scan of them is enough)."""
+    k = bounds.shape[0] - 1
+    at = bounds[:-1].copy()
+    count = 0
+    last = 0
+    while True:
+        best = -1
+        least = 0
+        for r in range(k):
+            if at[r] < bounds[r + 1] and (best < 0 or runs[at[r]] < least):
+                best = r
+                least = runs[at[r]]
+        if best < 0:
+            return count
+        at[best] += 1
+        if count == 0 or least != last:
+            if out.shape[0]:
+                out[count] = least
+            count += 1
+            last = least
+
+
+@JIT
+def _place(code: np.ndarray, where: np.ndarray, offset: int) -> None:
+    """Every :data:`FAR` code ``FAR - j`` of ``code`` (a group's rows) becomes ``offset + where[j]``."""
+    flat = code.reshape(-1)
+    for i in range(flat.shape[0]):
+        if flat[i] <= FAR:
+            flat[i] = offset + where[FAR - flat[i]]
 
 
 class PerfectPart(Peers):
@@ -312,7 +351,9 @@ class PerfectPart(Peers):
         #: Neither colour united (the classes perfect play solves), and each one's weight (log2 positions).
         self.active = np.empty(m, dtype=bool)
         self.weight_log = np.empty(m, dtype=np.uint8)
-        far_at, far_keys = [], []
+        # Each group's distinct keys (owner * n + id) of other parts' classes it reaches; its far slides
+        # are coded FAR - (the key's place among them) until the halo is known.
+        far_keys: list[np.ndarray] = []
         base = 0
         for group in _groups(ranges, LOAD_ROWS):
             nbr = read_rows(nbr_arr, group)
@@ -327,15 +368,26 @@ class PerfectPart(Peers):
             partner = take(swap_arr, child)
             united = take(info_arr, partner)
             t_child = take(t_arr, child)
-            at, keys = _codes(nbr, info, active, t[base:end], partner, united, t_child, n, parts, index,
-                              block, self.counts, code[base:end])  # fmt: skip
-            far_at.append(at + base * width)
-            far_keys.append(keys)
+            at, keys = _codes(nbr, info, active, t[base:end], partner, united, t_child, n, parts,
+                              index, block, self.counts, code[base:end])  # fmt: skip
+            distinct, slot = _distinct(keys)
+            code[base:end].reshape(-1)[at] = FAR - slot
+            far_keys.append(distinct.copy())  # not a view: the rest of the group's arrays go
+            del nbr, info, swapped, child, partner, united, t_child, at, keys, distinct, slot
             base = end
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
         # owner's own order), found by the key owner * n + id.
-        keys, slot = _distinct(_joined(far_keys, np.zeros(0, dtype=np.int64)))
-        code.reshape(-1)[_joined(far_at, slot)] = m + slot
+        runs = np.concatenate(far_keys) if far_keys else np.zeros(0, dtype=np.int64)
+        bounds = np.cumsum([0, *(k.shape[0] for k in far_keys)]).astype(np.int64)
+        del far_keys
+        keys = np.empty(_merge_distinct(runs, bounds, np.zeros(0, dtype=np.int64)), dtype=np.int64)
+        _merge_distinct(runs, bounds, keys)
+        base = 0
+        for g, group in enumerate(_groups(ranges, LOAD_ROWS)):
+            end = base + sum(hi - lo for lo, hi in group)
+            _place(code[base:end], np.searchsorted(keys, runs[bounds[g] : bounds[g + 1]]), m)
+            base = end
+        del runs
         self.code = code
         far = keys % n
         owners = keys // n
@@ -346,11 +398,16 @@ class PerfectPart(Peers):
         self.recv = {q: slice(int(first[q]), int(last[q])) for q in range(parts) if last[q] > first[q]}
         self.value = np.zeros(m + far.shape[0], dtype=np.int16)
         self.known = np.zeros(m + far.shape[0], dtype=bool)
-        act = np.flatnonzero(self.active)
+        small = np.int32 if m < 2**31 else np.int64
+        act = np.flatnonzero(self.active).astype(small)
+        active_t = t[act]
+        del t
         #: Own active classes in increasing T, and their T.
         # Positive floats order as their bits do.
-        self.order = act[_order_by(t[act].view(np.uint64))].astype(np.int32 if m < 2**31 else np.int64)
-        self.sorted_t = t[self.order]
+        rank = _order_by(active_t.view(np.uint64), small)
+        self.order = act[rank]
+        self.sorted_t = active_t[rank]
+        del act, active_t, rank
         self.starts = np.zeros(2, dtype=np.int64)
         self.pending = self.order[:0]
         self.left = np.empty_like(self.order)

@@ -17,6 +17,7 @@ from pipeline.unitile import peers, perfect_parts
 from pipeline.unitile.perfect import SLIDES, TIES, class_values
 from pipeline.unitile.perfect_parts import (
     PerfectPart,
+    _merge_distinct,
     _order_by,
     band_edges,
     drive_bands,
@@ -141,6 +142,20 @@ def test_classes_are_swept_in_increasing_t_ties_in_id_order() -> None:
     t = rng.gamma(2.0, 100.0, 50_000) + 150.0
     t[::7] = t[3]
     assert np.array_equal(_order_by(t.view(np.uint64)), np.argsort(t, kind="stable"))
+    assert np.array_equal(_order_by(t.view(np.uint64), np.int32), np.argsort(t, kind="stable"))
+
+
+def test_the_groups_distinct_far_classes_merge_into_the_halo() -> None:
+    """Each group of a part's blocks keeps its distinct keys of other parts' classes; the halo is their
+    merge, each key once (a key reached from several groups, and empty groups, included)."""
+    rng = np.random.default_rng(11)
+    runs = [np.unique(rng.integers(0, 5_000, size)) for size in (0, 3_000, 1, 0, 2_500, 700)]
+    flat = np.concatenate(runs)
+    bounds = np.cumsum([0, *(r.shape[0] for r in runs)]).astype(np.int64)
+    count = _merge_distinct(flat, bounds, np.zeros(0, dtype=np.int64))
+    out = np.empty(count, dtype=np.int64)
+    assert _merge_distinct(flat, bounds, out) == count
+    assert np.array_equal(out, np.unique(flat))
 
 
 def test_a_part_loaded_a_few_blocks_at_a_time_is_the_same(clean35: Path, monkeypatch: Any) -> None:
