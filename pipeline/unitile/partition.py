@@ -240,9 +240,8 @@ class Partition(Peers):
             **{v: np.zeros(ne + self.o.halo.shape[0]) for v in E_VECTORS},
         }
         self.s = np.zeros(no)
+        #: ``A p`` within an iteration; between iterations, the true residual of own O rows.
         self.q = np.zeros(no)
-        self.res_o = np.zeros(no)
-        self.res_e = np.zeros(ne)
         # Which halo slots come from which part (the halo is grouped by owner).
         self.recv: dict[str, dict[int, slice]] = {}
         for name, side, base in (("O", self.e, no), ("E", self.o, ne)):
@@ -402,17 +401,18 @@ class Partition(Peers):
 
     def residual(self) -> tuple[float, float, float]:
         """The true residual ``1 - (I - P) x`` of own rows (x_E's halo is in): ``(max |s|, sigma, max
-        x)``."""
+        x)``. Between iterations q and own t are free: the O rows' residual goes into q (for
+        :meth:`restart`), the E rows' into own t (only its size is needed)."""
         no, ne = self.own_o, self.e_index.size
         x, xe = self.ext["x"][:no], self.ext["xe"][:ne]
-        m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.res_o)
-        m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, self.ext["x"], self.res_e)
+        m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.q)
+        m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, self.ext["x"], self.ext["t"][:ne])
         return max(m1, m2), max(b1, b2), float(max(x.max(initial=0.0), xe.max(initial=0.0)))
 
     def restart(self) -> None:
-        """s = p = the true residual of the last :meth:`residual`."""
-        self.s[:] = self.res_o
-        self.ext["p"][: self.own_o] = self.res_o
+        """s = p = the true residual of the last :meth:`residual` (in q)."""
+        self.s[:] = self.q
+        self.ext["p"][: self.own_o] = self.q
 
     # A solve run by the parts themselves -------------------------------------------------------
 
@@ -433,8 +433,10 @@ class Partition(Peers):
         return self.ext["x"][: self.own_o].copy(), self.ext["xe"][: self.e_index.size].copy()
 
     def save(self, path: str, slot: str) -> None:
-        """Write own x, s, p into the checkpoint arrays ``solve/<slot>_x|s|p``."""
-        for v, vec in zip("xsp", self.vectors(), strict=True):
+        """Write own x, s, p into the checkpoint arrays ``solve/<slot>_x|s|p`` (from the vectors
+        themselves: no copies)."""
+        no = self.own_o
+        for v, vec in zip("xsp", (self.ext["x"][:no], self.s, self.ext["p"][:no]), strict=True):
             arr = open_array(path, f"solve/{slot}_{v}", mode="r+")
             write_rows(arr, self.plan.o_ranges, vec)
 
@@ -450,8 +452,11 @@ class Partition(Peers):
         """Write own rows of the solution into this part's ``solve/r_<index>`` (O rows, then E rows, as
         :class:`SolutionParts` finds them; the stage turns them into ``values/r``); return their
         maximum."""
-        r_o, r_e = self.solution()
-        open_array(path, f"solve/r_{self.plan.index}", mode="r+")[:] = np.concatenate([r_o, r_e])
+        no, ne = self.own_o, self.e_index.size
+        r_o, r_e = self.ext["x"][:no], self.ext["xe"][:ne]
+        arr = open_array(path, f"solve/r_{self.plan.index}", mode="r+")
+        arr[:no] = r_o
+        arr[no : no + ne] = r_e
         return float(max(r_o.max(initial=0.0), r_e.max(initial=0.0)))
 
     def write_values(self, path: str, order: SolveOrder) -> tuple[float, float, float]:
@@ -477,6 +482,9 @@ class StoredPartition(Partition):
         nbr = SolveRows(open_array(path, "graph/nbr"), order, ids=True)
         info = SolveRows(open_array(path, "graph/info"), order)
         super().__init__(plan, plans, nbr, info)
+        # The order stays with the actor's arguments on a cluster: its table of every class (4 bytes a
+        # class, not this part's share) was only for reading the rows.
+        order.forget_table()
 
     def use_threads(self) -> tuple[int, int]:
         """Give the calling thread this part's numba threads; return ``(threads, allowed cores)``. The

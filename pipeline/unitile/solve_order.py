@@ -113,6 +113,10 @@ class SolveOrder:
         at = np.argsort(self.class_first, kind="stable")
         return self.class_first[at], self.solve_first[at]
 
+    def forget_table(self) -> None:
+        """Free :attr:`_solve_of` (made again if a later mapping needs it)."""
+        self.__dict__.pop("_solve_of", None)
+
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k != "_solve_of"}
 
