@@ -291,6 +291,8 @@ class DaskExecutor:
 
 #: Seconds between looks at the other calls of a round while one is still running.
 POLL_SECONDS = 0.05
+#: Seconds a group waits for each actor to close before it releases them anyway.
+CLOSE_SECONDS = 30.0
 
 
 class ActorGroup:
@@ -341,6 +343,23 @@ class ActorGroup:
         for actor in self.actors:
             with contextlib.suppress(Exception):  # an actor on a lost worker refuses calls
                 actor.abort()
+
+    def close(self) -> None:
+        """Close every actor whose class has a ``close`` method (it drops its handles of the others: on a
+        worker a handle is a reference that keeps the other alive), then release the actors' keys, so
+        that their workers delete them."""
+        closing = []
+        for actor in self.actors:
+            if hasattr(getattr(actor, "_cls", None), "close"):
+                with contextlib.suppress(Exception):  # an actor on a lost worker refuses calls
+                    closing.append(actor.close())
+        for pending in closing:
+            with contextlib.suppress(Exception):
+                pending.result(timeout=CLOSE_SECONDS)
+        if self.futures:
+            with contextlib.suppress(Exception):  # a client already closed has nothing to release
+                self.futures[0].client.cancel(self.futures)
+        self.actors, self.futures, self.handles, self.size = [], [], [], 0
 
 
 def engine_arguments(parser: Any) -> None:

@@ -35,6 +35,13 @@ class Group(Protocol):
         one call on every part can run them all at once, waiting for each other."""
         ...
 
+    def close(self) -> None:
+        """Let the parts go: each part that has a ``close`` method drops what it holds of the others
+        (a dask actor holding another's handle keeps it alive on its worker), then the group forgets
+        them, so their memory is free for the next stage. A part that cannot be reached (a lost worker)
+        is passed over."""
+        ...
+
 
 class LocalGroup:
     """Objects held in this process."""
@@ -54,6 +61,13 @@ class LocalGroup:
     def apart(self) -> bool:
         """No: the parts run one after another."""
         return False
+
+    def close(self) -> None:
+        """Close each part that has a ``close`` method, then forget them all."""
+        for part in self.parts:
+            if hasattr(part, "close"):
+                part.close()
+        self.parts, self.handles, self.size = [], [], 0
 
 
 __all__ = ["CallArgs", "Group", "LocalGroup", "OnWait"]

@@ -43,6 +43,11 @@ class Peers:
         others' :meth:`deliver` directly, worker to worker)."""
         self.peers = list(peers)
 
+    def close(self) -> None:
+        """Drop the other parts' handles (:meth:`pipeline.groups.Group.close`): a dask actor's handle held
+        on a worker keeps that actor, and all it holds, alive after its stage."""
+        self.peers = []
+
     async def deliver(self, method: str, args: tuple[Any, ...]) -> None:
         """One of :attr:`DELIVERIES`, called by another part. A coroutine, so that dask runs it on the
         worker's event loop while this part's own method may be running in the actor thread."""

@@ -15,6 +15,7 @@ from unitile_py.unitile.board import Board
 from unitile_py.unitile.position import Position
 
 from ..errors import CheckFailed
+from ..groups import Group
 from .bounds import Cost
 from .class_stages import starts_of
 from .classes import position_locals
@@ -29,14 +30,9 @@ from .store import Store
 BANDS = 32
 
 
-def solve_in_tiers(ctx: Context, n: int) -> tuple[dict[str, Any], Tiers]:
-    """Perfect play by :mod:`pipeline.unitile.perfect_parts`: one part per worker (one in this process),
-    the bands solved in turn, every part writing its own blocks of ``perfect/class_value``; returns the
-    summed counts, the longest distance and how the run went."""
-    store = ctx.store
-    parts = max(1, min(ctx.executor.workers, -(-n // BLOCK_IDS)))
-    store.create("perfect/class_value", (n,), None, np.int16, chunks=(min(n, BLOCK_IDS),))
-    group = ctx.executor.group(PerfectPart, [(store.path, w, parts, n) for w in range(parts)])
+def _run_parts(group: Group, path: str, n: int) -> tuple[list[dict[str, Any]], list[float], int, str]:
+    """The bands solved by the parts of ``group``; their results, peaks of memory, the number of bands
+    and what drove the rounds."""
     group.call("set_peers", [(group.handles,)] * group.size)
     group.call("ask")
     ranges = group.call("t_range")
@@ -54,15 +50,30 @@ def solve_in_tiers(ctx: Context, n: int) -> tuple[dict[str, Any], Tiers]:
         group.call("run", [(run_bands, bands)] * group.size)
     else:
         drive_bands(group, bands)
-    results = group.call("write", [(store.path, n)] * group.size)
+    results = group.call("write", [(path, n)] * group.size)
     peaks = group.call("peak_memory")
+    return results, peaks, bands, driver
+
+
+def solve_in_tiers(ctx: Context, n: int) -> tuple[dict[str, Any], Tiers]:
+    """Perfect play by :mod:`pipeline.unitile.perfect_parts`: one part per worker (one in this process),
+    the bands solved in turn, every part writing its own blocks of ``perfect/class_value``; returns the
+    summed counts, the longest distance and how the run went."""
+    store = ctx.store
+    parts = max(1, min(ctx.executor.workers, -(-n // BLOCK_IDS)))
+    store.create("perfect/class_value", (n,), None, np.int16, chunks=(min(n, BLOCK_IDS),))
+    group = ctx.executor.group(PerfectPart, [(store.path, w, parts, n) for w in range(parts)])
+    try:
+        results, peaks, bands, driver = _run_parts(group, store.path, n)
+    finally:
+        group.close()  # the workers have the memory back for the next stage
     counts = np.sum([r["counts"] for r in results], axis=0)
     names = {"stuck": STUCK, "ties": TIES, "missing": MISSING, "active": ACTIVE, "red_wins": RED_WINS,
              "class_slides": SLIDES}  # fmt: skip
     got: dict[str, Any] = {k: int(counts[i]) for k, i in names.items()}
     got["longest"] = max(r["longest"] for r in results)
     tiers = Tiers(
-        parts=group.size,
+        parts=parts,
         bands=bands,
         rounds=results[0]["rounds"],
         own=tuple(r["own"] for r in results),

@@ -160,19 +160,36 @@ def solve_on_parts(
     """One attempt: start the parts (from the checkpoint if any), run CG, write r (and T, when one part
     holds every class). Returns the numbers (with T's minimum and maximum, if written, each part's
     numba threads and allowed cores, whether it resumed, what drove the loop, and the parts' plans) and
-    adds the seconds of each phase to ``phases``."""
+    adds the seconds of each phase to ``phases``. The parts are let go at the end (:meth:`Group.close`),
+    so that their workers have the memory back for the next task."""
     store = ctx.store
-    split, n = order.split, order.n
     with timed(phases, "starting_parts"):
         # On one machine (a LocalCluster) a single part using every core beats moving halos between
         # processes; on a cluster of several machines, one part per worker bounds each one's memory.
         local = getattr(ctx.executor, "cluster", None) is not None
         parts = 1 if local else ctx.executor.workers
-        plans = plan_parts(split, n, parts)
+        plans = plan_parts(order.split, order.n, parts)
         # A LocalCluster's worker holding the only part may use every core this machine gives the build
         # (its workers inherit this process's affinity); elsewhere each part's worker decides.
         threads = allowed_cores() if local else ctx.task_threads
         group = ctx.executor.group(StoredPartition, [(store.path, p, plans, threads, order) for p in plans])
+    try:
+        return _solve_with(ctx, group, order, graph, tol, checkpoint_seconds, phases, plans)
+    finally:
+        group.close()
+
+
+def _solve_with(
+    ctx: Context, group: Group, order: SolveOrder, graph: str, tol: float, checkpoint_seconds: float,
+    phases: dict[str, float], plans: list[PartPlan],
+) -> tuple[
+    SolveResult, float, tuple[float, float] | None, list[float], list[tuple[int, int]], bool, str,
+    tuple[PartPlan, ...],
+]:  # fmt: skip
+    """:func:`solve_on_parts` once its parts are started."""
+    store = ctx.store
+    split, n = order.split, order.n
+    with timed(phases, "starting_parts"):
         used = [(int(t), int(c)) for t, c in group.call("use_threads")]
         connect(group)
         meta = checkpoint_meta(store, graph, split)

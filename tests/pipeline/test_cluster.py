@@ -339,3 +339,27 @@ def test_three_parts_run_the_solve_themselves_bit_for_bit(cluster: Cluster, tmp_
                 order=order)  # fmt: skip
     assert one.iterations == record["iterations"]
     assert np.array_equal(s.read("values/r"), one.x)
+
+
+def _actors_on_workers(cluster: Cluster) -> int:
+    """How many dask actors the workers hold (a lambda: the workers cannot import this module)."""
+    return sum(cluster.client.run(lambda dask_worker: len(dask_worker.state.actors)).values())
+
+
+def test_a_closed_group_leaves_no_actor_on_the_workers(cluster: Cluster) -> None:
+    """Parts holding each other's handles (``set_peers``) kept each other alive on their workers after
+    their stage, and with them every array they held: 3x9's perfect play began with 4.0 GiB of the
+    solve's parts still resident on its worker. A closed group's actors are gone."""
+    from pipeline.executor import DaskExecutor
+    from pipeline.unitile.peers import Peers
+
+    executor = DaskExecutor(scheduler=cluster.address, show_progress=False)
+    try:
+        group = executor.group(Peers, [(0,), (1,)])
+        group.call("set_peers", [(group.handles,)] * group.size)
+        assert _actors_on_workers(cluster) == 2
+        group.close()
+        assert group.size == 0
+        wait_for(lambda: _actors_on_workers(cluster) == 0, "the closed group's actors to go")
+    finally:
+        executor.close()
