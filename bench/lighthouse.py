@@ -2,13 +2,15 @@
 Debian's chromium (issue 34: they stay at 100).
 
     .venv/bin/python bench/lighthouse.py [--lighthouse PATH] [--pages about.html,...] [--forms mobile]
-                                         [--site build/site] [--json out.json]
+                                         [--site build/site] [--json out.json] [--jobs N]
 
 ``PATH`` is the ``lighthouse`` command of Lighthouse 12.2.3 from npm, by default the project's own
 (``node_modules/.bin/lighthouse``, pinned in package.json: ``npm ci`` installs it). Without
 ``--site`` the site is built into a temporary folder first. The site is served on 127.0.0.1 by
-site/serve.py; CHROME_PATH is /usr/bin/chromium. Prints one line a page and form factor, with every
-audit that lost points; exit status 1 when a score is under 100, 2 when Lighthouse cannot run.
+site/serve.py; CHROME_PATH is /usr/bin/chromium. ``--jobs`` runs (default: one per core this process may
+use) go at once, each with its own browser; none of the categories scored depends on timing. Prints one
+line a page and form factor, in order, with every audit that lost points; exit status 1 when a score is
+under 100, 2 when Lighthouse cannot run.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -64,18 +67,27 @@ def audit(lighthouse: str, url: str, form: str, out: Path) -> dict[str, Any]:
     }
 
 
-def run(lighthouse: str, site: Path, pages: list[str], forms: list[str]) -> list[dict[str, Any]]:
-    """Every page in every form factor, served from ``site``; prints one line each."""
-    results = []
+def run(
+    lighthouse: str, site: Path, pages: list[str], forms: list[str], jobs: int = 1
+) -> list[dict[str, Any]]:
+    """Every page in every form factor, served from ``site``, ``jobs`` at a time; prints one line each, in
+    order."""
     server = serve_module.SiteServer(site).start()
     try:
-        with tempfile.TemporaryDirectory() as tmp:
-            for page in pages:
-                for form in forms:
-                    result = audit(lighthouse, server.url + page, form, Path(tmp) / "report.json")
-                    result.update(page=page or "index.html", form=form)
-                    print(f"{result['page']:15} {form:8} {result['scores']} {' '.join(result['lost'])}")
-                    results.append(result)
+        with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max(1, jobs)) as pool:
+
+            def one(i: int, page: str, form: str) -> dict[str, Any]:
+                result = audit(lighthouse, server.url + page, form, Path(tmp) / f"report{i}.json")
+                result.update(page=page or "index.html", form=form)
+                return result
+
+            runs = [(page, form) for page in pages for form in forms]
+            futures = [pool.submit(one, i, page, form) for i, (page, form) in enumerate(runs)]
+            results = []
+            for future in futures:
+                result = future.result()
+                print(f"{result['page']:15} {result['form']:8} {result['scores']} {' '.join(result['lost'])}")
+                results.append(result)
     finally:
         server.stop()
     return results
@@ -88,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--forms", help="only these form factors, comma-separated (mobile, desktop)")
     parser.add_argument("--site", type=Path, help="a built site (default: build one)")
     parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="runs at once")
     args = parser.parse_args(argv)
     pages = PAGES if args.pages is None else ["" if p == "index.html" else p for p in args.pages.split(",")]
     forms = list(FORMS) if args.forms is None else args.forms.split(",")
@@ -108,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         site = args.site or build_module.build(Path(tmp) / "site").out
-        results = run(args.lighthouse, site, pages, forms)
+        results = run(args.lighthouse, site, pages, forms, args.jobs)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     below = [r for r in results if min(r["scores"].values()) < 100]
