@@ -193,7 +193,7 @@ class _Side:
         ids = np.unique(np.concatenate(far_ids)) if far_ids else np.zeros(0, dtype=np.int64)
         by_owner = np.argsort(owner[ids // BLOCK], kind="stable")
         self.halo = ids[by_owner].astype(np.int64)
-        self.halo_owner = owner[self.halo // BLOCK]
+        self.halo_owner = owner[self.halo // BLOCK].astype(np.int32)
         slot = np.empty(ids.shape[0], dtype=np.int64)
         slot[by_owner] = np.arange(ids.shape[0])
         for blk in blocks:

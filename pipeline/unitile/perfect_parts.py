@@ -392,6 +392,8 @@ class PerfectPart(Peers):
         far = keys % n
         owners = keys // n
         self.halo = far
+        #: Values of other parts' classes this part reads.
+        self.halo_size = far.shape[0]
         #: Where each owner's values go in the halo.
         first = m + np.searchsorted(owners, np.arange(parts))
         last = m + np.searchsorted(owners, np.arange(parts), "right")
@@ -444,16 +446,18 @@ class PerfectPart(Peers):
     # Exchange ----------------------------------------------------------------------------------------
 
     def ask(self) -> None:
-        """Tell every part which of its classes this one reads (their :meth:`serve`)."""
+        """Tell every part which of its classes this one reads (their :meth:`serve`); the halo's ids are
+        not needed after that (messages say where in the halo their values go)."""
         calls = []
         for q, at in self.recv.items():
             ids = self.halo[at.start - self.size : at.stop - self.size]
             calls.append((q, "serve", (self.index, local_of(ids, self.parts, self.block))))
         self._send_all(calls)
+        self.halo = np.zeros(0, dtype=np.int64)
 
     def serve(self, reader: int, own: np.ndarray) -> None:
         """Remember which own classes (own indices, increasing) part ``reader`` reads."""
-        self.requests[reader] = own
+        self.requests[reader] = own.astype(self.order.dtype)
 
     def sweep(self) -> None:
         """One round: value every waiting class whose slides reach known values (:func:`_sweep`), then send
@@ -527,7 +531,7 @@ class PerfectPart(Peers):
         counts[ACTIVE] = int(weight[self.active].sum())
         counts[RED_WINS] = int(weight[self.active & (own > 0)].sum())
         return {"counts": counts.tolist(), "longest": int(np.abs(own).max(initial=0)), "rounds": self.rounds,
-                "halo": int(self.halo.shape[0]), "own": self.size,
+                "halo": self.halo_size, "own": self.size,
                 "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}  # fmt: skip
 
 

@@ -76,7 +76,7 @@ def test_parts_driven_round_by_round_give_the_reference_values(
     assert sum(int(p.counts[TIES]) for p in group.parts) == counts[TIES] == 0
     if parts > 1:
         # Other parts' classes were read through the halo, and a band took more than one round.
-        assert all(p.halo.shape[0] for p in group.parts)
+        assert all(p.halo_size for p in group.parts)
         assert group.parts[0].rounds > used
 
 
