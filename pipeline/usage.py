@@ -26,26 +26,26 @@ _STATUS = Path("/proc/self/status")
 _CLEAR = Path("/proc/self/clear_refs")
 
 
-def peak_rss() -> int:
-    """Peak resident memory of this process in bytes (since the last reset, where possible)."""
+def _status_bytes(field: str) -> int | None:
+    """A memory field of ``/proc/self/status`` (``VmHWM``, ``VmRSS``) in bytes; None where there is none."""
     try:
         for line in _STATUS.read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) * 1024
     except OSError:
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return None
+
+
+def peak_rss() -> int:
+    """Peak resident memory of this process in bytes (since the last reset, where possible)."""
+    peak = _status_bytes("VmHWM")
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 if peak is None else peak
 
 
 def resident() -> int:
     """Resident memory of this process now in bytes (0 where ``/proc`` does not say)."""
-    try:
-        for line in _STATUS.read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 0
+    return _status_bytes("VmRSS") or 0
 
 
 @functools.cache
