@@ -345,9 +345,8 @@ class ActorGroup:
                 actor.abort()
 
     def close(self) -> None:
-        """Close every actor whose class has a ``close`` method (it drops its handles of the others: on a
-        worker a handle is a reference that keeps the other alive), then release the actors' keys, so
-        that their workers delete them."""
+        """Close every actor whose class has a ``close`` method (it drops its handles of the others), then
+        release the actors' keys, so that their workers delete them now."""
         closing = []
         for actor in self.actors:
             if hasattr(getattr(actor, "_cls", None), "close"):

@@ -36,10 +36,10 @@ class Group(Protocol):
         ...
 
     def close(self) -> None:
-        """Let the parts go: each part that has a ``close`` method drops what it holds of the others
-        (a dask actor holding another's handle keeps it alive on its worker), then the group forgets
-        them, so their memory is free for the next stage. A part that cannot be reached (a lost worker)
-        is passed over."""
+        """Let the parts go now, not whenever the last reference to the group happens to be freed: each
+        part that has a ``close`` method drops its handles of the others, then the group forgets them
+        (dask actors: their keys are released), so that their memory is free for the next stage. A part
+        that cannot be reached (a lost worker) is passed over."""
         ...
 
 

@@ -44,8 +44,7 @@ class Peers:
         self.peers = list(peers)
 
     def close(self) -> None:
-        """Drop the other parts' handles (:meth:`pipeline.groups.Group.close`): a dask actor's handle held
-        on a worker keeps that actor, and all it holds, alive after its stage."""
+        """Drop the other parts' handles (the group is closing: :meth:`pipeline.groups.Group.close`)."""
         self.peers = []
 
     async def deliver(self, method: str, args: tuple[Any, ...]) -> None:

@@ -347,9 +347,10 @@ def _actors_on_workers(cluster: Cluster) -> int:
 
 
 def test_a_closed_group_leaves_no_actor_on_the_workers(cluster: Cluster) -> None:
-    """Parts holding each other's handles (``set_peers``) kept each other alive on their workers after
-    their stage, and with them every array they held: 3x9's perfect play began with 4.0 GiB of the
-    solve's parts still resident on its worker. A closed group's actors are gone."""
+    """An actor lives while a client holds its key. The solve's and perfect play's groups were let go only
+    when the last reference to them was freed, some stages later: on 5x5 the workers held their solve
+    parts into the verify stage, and 3x9's perfect play began with 4.1 GiB of them still resident. A
+    closed group's actors, which hold each other's handles, are gone at once."""
     from pipeline.executor import DaskExecutor
     from pipeline.unitile.peers import Peers
 
