@@ -354,8 +354,9 @@ class PerfectPart(Peers):
         # Each group's distinct keys (owner * n + id) of other parts' classes it reaches; its far slides
         # are coded FAR - (the key's place among them) until the halo is known.
         far_keys: list[np.ndarray] = []
+        groups = _groups(ranges, LOAD_ROWS)
         base = 0
-        for group in _groups(ranges, LOAD_ROWS):
+        for group in groups:
             nbr = read_rows(nbr_arr, group)
             info = read_rows(info_arr, group)
             end = base + info.shape[0]
@@ -383,7 +384,7 @@ class PerfectPart(Peers):
         keys = np.empty(_merge_distinct(runs, bounds, np.zeros(0, dtype=np.int64)), dtype=np.int64)
         _merge_distinct(runs, bounds, keys)
         base = 0
-        for g, group in enumerate(_groups(ranges, LOAD_ROWS)):
+        for g, group in enumerate(groups):
             end = base + sum(hi - lo for lo, hi in group)
             _place(code[base:end], np.searchsorted(keys, runs[bounds[g] : bounds[g + 1]]), m)
             base = end
