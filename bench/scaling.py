@@ -166,7 +166,7 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path,
         if committed.is_dir()
         else None
     )
-    stage_peaks = [v.get("usage", {}).get("worker_peak_gib") or 0 for v in stages.values()]
+    stage_peaks = _stage_mib(stages, "worker_peak_gib")
     tables_bytes = sum(p.stat().st_size for p in (tmp / "tables").iterdir())
     shutil.rmtree(tmp, ignore_errors=True)
     return {
@@ -188,10 +188,10 @@ def run_one(board: Board, workers: int, memory_limit: str | None, scratch: Path,
         # The build resets each process's high-water mark at every stage (pipeline/usage.py), so a
         # worker's own peak at the end is its last stage's; the stage records hold each stage's.
         "worker_peak_mib": worker_peaks,
-        "worker_peak_mib_over_stages": round(1024 * max(stage_peaks, default=0), 1),
+        "worker_peak_mib_over_stages": max((v or 0.0 for v in stage_peaks.values()), default=0.0),
         # Each stage's largest worker peak, and the largest worker's resident memory as the stage began
         # (what the peak holds of the worker's baseline: code, libraries, memory not yet given back).
-        "stage_worker_peak_mib": _stage_mib(stages, "worker_peak_gib"),
+        "stage_worker_peak_mib": stage_peaks,
         "stage_worker_start_mib": _stage_mib(stages, "worker_start_gib"),
         "worker_memory_events": events,
         "tables_bits_per_position": round(8 * tables_bytes / board.positions, 4),
@@ -283,18 +283,24 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def against_fewest(rows: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Per board built with several worker counts: ``(run with the fewest workers, another run)`` pairs."""
+    pairs = []
+    for board in dict.fromkeys(r["board"] for r in rows):
+        runs = sorted((r for r in rows if r["board"] == board), key=lambda r: r["workers"])
+        pairs += [(runs[0], r) for r in runs[1:]]
+    return pairs
+
+
 def speedups(rows: list[dict[str, Any]]) -> list[str]:
     """Per board built with several worker counts: each stage's seconds with the fewest workers over its
     seconds with more, and the whole build's."""
     lines = []
-    for board in dict.fromkeys(r["board"] for r in rows):
-        runs = sorted((r for r in rows if r["board"] == board), key=lambda r: r["workers"])
-        base = runs[0]
-        for r in runs[1:]:
-            parts = [f"{k} {base['stage_seconds'][k] / v:.2f}x" for k, v in r["stage_seconds"].items()
-                     if k in base["stage_seconds"] and v > 0]
-            lines.append(f"{board} {r['workers']} workers over {base['workers']}: build "
-                         f"{base['wall_seconds'] / r['wall_seconds']:.2f}x; " + ", ".join(parts))
+    for base, r in against_fewest(rows):
+        parts = [f"{k} {base['stage_seconds'][k] / v:.2f}x" for k, v in r["stage_seconds"].items()
+                 if k in base["stage_seconds"] and v > 0]  # fmt: skip
+        lines.append(f"{r['board']} {r['workers']} workers over {base['workers']}: build "
+                     f"{base['wall_seconds'] / r['wall_seconds']:.2f}x; " + ", ".join(parts))  # fmt: skip
     return lines
 
 
@@ -309,14 +315,11 @@ def memory_lines(rows: list[dict[str, Any]]) -> list[str]:
         parts = [f"{k} {v:.0f} ({starts.get(k) or 0:.0f})" for k, v in peaks.items() if v is not None]
         if parts:
             lines.append(f"{r['board']} {r['workers']} workers, peak (start) MiB: " + ", ".join(parts))
-    for board in dict.fromkeys(r["board"] for r in rows):
-        runs = sorted((r for r in rows if r["board"] == board), key=lambda r: r["workers"])
-        base = runs[0]["worker_peak_mib_over_stages"]
-        for r in runs[1:]:
-            peak = r["worker_peak_mib_over_stages"]
-            if base:
-                lines.append(f"{board} {r['workers']} workers: largest worker peak {peak:.0f} MiB, "
-                             f"{100 * peak / base:.0f} % of {runs[0]['workers']} worker's {base:.0f} MiB")
+    for first, r in against_fewest(rows):
+        base, peak = first["worker_peak_mib_over_stages"], r["worker_peak_mib_over_stages"]
+        if base:
+            lines.append(f"{r['board']} {r['workers']} workers: largest worker peak {peak:.0f} MiB, "
+                         f"{100 * peak / base:.0f} % of {first['workers']} worker's {base:.0f} MiB")
     return lines
 
 
