@@ -40,6 +40,7 @@ import numpy as np
 
 from .. import cores
 from ..arrays import Checked, open_array, take
+from ..usage import release_freed
 from .classes import ACTIVE_BIT
 from .peers import Peers
 from .solve_order import SolveOrder, SolveRows
@@ -250,6 +251,8 @@ class Partition(Peers):
                 at = np.flatnonzero(side.halo_owner == q)
                 self.recv[name][int(q)] = slice(base + int(at[0]), base + int(at[-1]) + 1)
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
+        #: The values of each vector for each reader, as last pushed (:meth:`push`).
+        self.outbox: dict[tuple[str, int], np.ndarray] = {}
         #: How often this part pushed each vector, and the sequence number of each owner's latest push
         #: into this part's halo: every part pushes a vector as often as the others (they run the same
         #: iteration), so the halo of this part's n-th push is complete when every owner's is at n.
@@ -286,18 +289,34 @@ class Partition(Peers):
                 own, pos = index.local(ids)
                 if not own.all():
                     raise ValueError(f"part {reader} asks part {self.plan.index} for classes it does not own")
-                self.send[half][reader] = pos
+                self.send[half][reader] = pos.astype(np.int32) if index.size < 2**31 else pos
 
     def push(self, name: str, wait: bool = True) -> None:
         """Send the own values of a vector that other parts read into their halos; returns when they
-        have them (or at once, ``wait=False``: the readers wait for them, :meth:`wait_halo`)."""
+        have them (or at once, ``wait=False``: the readers wait for them, :meth:`wait_halo`).
+
+        The values go out of one buffer per vector and reader (:meth:`_outgoing`), filled again at the
+        vector's next push: by then the reader has them, since between two pushes of a vector lies a
+        reduction that needs every reader's partial sums, which it sends only after reading the halo (the
+        module's docstring). A fresh array per push is what a dask actor call keeps alive in reference
+        cycles until the garbage collector runs: measured on 3x9, 0.8 GiB more per worker by the end of
+        the solve (docs/cluster.md, "Where that memory was")."""
         half = "O" if name in O_VECTORS else "E"
         vec = self.ext[name]
         me = self.plan.index
         self.sent[name] += 1
         seq = self.sent[name]
-        calls = [(w, "receive", (name, me, vec[idx], seq)) for w, idx in self.send[half].items()]
+        calls = [(w, "receive", (name, me, self._outgoing(name, w, vec, idx), seq))
+                 for w, idx in self.send[half].items()]  # fmt: skip
         self._send_all(calls, wait)
+
+    def _outgoing(self, name: str, reader: int, vec: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """``vec[idx]`` in the buffer of vector ``name`` for part ``reader`` (made at the first push)."""
+        out = self.outbox.get((name, reader))
+        if out is None:
+            out = self.outbox[(name, reader)] = np.empty(idx.shape[0])
+        np.take(vec, idx, out=out)
+        return out
 
     def receive(self, name: str, owner: int, values: np.ndarray, seq: int) -> None:
         """Store part ``owner``'s values of a vector (its ``seq``-th push of it) in the halo; an older
@@ -396,7 +415,10 @@ class Partition(Peers):
         ne = self.e_index.size
         xe = self.ext["xe"]
         gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["x"], xe)
-        xe[:ne] = np.where(self.e.info & ACTIVE_BIT, 1.0 + xe[:ne], 0.0)
+        # In place: a class's worth of temporaries here would be more than a vector beside the part.
+        own = xe[:ne]
+        np.add(own, 1.0, out=own)
+        own[(self.e.info & ACTIVE_BIT) == 0] = 0.0
         self.push("xe", wait)
 
     def residual(self) -> tuple[float, float, float]:
@@ -465,8 +487,17 @@ class Partition(Peers):
         plan = self.plan
         if plan.own_o != plan.split or plan.own_e != plan.n - plan.split:
             raise ValueError(f"part {plan.index} does not hold every class")
-        r = np.concatenate([self.ext["x"][: plan.own_o], self.ext["xe"][: plan.own_e]])
-        out = [write_class_values(path, order, lo, min(lo + VALUE_ROWS, plan.n), r.__getitem__)
+        x, xe = self.ext["x"][: plan.own_o], self.ext["xe"][: plan.own_e]
+
+        def r_at(positions: np.ndarray) -> np.ndarray:
+            # From x and x_E where they are: r joined into one vector would be a copy of every class's.
+            out = np.empty(positions.shape)
+            odd = positions < plan.split
+            out[odd] = x[positions[odd]]
+            out[~odd] = xe[positions[~odd] - plan.split]
+            return out
+
+        out = [write_class_values(path, order, lo, min(lo + VALUE_ROWS, plan.n), r_at)
                for lo in range(0, plan.n, VALUE_ROWS)]  # fmt: skip
         return max(o[0] for o in out), min(o[1] for o in out), max(o[2] for o in out)
 
@@ -485,6 +516,8 @@ class StoredPartition(Partition):
         # The order stays with the actor's arguments on a cluster: its table of every class (4 bytes a
         # class, not this part's share) was only for reading the rows.
         order.forget_table()
+        # Reading the rows left freed blocks resident in the heap (3x9: 0.3-0.4 GiB per part).
+        release_freed()
 
     def use_threads(self) -> tuple[int, int]:
         """Give the calling thread this part's numba threads; return ``(threads, allowed cores)``. The

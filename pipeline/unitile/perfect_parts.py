@@ -247,11 +247,11 @@ def _matches(req: np.ndarray, solved: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 @JIT
 def _sort_order(keys: np.ndarray, order: np.ndarray, spare: np.ndarray) -> None:
-    """``order`` (holding ``0..n-1``, int32 or int64) rearranged so that ``keys[order]`` (uint64)
-    increases, stable: an LSD radix sort, four passes of 16 bits, with ``spare`` as its second buffer (a
-    comparison sort of millions of T took several times as long). After the four passes the result is
-    back in ``order``."""
-    n = keys.shape[0]
+    """``order`` (distinct positions in ``keys``, int32 or int64: all of them, or some) rearranged so
+    that ``keys[order]`` (uint64) increases, stable: an LSD radix sort, four passes of 16 bits, with
+    ``spare`` (as long as ``order``) as its second buffer (a comparison sort of millions of T took
+    several times as long). After the four passes the result is back in ``order``."""
+    n = order.shape[0]
     counts = np.empty((1 << 16) + 1, dtype=np.int64)
     for shift in range(0, 64, 16):
         counts[:] = 0
@@ -264,14 +264,6 @@ def _sort_order(keys: np.ndarray, order: np.ndarray, spare: np.ndarray) -> None:
             spare[counts[d]] = order[i]
             counts[d] += 1
         order, spare = spare, order
-
-
-def _order_by(keys: np.ndarray, dtype: type = np.int64) -> np.ndarray:
-    """The positions of ``keys`` (uint64) in increasing order, stable, as ``dtype`` (int32 halves the
-    buffers when there are fewer than 2^31 keys)."""
-    order: np.ndarray = np.arange(keys.shape[0], dtype=dtype)
-    _sort_order(keys, order, np.empty_like(order))
-    return order
 
 
 @JIT
@@ -369,12 +361,15 @@ class PerfectPart(Peers):
             partner = take(swap_arr, child)
             united = take(info_arr, partner)
             t_child = take(t_arr, child)
+            del child, swapped
             at, keys = _codes(nbr, info, active, t[base:end], partner, united, t_child, n, parts,
                               index, block, self.counts, code[base:end])  # fmt: skip
+            # The gathers go before the far keys are sorted: the group's temporaries never all at once.
+            del nbr, info, partner, united, t_child
             distinct, slot = _distinct(keys)
             code[base:end].reshape(-1)[at] = FAR - slot
             far_keys.append(distinct.copy())  # not a view: the rest of the group's arrays go
-            del nbr, info, swapped, child, partner, united, t_child, at, keys, distinct, slot
+            del at, keys, distinct, slot
             base = end
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
         # owner's own order), found by the key owner * n + id.
@@ -390,27 +385,26 @@ class PerfectPart(Peers):
             base = end
         del runs
         self.code = code
-        far = keys % n
-        owners = keys // n
-        self.halo = far
+        small = np.int32 if n < 2**31 else np.int64
         #: Values of other parts' classes this part reads.
-        self.halo_size = far.shape[0]
+        self.halo_size = keys.shape[0]
         #: Where each owner's values go in the halo.
+        owners = keys // n
         first = m + np.searchsorted(owners, np.arange(parts))
         last = m + np.searchsorted(owners, np.arange(parts), "right")
         self.recv = {q: slice(int(first[q]), int(last[q])) for q in range(parts) if last[q] > first[q]}
-        self.value = np.zeros(m + far.shape[0], dtype=np.int16)
-        self.known = np.zeros(m + far.shape[0], dtype=bool)
-        small = np.int32 if m < 2**31 else np.int64
-        act = np.flatnonzero(self.active).astype(small)
-        active_t = t[act]
-        del t
-        #: Own active classes in increasing T, and their T.
-        # Positive floats order as their bits do.
-        rank = _order_by(active_t.view(np.uint64), small)
-        self.order = act[rank]
-        self.sorted_t = active_t[rank]
-        del act, active_t, rank
+        #: The halo's classes as their owners' own indices (what :meth:`ask` tells them).
+        self.halo = local_of(keys % n, parts, block).astype(small)
+        del keys, owners
+        self.value = np.zeros(m + self.halo_size, dtype=np.int16)
+        self.known = np.zeros(m + self.halo_size, dtype=bool)
+        #: Own active classes in increasing T, and their T. Positive floats order as their bits do; the
+        #: own classes are sorted where they are, by their T in place (no copy of the active ones' T).
+        order = np.flatnonzero(self.active).astype(small)
+        _sort_order(t.view(np.uint64), order, np.empty_like(order))
+        self.order = order
+        self.sorted_t = t[order]
+        del t, order
         self.starts = np.zeros(2, dtype=np.int64)
         self.pending = self.order[:0]
         self.left = np.empty_like(self.order)
@@ -436,9 +430,11 @@ class PerfectPart(Peers):
         return np.histogram(self.sorted_t, bins=BINS, range=(low, high))[0]
 
     def set_bands(self, edges: np.ndarray) -> None:
-        """Cut own classes into the bands of ``edges`` (:func:`band_edges`)."""
+        """Cut own classes into the bands of ``edges`` (:func:`band_edges`). Own T is not needed after
+        this (:meth:`t_range` and :meth:`histogram` come before): it goes, 8 bytes a class."""
         self.starts = np.searchsorted(self.sorted_t, edges, side="left")
         self.starts[-1] = self.order.shape[0]
+        self.sorted_t = self.sorted_t[:0].copy()
 
     def open_band(self, band: int) -> None:
         """Every own class of ``band`` waits for its value."""
@@ -451,10 +447,9 @@ class PerfectPart(Peers):
         not needed after that (messages say where in the halo their values go)."""
         calls = []
         for q, at in self.recv.items():
-            ids = self.halo[at.start - self.size : at.stop - self.size]
-            calls.append((q, "serve", (self.index, local_of(ids, self.parts, self.block))))
+            calls.append((q, "serve", (self.index, self.halo[at.start - self.size : at.stop - self.size])))
         self._send_all(calls)
-        self.halo = np.zeros(0, dtype=np.int64)
+        self.halo = self.halo[:0]
 
     def serve(self, reader: int, own: np.ndarray) -> None:
         """Remember which own classes (own indices, increasing) part ``reader`` reads."""

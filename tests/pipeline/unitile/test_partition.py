@@ -81,6 +81,33 @@ def test_parts_hold_key_ranges(clean35: Path) -> None:
             assert held[w].max() <= held[w + 1].min()
 
 
+def test_pushes_fill_the_readers_halos_from_one_buffer_per_vector_and_reader(clean35: Path) -> None:
+    """A vector's values for a reader go out of the same buffer at every push (a fresh array per push is
+    what dask's actor calls keep alive until the garbage collector runs), and land in the reader's halo
+    where its rows read them."""
+    store = Store(str(clean35), B35)
+    order = solve_order(store)
+    group = local_parts(store.read("graph/nbr"), store.read("graph/info"), order.split, 3, order)
+    rng = np.random.default_rng(5)
+    for step in range(2):
+        for part in group.parts:
+            part.ext["p"][: part.own_o] = rng.random(part.own_o)
+        for part in group.parts:
+            part.push("p")
+        buffers = {key: id(buf) for part in group.parts for key, buf in part.outbox.items()}
+        if step == 0:
+            first = buffers
+        assert buffers == first and buffers
+        # Every part's p halo holds its owners' current values.
+        for part in group.parts:
+            for owner, at in part.recv["O"].items():
+                ids = part.e.halo[at.start - part.own_o : at.stop - part.own_o]
+                src = group.parts[owner]
+                own, pos = src.o_index.local(ids)
+                assert own.all()
+                assert np.array_equal(part.ext["p"][at], src.ext["p"][pos])
+
+
 @pytest.mark.parametrize("parts", [2, 3])
 def test_halo_is_what_the_rows_read_from_other_parts(clean35: Path, parts: int) -> None:
     store = Store(str(clean35), B35)

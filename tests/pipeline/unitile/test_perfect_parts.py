@@ -18,7 +18,7 @@ from pipeline.unitile.perfect import SLIDES, TIES, class_values
 from pipeline.unitile.perfect_parts import (
     PerfectPart,
     _merge_distinct,
-    _order_by,
+    _sort_order,
     band_edges,
     drive_bands,
     local_of,
@@ -141,8 +141,15 @@ def test_classes_are_swept_in_increasing_t_ties_in_id_order() -> None:
     rng = np.random.default_rng(3)
     t = rng.gamma(2.0, 100.0, 50_000) + 150.0
     t[::7] = t[3]
-    assert np.array_equal(_order_by(t.view(np.uint64)), np.argsort(t, kind="stable"))
-    assert np.array_equal(_order_by(t.view(np.uint64), np.int32), np.argsort(t, kind="stable"))
+    for dtype in (np.int64, np.int32):
+        order = np.arange(t.shape[0], dtype=dtype)
+        _sort_order(t.view(np.uint64), order, np.empty_like(order))
+        assert np.array_equal(order, np.argsort(t, kind="stable"))
+    # Some of the entries (a part's active classes), sorted where they are by their keys.
+    some = np.flatnonzero(rng.random(t.shape[0]) < 0.6).astype(np.int32)
+    expect = some[np.argsort(t[some], kind="stable")]
+    _sort_order(t.view(np.uint64), some, np.empty_like(some))
+    assert np.array_equal(some, expect)
 
 
 def test_the_groups_distinct_far_classes_merge_into_the_halo() -> None:
