@@ -7,8 +7,10 @@ gets its own peak. Where that is not possible (another system, a kernel that ref
 process's peak since it started (``ru_maxrss``), which is never smaller than the stage's.
 
 Before a stage, :func:`sample` with ``reset`` also gives the memory that earlier stages freed back to the
-system (glibc's ``malloc_trim``): freed blocks inside the heap otherwise stay resident, and a long-lived
-worker would carry every earlier stage's high-water mark into the next stage's peak.
+system: it first collects the garbage that only the cycle collector frees (dask's and zarr's calls leave
+reference cycles that hold the arrays they passed), then returns the heap's freed blocks (glibc's
+``malloc_trim``), which otherwise stay resident: a long-lived worker would carry every earlier stage's
+high-water mark into the next stage's peak.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import functools
+import gc
 import os
 import resource
 import time
@@ -81,9 +84,10 @@ def reset_peak() -> bool:
 
 def sample(reset: bool = False) -> tuple[float, int, int]:
     """``(CPU seconds of this process so far, peak resident bytes, resident bytes now)``; with ``reset``
-    the freed memory is first returned to the system (:func:`release_freed`) and the peak starts again
-    after it is read. Runs in the client and, through the executor, in each worker."""
+    the garbage is first collected, the freed memory returned to the system (:func:`release_freed`), and
+    the peak starts again after it is read. Runs in the client and, through the executor, in each worker."""
     if reset:
+        gc.collect()
         release_freed()
     out = (time.process_time(), peak_rss(), resident())
     if reset:
