@@ -7,8 +7,8 @@ gets its own peak. Where that is not possible (another system, a kernel that ref
 process's peak since it started (``ru_maxrss``), which is never smaller than the stage's.
 
 Before a stage, :func:`sample` with ``reset`` also gives the memory that earlier stages freed back to the
-system: it first collects the garbage that only the cycle collector frees (dask's and zarr's calls leave
-reference cycles that hold the arrays they passed), then returns the heap's freed blocks (glibc's
+system: it first collects the garbage that only the cycle collector frees (dask's actor calls, for one,
+leave reference cycles that hold the arrays passed to them), then returns the heap's freed blocks (glibc's
 ``malloc_trim``), which otherwise stay resident: a long-lived worker would carry every earlier stage's
 high-water mark into the next stage's peak.
 """

@@ -299,8 +299,8 @@ class Partition(Peers):
         vector's next push: by then the reader has them, since between two pushes of a vector lies a
         reduction that needs every reader's partial sums, which it sends only after reading the halo (the
         module's docstring). A fresh array per push is what a dask actor call keeps alive in reference
-        cycles until the garbage collector runs: measured on 3x9, 0.8 GiB more per worker by the end of
-        the solve (docs/cluster.md, "Where that memory was")."""
+        cycles until the garbage collector runs: measured on 3x9, 0.6-0.8 GiB more per worker by the end
+        of the CG loop (docs/cluster.md, "The halo pushes' arrays")."""
         half = "O" if name in O_VECTORS else "E"
         vec = self.ext[name]
         me = self.plan.index
@@ -415,7 +415,7 @@ class Partition(Peers):
         ne = self.e_index.size
         xe = self.ext["xe"]
         gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["x"], xe)
-        # In place: a class's worth of temporaries here would be more than a vector beside the part.
+        # In place: np.where would make three temporaries the size of the E rows.
         own = xe[:ne]
         np.add(own, 1.0, out=own)
         own[(self.e.info & ACTIVE_BIT) == 0] = 0.0
