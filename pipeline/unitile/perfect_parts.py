@@ -33,6 +33,7 @@ The values are those of :func:`pipeline.unitile.perfect.class_values` for any nu
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -267,6 +268,33 @@ def _sort_order(keys: np.ndarray, order: np.ndarray, spare: np.ndarray) -> None:
 
 
 @JIT
+def _positions(mask: np.ndarray, out: np.ndarray) -> None:
+    """The positions of ``mask``'s true entries, in increasing order, into ``out`` (as long as their
+    count, of any integer type: ``np.flatnonzero`` would make int64 ones first)."""
+    j = 0
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            out[j] = i
+            j += 1
+
+
+@JIT
+def _positions_weighed(weight_log: np.ndarray, active: np.ndarray, value: np.ndarray) -> tuple[int, int]:
+    """The positions of the active classes (``2 ** weight_log`` each) and of those where red wins
+    (``value > 0``), in one pass: whole-array temporaries here were 8 bytes a class several times over
+    (3x9, two parts: 0.5 GiB at the end of the stage)."""
+    total = 0
+    red = 0
+    for i in range(active.shape[0]):
+        if active[i]:
+            w = 1 << int(weight_log[i])
+            total += w
+            if value[i] > 0:
+                red += w
+    return total, red
+
+
+@JIT
 def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct ``keys`` (non-negative int64) in increasing order, and where each key is among them."""
     order = np.arange(keys.shape[0])
@@ -316,6 +344,19 @@ def _place(code: np.ndarray, where: np.ndarray, offset: int) -> None:
     for i in range(flat.shape[0]):
         if flat[i] <= FAR:
             flat[i] = offset + where[FAR - flat[i]]
+
+
+def _joined(pieces: list[np.ndarray], total: int) -> np.ndarray:
+    """The ``pieces`` (int64, ``total`` entries in all) one after another in one array, taken out of the
+    list one by one as they are copied (the list is left empty): ``np.concatenate`` would hold every
+    piece and the result at once (3x9, two parts: 0.7 GiB at the end of a part's load)."""
+    out = np.empty(total, dtype=np.int64)
+    at = 0
+    while pieces:
+        piece = pieces.pop(0)
+        out[at : at + piece.shape[0]] = piece
+        at += piece.shape[0]
+    return out
 
 
 class PerfectPart(Peers):
@@ -373,9 +414,8 @@ class PerfectPart(Peers):
             base = end
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
         # owner's own order), found by the key owner * n + id.
-        runs = np.concatenate(far_keys) if far_keys else np.zeros(0, dtype=np.int64)
         bounds = np.cumsum([0, *(k.shape[0] for k in far_keys)]).astype(np.int64)
-        del far_keys
+        runs = _joined(far_keys, int(bounds[-1]))
         keys = np.empty(_merge_distinct(runs, bounds, np.zeros(0, dtype=np.int64)), dtype=np.int64)
         _merge_distinct(runs, bounds, keys)
         base = 0
@@ -388,23 +428,24 @@ class PerfectPart(Peers):
         small = np.int32 if n < 2**31 else np.int64
         #: Values of other parts' classes this part reads.
         self.halo_size = keys.shape[0]
-        #: Where each owner's values go in the halo.
-        owners = keys // n
-        first = m + np.searchsorted(owners, np.arange(parts))
-        last = m + np.searchsorted(owners, np.arange(parts), "right")
-        self.recv = {q: slice(int(first[q]), int(last[q])) for q in range(parts) if last[q] > first[q]}
-        #: The halo's classes as their owners' own indices (what :meth:`ask` tells them).
-        self.halo = local_of(keys % n, parts, block).astype(small)
-        del keys, owners
+        #: Where each owner's values go in the halo (its keys are ``owner * n + id``, in order).
+        cuts = m + np.searchsorted(keys, np.arange(parts + 1, dtype=np.int64) * n)
+        self.recv = {q: slice(int(cuts[q]), int(cuts[q + 1])) for q in range(parts) if cuts[q + 1] > cuts[q]}
+        #: The halo's classes as their owners' own indices (what :meth:`ask` tells them), worked out a
+        #: piece at a time: the arithmetic on the whole halo made several int64 temporaries of its size.
+        self.halo = np.empty(keys.shape[0], dtype=small)
+        for a in range(0, keys.shape[0], LOAD_ROWS):
+            self.halo[a : a + LOAD_ROWS] = local_of(keys[a : a + LOAD_ROWS] % n, parts, block)
+        del keys
         self.value = np.zeros(m + self.halo_size, dtype=np.int16)
         self.known = np.zeros(m + self.halo_size, dtype=bool)
-        #: Own active classes in increasing T, and their T. Positive floats order as their bits do; the
-        #: own classes are sorted where they are, by their T in place (no copy of the active ones' T).
-        order = np.flatnonzero(self.active).astype(small)
-        _sort_order(t.view(np.uint64), order, np.empty_like(order))
-        self.order = order
-        self.sorted_t = t[order]
-        del t, order
+        #: Own active classes in increasing T (positive floats order as their bits do), sorted by their T
+        #: where it is: no copy of it in order.
+        self.order = np.empty(int(np.count_nonzero(self.active)), dtype=small)
+        _positions(self.active, self.order)
+        _sort_order(t.view(np.uint64), self.order, np.empty_like(self.order))
+        #: Own T, until the bands are cut (:meth:`set_bands`); read through :attr:`order` where sorted.
+        self.t = t
         self.starts = np.zeros(2, dtype=np.int64)
         self.pending = self.order[:0]
         self.left = np.empty_like(self.order)
@@ -421,20 +462,33 @@ class PerfectPart(Peers):
 
     def t_range(self) -> tuple[float, float]:
         """The lowest and highest T of own classes where neither colour is united."""
-        if not self.sorted_t.shape[0]:
+        if not self.order.shape[0]:
             return np.inf, -np.inf
-        return float(self.sorted_t[0]), float(self.sorted_t[-1])
+        return float(self.t[self.order[0]]), float(self.t[self.order[-1]])
+
+    def _sorted_t(self) -> Iterator[np.ndarray]:
+        """T of own active classes in increasing order, one piece of :data:`LOAD_ROWS` at a time (a copy
+        of it all would be 8 bytes a class beside the part)."""
+        for a in range(0, self.order.shape[0], LOAD_ROWS):
+            yield self.t[self.order[a : a + LOAD_ROWS]]
 
     def histogram(self, low: float, high: float) -> np.ndarray:
-        """Own classes' T counted in :data:`BINS` bins over ``[low, high]``."""
-        return np.histogram(self.sorted_t, bins=BINS, range=(low, high))[0]
+        """Own active classes' T counted in :data:`BINS` bins over ``[low, high]``."""
+        counts = np.zeros(BINS, dtype=np.int64)
+        for piece in self._sorted_t():
+            counts += np.histogram(piece, bins=BINS, range=(low, high))[0]
+        return counts
 
     def set_bands(self, edges: np.ndarray) -> None:
-        """Cut own classes into the bands of ``edges`` (:func:`band_edges`). Own T is not needed after
-        this (:meth:`t_range` and :meth:`histogram` come before): it goes, 8 bytes a class."""
-        self.starts = np.searchsorted(self.sorted_t, edges, side="left")
-        self.starts[-1] = self.order.shape[0]
-        self.sorted_t = self.sorted_t[:0].copy()
+        """Cut own classes into the bands of ``edges`` (:func:`band_edges`): the classes below each edge
+        counted piece by piece of their sorted T. Own T is not needed after this (:meth:`t_range` and
+        :meth:`histogram` come before): it goes, 8 bytes a class."""
+        starts = np.zeros(edges.shape[0], dtype=np.int64)
+        for piece in self._sorted_t():
+            starts += np.searchsorted(piece, edges, side="left")
+        starts[-1] = self.order.shape[0]
+        self.starts = starts
+        self.t = self.t[:0].copy()
 
     def open_band(self, band: int) -> None:
         """Every own class of ``band`` waits for its value."""
@@ -523,9 +577,7 @@ class PerfectPart(Peers):
             arr[lo:hi] = own[at : at + hi - lo]
             at += hi - lo
         counts = self.counts.copy()
-        weight = np.left_shift(1, self.weight_log.astype(np.int64))
-        counts[ACTIVE] = int(weight[self.active].sum())
-        counts[RED_WINS] = int(weight[self.active & (own > 0)].sum())
+        counts[ACTIVE], counts[RED_WINS] = _positions_weighed(self.weight_log, self.active, own)
         return {"counts": counts.tolist(), "longest": int(np.abs(own).max(initial=0)), "rounds": self.rounds,
                 "halo": self.halo_size, "own": self.size,
                 "seconds": {k: round(v, 3) for k, v in self.seconds.items()}}  # fmt: skip

@@ -17,7 +17,9 @@ from pipeline.unitile import peers, perfect_parts
 from pipeline.unitile.perfect import SLIDES, TIES, class_values
 from pipeline.unitile.perfect_parts import (
     PerfectPart,
+    _joined,
     _merge_distinct,
+    _positions,
     _sort_order,
     band_edges,
     drive_bands,
@@ -58,6 +60,30 @@ def values_of(group: LocalGroup, n: int, block: int) -> np.ndarray:
             out[lo:hi] = part.value[at : at + hi - lo]
             at += hi - lo
     return out
+
+
+def test_a_parts_t_range_histogram_and_bands_read_its_t_in_pieces_as_one_sorted_array(
+    clean35: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The part keeps its own T unsorted and reads it through its order a piece at a time: the range,
+    histogram and band starts are those of one sorted copy of the active classes' T."""
+    monkeypatch.setattr(perfect_parts, "LOAD_ROWS", 1000)
+    path = str(clean35)
+    n = open_array(path, "graph/info").shape[0]
+    part = PerfectPart(path, 1, 2, n, 512)
+    active = np.flatnonzero(part.active)
+    assert np.array_equal(part.order, active[np.argsort(part.t[active], kind="stable")])
+    sorted_t = part.t[part.order]
+    assert part.order.shape[0] > 3 * 1000
+    low, high = part.t_range()
+    assert (low, high) == (sorted_t[0], sorted_t[-1])
+    assert np.array_equal(part.histogram(low, high), np.histogram(sorted_t, bins=perfect_parts.BINS,
+                                                                  range=(low, high))[0])  # fmt: skip
+    edges = band_edges(part.histogram(low, high), low, high, 16)
+    part.set_bands(edges)
+    expect = np.searchsorted(sorted_t, edges, side="left")
+    expect[-1] = sorted_t.shape[0]
+    assert np.array_equal(part.starts, expect) and part.t.shape == (0,)
 
 
 CASES = [(1, 1 << 18, 1), (1, 1 << 18, 64), (2, 512, 1), (2, 512, 16), (3, 256, 64), (5, 1024, 256)]
@@ -146,10 +172,21 @@ def test_classes_are_swept_in_increasing_t_ties_in_id_order() -> None:
         _sort_order(t.view(np.uint64), order, np.empty_like(order))
         assert np.array_equal(order, np.argsort(t, kind="stable"))
     # Some of the entries (a part's active classes), sorted where they are by their keys.
-    some = np.flatnonzero(rng.random(t.shape[0]) < 0.6).astype(np.int32)
+    mask = rng.random(t.shape[0]) < 0.6
+    some = np.empty(int(mask.sum()), dtype=np.int32)
+    _positions(mask, some)
+    assert np.array_equal(some, np.flatnonzero(mask))
     expect = some[np.argsort(t[some], kind="stable")]
     _sort_order(t.view(np.uint64), some, np.empty_like(some))
     assert np.array_equal(some, expect)
+
+
+def test_pieces_are_joined_in_order_and_taken_out_of_their_list() -> None:
+    rng = np.random.default_rng(8)
+    pieces = [rng.integers(0, 1 << 40, size) for size in (5, 0, 17, 1)]
+    expect = np.concatenate(pieces)
+    assert np.array_equal(_joined(pieces, expect.shape[0]), expect) and pieces == []
+    assert _joined([], 0).shape == (0,)
 
 
 def test_the_groups_distinct_far_classes_merge_into_the_halo() -> None:
