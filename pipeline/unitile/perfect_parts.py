@@ -503,7 +503,7 @@ class PerfectPart(Peers):
         for q, at in self.recv.items():
             calls.append((q, "serve", (self.index, self.halo[at.start - self.size : at.stop - self.size])))
         self._send_all(calls)
-        self.halo = self.halo[:0]
+        self.halo = np.zeros(0, dtype=self.halo.dtype)  # not a view: that would keep the ids alive
 
     def serve(self, reader: int, own: np.ndarray) -> None:
         """Remember which own classes (own indices, increasing) part ``reader`` reads."""
