@@ -253,7 +253,7 @@ def halo(path: str, parts: int, by_key: bool) -> dict[str, Any]:
     nbr, info = store.read("graph/nbr"), store.read("graph/info")
     split = int(store.require("classes")["split"])
     group = local_parts(nbr, info, split, parts, solve_order(store) if by_key else None)
-    halos = [p.o.halo.shape[0] + p.e.halo.shape[0] for p in group.parts]
+    halos = [p.o.size + p.e.size for p in group.parts]
     own = [p.plan.own_o + p.plan.own_e for p in group.parts]
     n = info.shape[0]
     return {

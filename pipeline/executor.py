@@ -23,6 +23,7 @@ from .groups import CallArgs, LocalGroup, OnWait
 
 T = TypeVar("T")
 R = TypeVar("R")
+S = TypeVar("S")
 
 #: The allocator settings docs/cluster.md asks for in the environment of a cluster's ``dask worker``
 #: processes: glibc's behaviour once its mmap threshold has adapted (a nanny's own
@@ -66,6 +67,11 @@ class Executor(Protocol):
         task finishes (a caller keeps results a stopped run would lose)."""
         ...
 
+    def map_shared(self, fn: Callable[[T, S], R], items: Sequence[T], shared: S, desc: str) -> list[R]:
+        """``[fn(item, shared) for item in items]``, possibly in parallel: ``shared`` is one object every
+        task reads, which goes to each worker once instead of with every task."""
+        ...
+
     def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> Any:
         """Objects ``cls(*a)`` that keep state between calls, one per ``a``, spread over the workers;
         a :class:`pipeline.groups.Group` over them."""
@@ -106,6 +112,10 @@ class InProcessExecutor:
                     on_result(i, out[-1])
                 bar.update(1)
         return out
+
+    def map_shared(self, fn: Callable[[T, S], R], items: Sequence[T], shared: S, desc: str) -> list[R]:
+        """:meth:`map` of ``fn(item, shared)``."""
+        return self.map(lambda item: fn(item, shared), items, desc)
 
     def group(self, cls: type, args: Sequence[tuple[Any, ...]]) -> Any:
         """The objects, in this process."""
@@ -195,10 +205,30 @@ class DaskExecutor:
     def map(self, fn: Callable[[T], R], items: Sequence[T], desc: str,
             on_result: Callable[[int, R], None] | None = None) -> list[R]:
         """Submit every task, collect results in order as they finish."""
-        from dask.distributed import as_completed
-
         self.tasks += len(items)
         futures = self.client.map(fn, list(items), pure=False, retries=self.retries)
+        return self._collect(futures, desc, on_result)
+
+    def map_shared(self, fn: Callable[[T, S], R], items: Sequence[T], shared: S, desc: str) -> list[R]:
+        """:meth:`map` of ``fn(item, shared)``, ``shared`` scattered to every worker once (a worker that
+        joins later fetches it from another, as any task's input)."""
+        self.tasks += len(items)
+        [common] = self.client.scatter([shared], broadcast=True, hash=False)
+        try:
+            shared_args = [common] * len(items)
+            futures = self.client.map(fn, list(items), shared_args, pure=False, retries=self.retries)
+            return self._collect(futures, desc, None)
+        finally:
+            common.release()
+
+    def _collect(
+        self, futures: list[Any], desc: str, on_result: Callable[[int, Any], None] | None
+    ) -> list[Any]:
+        """The results of ``futures``, in order, each let go as soon as it is in: a worker keeps a task's
+        arguments as long as the client holds its future (measured, docs/cluster.md: "The tasks'
+        arguments")."""
+        from dask.distributed import as_completed
+
         index = {f.key: i for i, f in enumerate(futures)}
         out: list[Any] = [None] * len(futures)
         with progress(len(futures), desc, self.show_progress) as bar:
@@ -206,6 +236,7 @@ class DaskExecutor:
                 for fut in as_completed(futures):
                     i = index[fut.key]
                     out[i] = fut.result()
+                    fut.release()
                     if on_result is not None:
                         on_result(i, out[i])
                     bar.update(1)

@@ -359,16 +359,19 @@ def run_cg(
 
 
 def local_parts(
-    nbr: np.ndarray, info: np.ndarray, split: int, parts: int = 1, order: SolveOrder | None = None
+    nbr: np.ndarray, info: np.ndarray, split: int, parts: int = 1, order: SolveOrder | None = None,
+    connected: bool = True,
 ) -> LocalGroup:
     """The class graph in memory, split into (at most) ``parts`` parts held in this process, in the
-    solve ``order`` if given (:mod:`pipeline.unitile.solve_order`; else in id order)."""
+    solve ``order`` if given (:mod:`pipeline.unitile.solve_order`; else in id order); :func:`connect`-ed
+    unless ``connected`` is false (the parts still hold their halos' ids then)."""
     plans = plan_parts(split, info.shape[0], parts)
     rows: tuple[Any, Any] = (nbr, info)
     if order is not None:
         rows = (SolveRows(nbr, order, ids=True), SolveRows(info, order))
     group = LocalGroup([Partition(p, plans, *rows) for p in plans])
-    connect(group)
+    if connected:
+        connect(group)
     return group
 
 

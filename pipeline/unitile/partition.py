@@ -26,7 +26,7 @@ complete before it is read. On a cluster every part runs the iteration itself
 of every reduction go to every part (:meth:`Partition.reduce`). No part can push a vector's next values
 before every reader has read the current ones: between the two lies a reduction that needs every part's
 partial sums, which each part sends only after that read. Memory per part: its rows (17 B per class of
-graph, 8 B per class and vector) and its halo.
+graph, 8 B per class and vector: four on O, one on E) and its halo.
 """
 
 from __future__ import annotations
@@ -58,6 +58,9 @@ from .solver import (
 #: Vectors with a halo: on O, the search direction and the solution; on E, their images under P_EO.
 O_VECTORS = ("p", "x")
 E_VECTORS = ("t", "xe")
+#: Vectors kept in another's storage: x_E is formed (for the true residual and the solution) only
+#: between iterations, when t is free: every iteration writes t afresh before reading it.
+SHARES = {"xe": "t"}
 
 Ranges = tuple[tuple[int, int], ...]
 #: Rows per block when a part renumbers its neighbour ids.
@@ -182,7 +185,9 @@ class _Side:
     """Own rows of one half (O or E) and the halo of the other half that they read.
 
     Takes over ``nbr`` (its global ids become local indices in place); works through it in blocks of
-    :data:`ROWS` rows, so the temporaries stay small beside the rows themselves.
+    :data:`ROWS` rows, so the temporaries stay small beside the rows themselves. ``halo`` holds the
+    global ids of the halo's values until the part has told their owners (:meth:`Partition.ask`);
+    ``size`` and ``slices`` (each owner's ``[start, stop)`` in the halo) stay.
     """
 
     def __init__(self, nbr: np.ndarray, info: np.ndarray, other: _Index, owner: np.ndarray) -> None:
@@ -194,7 +199,9 @@ class _Side:
         ids = np.unique(np.concatenate(far_ids)) if far_ids else np.zeros(0, dtype=np.int64)
         by_owner = np.argsort(owner[ids // BLOCK], kind="stable")
         self.halo = ids[by_owner].astype(np.int64)
-        self.halo_owner = owner[self.halo // BLOCK].astype(np.int32)
+        self.size = self.halo.shape[0]
+        parts, first, count = np.unique(owner[self.halo // BLOCK], return_index=True, return_counts=True)
+        self.slices = {int(q): (int(a), int(a + c)) for q, a, c in zip(parts, first, count, strict=True)}
         slot = np.empty(ids.shape[0], dtype=np.int64)
         slot[by_owner] = np.arange(ids.shape[0])
         for blk in blocks:
@@ -236,20 +243,17 @@ class Partition(Peers):
         self.e = _Side(nbr_e, info_e, self.o_index, owner)
         no, ne = self.o_index.size, self.e_index.size
         # Extended vectors: own values, then the halo (values of other parts that own rows read).
-        self.ext = {
-            **{v: np.zeros(no + self.e.halo.shape[0]) for v in O_VECTORS},
-            **{v: np.zeros(ne + self.o.halo.shape[0]) for v in E_VECTORS},
-        }
+        self.ext = {v: np.zeros(no + self.e.size) for v in O_VECTORS}
+        self.ext.update({v: np.zeros(ne + self.o.size) for v in E_VECTORS if v not in SHARES})
+        self.ext.update({v: self.ext[SHARES[v]] for v in SHARES})
         self.s = np.zeros(no)
         #: ``A p`` within an iteration; between iterations, the true residual of own O rows.
         self.q = np.zeros(no)
         # Which halo slots come from which part (the halo is grouped by owner).
-        self.recv: dict[str, dict[int, slice]] = {}
-        for name, side, base in (("O", self.e, no), ("E", self.o, ne)):
-            self.recv[name] = {}
-            for q in np.unique(side.halo_owner):
-                at = np.flatnonzero(side.halo_owner == q)
-                self.recv[name][int(q)] = slice(base + int(at[0]), base + int(at[-1]) + 1)
+        self.recv = {
+            name: {q: slice(base + lo, base + hi) for q, (lo, hi) in side.slices.items()}
+            for name, side, base in (("O", self.e, no), ("E", self.o, ne))
+        }
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
         #: The values of each vector for each reader, as last pushed (:meth:`push`).
         self.outbox: dict[tuple[str, int], np.ndarray] = {}
@@ -279,8 +283,11 @@ class Partition(Peers):
         return out
 
     def ask(self) -> None:
-        """Tell every part this one reads from which of its values (their :meth:`serve`)."""
+        """Tell every part this one reads from which of its values (their :meth:`serve`); then let go
+        of the halo's ids, which nothing else reads (3x9, two parts: 60 MB a part)."""
         self._send_all([(q, "serve", (self.plan.index, *ids)) for q, ids in self.needs().items()])
+        for side in (self.o, self.e):
+            side.halo = np.zeros(0, dtype=np.int64)  # not a view: that would keep the ids alive
 
     def serve(self, reader: int, ids_o: np.ndarray, ids_e: np.ndarray) -> None:
         """Remember which own values (global ids) part ``reader`` reads."""
@@ -295,12 +302,14 @@ class Partition(Peers):
         """Send the own values of a vector that other parts read into their halos; returns when they
         have them (or at once, ``wait=False``: the readers wait for them, :meth:`wait_halo`).
 
-        The values go out of one buffer per vector and reader (:meth:`_outgoing`), filled again at the
-        vector's next push: by then the reader has them, since between two pushes of a vector lies a
-        reduction that needs every reader's partial sums, which it sends only after reading the halo (the
-        module's docstring). A fresh array per push is what a dask actor call keeps alive in reference
-        cycles until the garbage collector runs: measured on 3x9, 0.6-0.8 GiB more per worker by the end
-        of the CG loop (docs/cluster.md, "The halo pushes' arrays")."""
+        The values go out of one buffer per vector's storage and reader (:meth:`_outgoing`), filled
+        again at the next push from that storage: by then the reader has them, since between two pushes
+        of a vector lies a reduction that needs every reader's partial sums, which it sends only after
+        reading the halo (the module's docstring), and so does between a push of t and one of x_E in
+        its storage (the reductions of ``<p, q>`` and of the true residual). A fresh array per push is
+        what a dask actor call keeps alive in reference cycles until the garbage collector runs:
+        measured on 3x9, 0.6-0.8 GiB more per worker by the end of the CG loop (docs/cluster.md, "The
+        halo pushes' arrays")."""
         half = "O" if name in O_VECTORS else "E"
         vec = self.ext[name]
         me = self.plan.index
@@ -311,10 +320,12 @@ class Partition(Peers):
         self._send_all(calls, wait)
 
     def _outgoing(self, name: str, reader: int, vec: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """``vec[idx]`` in the buffer of vector ``name`` for part ``reader`` (made at the first push)."""
-        out = self.outbox.get((name, reader))
+        """``vec[idx]`` in the buffer of vector ``name``'s storage for part ``reader`` (made at the first
+        push)."""
+        key = (SHARES.get(name, name), reader)
+        out = self.outbox.get(key)
         if out is None:
-            out = self.outbox[(name, reader)] = np.empty(idx.shape[0])
+            out = self.outbox[key] = np.empty(idx.shape[0])
         np.take(vec, idx, out=out)
         return out
 
@@ -411,7 +422,8 @@ class Partition(Peers):
         self.push("p", wait)
 
     def x_even(self, wait: bool = True) -> None:
-        """``x_E = 1 + P_EO x_O`` on own active E rows, 0 elsewhere (x's halo is in); push it."""
+        """``x_E = 1 + P_EO x_O`` on own active E rows, 0 elsewhere (x's halo is in), in t's storage
+        (:data:`SHARES`); push it."""
         ne = self.e_index.size
         xe = self.ext["xe"]
         gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["x"], xe)
@@ -423,12 +435,12 @@ class Partition(Peers):
 
     def residual(self) -> tuple[float, float, float]:
         """The true residual ``1 - (I - P) x`` of own rows (x_E's halo is in): ``(max |s|, sigma, max
-        x)``. Between iterations q and own t are free: the O rows' residual goes into q (for
-        :meth:`restart`), the E rows' into own t (only its size is needed)."""
+        x)``. Between iterations q is free: the O rows' residual goes into it (for :meth:`restart`); of
+        the E rows' only the size is needed, so it is not kept."""
         no, ne = self.own_o, self.e_index.size
         x, xe = self.ext["x"][:no], self.ext["xe"][:ne]
         m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.q)
-        m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, self.ext["x"], self.ext["t"][:ne])
+        m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, self.ext["x"], np.zeros(0))
         return max(m1, m2), max(b1, b2), float(max(x.max(initial=0.0), xe.max(initial=0.0)))
 
     def restart(self) -> None:

@@ -183,12 +183,14 @@ def residual_rows(
     nbr: np.ndarray, info: np.ndarray, x: np.ndarray, other: np.ndarray, s: np.ndarray
 ) -> tuple[float, float]:
     """``s = 1 - (I - P) x`` on some rows, summed with TwoSum: ``x`` holds the rows' own values,
-    ``other`` the values their slides reach (``nbr``: local indices into it).
+    ``other`` the values their slides reach (``nbr``: local indices into it). An empty ``s`` keeps
+    nothing but the two numbers below.
 
     Returns ``(max |s|, sigma)``, where ``sigma`` is a rigorous upper bound of the exact ``max |s|``
     (the computed value inflated by its rounding error bound).
     """
     n = x.shape[0]
+    keep = s.shape[0] > 0
     nb = (n + BLOCK - 1) // BLOCK
     peak = np.zeros(nb)
     bound = np.zeros(nb)
@@ -200,7 +202,8 @@ def residual_rows(
         for i in range(lo, hi):
             t = info[i]
             if not t & ACTIVE_BIT:
-                s[i] = 0.0
+                if keep:
+                    s[i] = 0.0
                 continue
             d = t & DEG_MASK
             big = float(d)
@@ -217,7 +220,8 @@ def residual_rows(
                     small += e
                     absum += abs(other[j])
             v = (big + small) / d
-            s[i] = v
+            if keep:
+                s[i] = v
             mx = max(mx, abs(v))
             # Sum2 (Ogita, Rump, Oishi): |computed - exact| <= u|exact| + gamma_{n-1}^2 sum|t|,
             # n <= 9 terms; then one rounded division by d. Inflate generously.

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.unitile.cg import local_parts
+from pipeline.unitile.cg import connect, local_parts
 from pipeline.unitile.class_stages import solve_order
 from pipeline.unitile.classes import class_keys
 from pipeline.unitile.geometry import Geometry
@@ -87,7 +87,12 @@ def test_pushes_fill_the_readers_halos_from_one_buffer_per_vector_and_reader(cle
     where its rows read them."""
     store = Store(str(clean35), B35)
     order = solve_order(store)
-    group = local_parts(store.read("graph/nbr"), store.read("graph/info"), order.split, 3, order)
+    nbr, info = store.read("graph/nbr"), store.read("graph/info")
+    group = local_parts(nbr, info, order.split, 3, order, connected=False)
+    halo_ids = [part.e.halo for part in group.parts]
+    connect(group)
+    # The parts let go of their halos' ids once their owners know them.
+    assert all(part.o.halo.shape == part.e.halo.shape == (0,) for part in group.parts)
     rng = np.random.default_rng(5)
     for step in range(2):
         for part in group.parts:
@@ -101,11 +106,17 @@ def test_pushes_fill_the_readers_halos_from_one_buffer_per_vector_and_reader(cle
         # Every part's p halo holds its owners' current values.
         for part in group.parts:
             for owner, at in part.recv["O"].items():
-                ids = part.e.halo[at.start - part.own_o : at.stop - part.own_o]
+                ids = halo_ids[part.plan.index][at.start - part.own_o : at.stop - part.own_o]
                 src = group.parts[owner]
                 own, pos = src.o_index.local(ids)
                 assert own.all()
                 assert np.array_equal(part.ext["p"][at], src.ext["p"][pos])
+    # x_E lives in t's storage (t is free between iterations), and their pushes share its buffers.
+    assert all(part.ext["xe"] is part.ext["t"] for part in group.parts)
+    for name in ("t", "xe"):
+        for part in group.parts:
+            part.push(name)
+    assert {key[0] for part in group.parts for key in part.outbox} == {"p", "t"}
 
 
 @pytest.mark.parametrize("parts", [2, 3])
@@ -113,7 +124,7 @@ def test_halo_is_what_the_rows_read_from_other_parts(clean35: Path, parts: int) 
     store = Store(str(clean35), B35)
     nbr, info = store.read("graph/nbr"), store.read("graph/info")
     order = solve_order(store)
-    group = local_parts(nbr, info, order.split, parts, order)
+    group = local_parts(nbr, info, order.split, parts, order, connected=False)
     # The graph in solve positions: row k is class to_class(k), its neighbours' positions.
     nbr = order.to_solve(nbr[order.to_class(np.arange(order.n))])
     owner = owners([p.plan for p in group.parts])
@@ -141,3 +152,20 @@ def test_local_positions_against_a_lookup_table(ranges: tuple[tuple[int, int], .
     own, pos = _Index(ranges).local(ids)
     assert own.tolist() == [[int(i) in table for i in row] for row in ids]
     assert pos.tolist() == [[table.get(int(i), -1) for i in row] for row in ids]
+
+
+def test_true_residual_without_keeping_it_gives_the_same_numbers() -> None:
+    """The E rows' true residual is only measured (x_E fills t's storage, nothing is left to keep it
+    in): an empty output gives the same maximum and bound as a full one."""
+    from pipeline.unitile.classes import ACTIVE_BIT
+    from pipeline.unitile.solver import residual_rows
+
+    rng = np.random.default_rng(11)
+    rows = 3 * BLOCK + 17
+    nbr = rng.integers(-1, 500, size=(rows, 4)).astype(np.int32)
+    info = (ACTIVE_BIT | rng.integers(1, 5, size=rows)).astype(np.uint8)
+    info[::7] = 0
+    x, other = rng.random(rows), rng.random(500)
+    kept = np.full(rows, np.nan)
+    assert residual_rows(nbr, info, x, other, np.zeros(0)) == residual_rows(nbr, info, x, other, kept)
+    assert not np.isnan(kept).any()
