@@ -284,10 +284,13 @@ class Partition(Peers):
 
     def ask(self) -> None:
         """Tell every part this one reads from which of its values (their :meth:`serve`); then let go
-        of the halo's ids, which nothing else reads (3x9, two parts: 60 MB a part)."""
+        of the halo's ids, which nothing else reads (3x9, two parts: 60 MB a part), and give the heap's
+        freed blocks back: they are below the workers' mmap threshold (``WORKER_MALLOC_ENV``), so they
+        would stay resident through the CG loop."""
         self._send_all([(q, "serve", (self.plan.index, *ids)) for q, ids in self.needs().items()])
         for side in (self.o, self.e):
             side.halo = np.zeros(0, dtype=np.int64)  # not a view: that would keep the ids alive
+        release_freed()
 
     def serve(self, reader: int, ids_o: np.ndarray, ids_e: np.ndarray) -> None:
         """Remember which own values (global ids) part ``reader`` reads."""
