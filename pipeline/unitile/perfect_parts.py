@@ -448,10 +448,8 @@ class PerfectPart(Peers):
         self.t = t
         self.starts = np.zeros(2, dtype=np.int64)
         self.pending = self.order[:0]
-        #: A round's classes left and solved (:meth:`sweep`): as long as the widest own band, once the
-        #: bands are cut (:meth:`set_bands`).
-        self.left = self.order[:0].copy()
-        self.solved = self.order[:0].copy()
+        self.left = np.empty_like(self.order)
+        self.solved = np.empty_like(self.order)
         #: Own classes each other part reads (own indices, increasing), by part.
         self.requests: dict[int, np.ndarray] = {}
         self.rounds = 0
@@ -484,17 +482,13 @@ class PerfectPart(Peers):
     def set_bands(self, edges: np.ndarray) -> None:
         """Cut own classes into the bands of ``edges`` (:func:`band_edges`): the classes below each edge
         counted piece by piece of their sorted T. Own T is not needed after this (:meth:`t_range` and
-        :meth:`histogram` come before): it goes, 8 bytes a class. A round's lists need only the widest
-        band's room (on 3x9, 32 bands: 8 bytes a class less)."""
+        :meth:`histogram` come before): it goes, 8 bytes a class."""
         starts = np.zeros(edges.shape[0], dtype=np.int64)
         for piece in self._sorted_t():
             starts += np.searchsorted(piece, edges, side="left")
         starts[-1] = self.order.shape[0]
         self.starts = starts
         self.t = self.t[:0].copy()
-        widest = int(np.diff(starts).max(initial=0))
-        self.left = np.empty(widest, dtype=self.order.dtype)
-        self.solved = np.empty(widest, dtype=self.order.dtype)
 
     def open_band(self, band: int) -> None:
         """Every own class of ``band`` waits for its value."""
