@@ -3,7 +3,8 @@
 
 A stage is a frozen dataclass with a ``name`` and a method ``run(ctx) -> dict``: it reads what earlier
 stages stored, runs independent tasks through ``ctx.executor.map(task_fn, items, desc)`` (``task_fn`` a
-top-level function of one picklable argument), writes its arrays into ``ctx.store`` and returns its
+top-level function of one picklable argument; ``ctx.executor.map_shared`` when every task reads one
+large object, which then goes to each worker once), writes its arrays into ``ctx.store`` and returns its
 record, a JSON dict that :func:`run_stages` stores once the stage is complete. Its options are fields,
 set when the game's plan is made (:func:`pipeline.unitile.build.plan`,
 :func:`pipeline.naked_diagonal.build.plan`). An optional method ``summary(record) -> list[str]`` gives
