@@ -439,12 +439,21 @@ class Partition(Peers):
     def residual(self) -> tuple[float, float, float]:
         """The true residual ``1 - (I - P) x`` of own rows (x_E's halo is in): ``(max |s|, sigma, max
         x)``. Between iterations q is free: the O rows' residual goes into it (for :meth:`restart`); of
-        the E rows' only the size is needed, so it is not kept."""
+        the E rows' only the size is needed, so it is not kept. Then the heap's freed blocks go back
+        (:meth:`tidy`)."""
         no, ne = self.own_o, self.e_index.size
         x, xe = self.ext["x"][:no], self.ext["xe"][:ne]
         m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.q)
         m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, self.ext["x"], np.zeros(0))
+        self.tidy()
         return max(m1, m2), max(b1, b2), float(max(x.max(initial=0.0), xe.max(initial=0.0)))
+
+    def tidy(self) -> None:
+        """Give the heap's freed blocks back to the system: the halo values that arrive every iteration
+        are below the workers' mmap threshold, so their blocks stay resident once freed. Called at each
+        check of the true residual, each checkpoint and before the solution is written; a trim takes
+        about a millisecond (docs/cluster.md, "The tasks' arguments, and x_E in t's storage")."""
+        release_freed()
 
     def restart(self) -> None:
         """s = p = the true residual of the last :meth:`residual` (in q)."""
@@ -476,6 +485,7 @@ class Partition(Peers):
         for v, vec in zip("xsp", (self.ext["x"][:no], self.s, self.ext["p"][:no]), strict=True):
             arr = open_array(path, f"solve/{slot}_{v}", mode="r+")
             write_rows(arr, self.plan.o_ranges, vec)
+        self.tidy()
 
     def load(self, path: str, slot: str) -> None:
         """Start from the checkpoint arrays ``solve/<slot>_x|s|p``."""
@@ -489,6 +499,7 @@ class Partition(Peers):
         """Write own rows of the solution into this part's ``solve/r_<index>`` (O rows, then E rows, as
         :class:`SolutionParts` finds them; the stage turns them into ``values/r``); return their
         maximum."""
+        self.tidy()
         no, ne = self.own_o, self.e_index.size
         r_o, r_e = self.ext["x"][:no], self.ext["xe"][:ne]
         arr = open_array(path, f"solve/r_{self.plan.index}", mode="r+")
