@@ -125,10 +125,6 @@ class Steps(Protocol):
         """x = 0, s = p = the start residual; ``(<s, s>, max |s|)``."""
         ...
 
-    def push_p(self) -> None:
-        """Bring p's halo up to date (after a start, a load or a restart)."""
-        ...
-
     def true_residual(self) -> tuple[float, float, float]:
         """``(max |s|, sigma, max x)`` of the true residual of the current x over all classes."""
         ...
@@ -138,7 +134,8 @@ class Steps(Protocol):
         ...
 
     def iterate(self, rz: float) -> tuple[float, float]:
-        """One CG iteration from ``rz = <s, s>``; the new ``(<s, s>, max |s|)``."""
+        """One CG iteration from ``rz = <s, s>``, beginning with p's push into the halos; the new
+        ``(<s, s>, max |s|)``."""
         ...
 
     def checkpoint_due(self) -> bool:
@@ -175,7 +172,6 @@ def run_loop(
     if state.rz < 0:
         state.rz, smax = steps.start()
         state.history.append(smax)
-    steps.push_p()
     sigma = math.inf
     while True:
         rec = state.history[-1]
@@ -203,7 +199,6 @@ def run_loop(
             state.rz, smax = steps.restart()
             state.restarts += 1
             state.history.append(smax)
-            steps.push_p()
         if state.iteration >= max_iterations:
             raise RuntimeError(f"CG did not converge in {max_iterations} iterations")
         ti = time.perf_counter()
@@ -249,9 +244,6 @@ class GroupSteps:
         self._all("start", None, None, None)
         return squares(self._all("square"), self.order)
 
-    def push_p(self) -> None:
-        self._all("push", "p")
-
     def true_residual(self) -> tuple[float, float, float]:
         return true_residual(self.group)
 
@@ -260,6 +252,7 @@ class GroupSteps:
         return squares(self._all("square"), self.order)
 
     def iterate(self, rz: float) -> tuple[float, float]:
+        self._all("push", "p")
         self._all("even_step")
         pq = ordered_sum(self._all("odd_step"), self.order)
         alpha = rz / pq
@@ -301,9 +294,6 @@ class PeerSteps:
         self.part.start(None, None, None)
         return squares(self.part.reduce(self.part.square()), self.order)
 
-    def push_p(self) -> None:
-        self.part.push("p", wait=False)
-
     def true_residual(self) -> tuple[float, float, float]:
         part = self.part
         part.push("x", wait=False)
@@ -319,6 +309,7 @@ class PeerSteps:
 
     def iterate(self, rz: float) -> tuple[float, float]:
         part = self.part
+        part.push("p", wait=False)
         part.wait_halo("p")
         part.even_step(wait=False)
         part.wait_halo("t")
@@ -329,7 +320,7 @@ class PeerSteps:
         res = part.reduce((partial, smax, due))
         rz_new, smax = squares(res, self.order)
         self.due = bool(res[0][2])
-        part.direction(rz_new / rz, wait=False)
+        part.direction(rz_new / rz)
         return rz_new, smax
 
     def checkpoint_due(self) -> bool:

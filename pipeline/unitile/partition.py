@@ -47,9 +47,11 @@ from .solve_order import SolveOrder, SolveRows
 from .solver import (
     BLOCK,
     gather_mean,
+    gather_mean_split,
     odd_dot,
     residual_rows,
     square_sums,
+    start_residual,
     tables,
     update_p,
     update_xs,
@@ -61,6 +63,10 @@ E_VECTORS = ("t", "xe")
 #: Vectors kept in another's storage: x_E is formed (for the true residual and the solution) only
 #: between iterations, when t is free: every iteration writes t afresh before reading it.
 SHARES = {"xe": "t"}
+#: Where each vector's halo values land, and whose push buffers it uses: x's halo is read only at a
+#: check of the true residual, between an iteration's last reduction and the next iteration's push of
+#: p, when p's halo is free; x_E's is t's, as its own values are.
+HALO_OF = {"p": "p", "x": "p", "t": "t", "xe": "t"}
 
 Ranges = tuple[tuple[int, int], ...]
 #: Rows per block when a part renumbers its neighbour ids.
@@ -171,9 +177,12 @@ class _Index:
         return own, np.where(own, self.base[at] + ids - self.lo[at], -1)
 
 
-def read_rows(arr: np.ndarray | Checked | SolveRows, ranges: Ranges) -> np.ndarray:
-    """The rows of ``arr`` in ``ranges``, in order (a new array)."""
-    out = np.empty((sum(hi - lo for lo, hi in ranges), *arr.shape[1:]), dtype=arr.dtype)
+def read_rows(
+    arr: np.ndarray | Checked | SolveRows, ranges: Ranges, out: np.ndarray | None = None
+) -> np.ndarray:
+    """The rows of ``arr`` in ``ranges``, in order (into ``out`` if given, else a new array)."""
+    if out is None:
+        out = np.empty((sum(hi - lo for lo, hi in ranges), *arr.shape[1:]), dtype=arr.dtype)
     at = 0
     for lo, hi in ranges:
         out[at : at + hi - lo] = arr[lo:hi]
@@ -242,9 +251,9 @@ class Partition(Peers):
         self.o = _Side(nbr_o, info_o, self.e_index, owner)
         self.e = _Side(nbr_e, info_e, self.o_index, owner)
         no, ne = self.o_index.size, self.e_index.size
-        # Extended vectors: own values, then the halo (values of other parts that own rows read).
-        self.ext = {v: np.zeros(no + self.e.size) for v in O_VECTORS}
-        self.ext.update({v: np.zeros(ne + self.o.size) for v in E_VECTORS if v not in SHARES})
+        # Extended vectors: own values, then the halo (values of other parts that own rows read); x's
+        # own values alone (its halo is p's, :data:`HALO_OF`).
+        self.ext = {"p": np.zeros(no + self.e.size), "x": np.zeros(no), "t": np.zeros(ne + self.o.size)}
         self.ext.update({v: self.ext[SHARES[v]] for v in SHARES})
         self.s = np.zeros(no)
         #: ``A p`` within an iteration; between iterations, the true residual of own O rows.
@@ -305,11 +314,12 @@ class Partition(Peers):
         """Send the own values of a vector that other parts read into their halos; returns when they
         have them (or at once, ``wait=False``: the readers wait for them, :meth:`wait_halo`).
 
-        The values go out of one buffer per vector's storage and reader (:meth:`_outgoing`), filled
-        again at the next push from that storage: by then the reader has them, since between two pushes
+        The values go out of one buffer per halo (:data:`HALO_OF`) and reader (:meth:`_outgoing`), filled
+        again at the next push into that halo: by then the reader has them, since between two pushes
         of a vector lies a reduction that needs every reader's partial sums, which it sends only after
-        reading the halo (the module's docstring), and so does between a push of t and one of x_E in
-        its storage (the reductions of ``<p, q>`` and of the true residual). A fresh array per push is
+        reading the halo (the module's docstring), and so does between a push of p (at the start of an
+        iteration) and one of x (at a check of the true residual after it), or of t and of x_E: the
+        reductions of ``<p, q>`` and of the true residual. A fresh array per push is
         what a dask actor call keeps alive in reference cycles until the garbage collector runs:
         measured on 3x9, 0.6-0.8 GiB more per worker by the end of the CG loop (docs/cluster.md, "The
         halo pushes' arrays")."""
@@ -325,7 +335,7 @@ class Partition(Peers):
     def _outgoing(self, name: str, reader: int, vec: np.ndarray, idx: np.ndarray) -> np.ndarray:
         """``vec[idx]`` in the buffer of vector ``name``'s storage for part ``reader`` (made at the first
         push)."""
-        key = (SHARES.get(name, name), reader)
+        key = (HALO_OF[name], reader)
         out = self.outbox.get(key)
         if out is None:
             out = self.outbox[key] = np.empty(idx.shape[0])
@@ -339,7 +349,7 @@ class Partition(Peers):
         with self.arrived:
             if seq <= self.got[name].get(owner, 0):
                 return
-            self.ext[name][self.recv[half][owner]] = values
+            self.ext[HALO_OF[name]][self.recv[half][owner]] = values
             self.got[name][owner] = seq
             self.arrived.notify_all()
 
@@ -389,12 +399,15 @@ class Partition(Peers):
         return self.plan.o_chunks
 
     def start(self, x: np.ndarray | None, s: np.ndarray | None, p: np.ndarray | None) -> None:
-        """Set x, s, p on own O rows: given (a checkpoint), or the start x = 0, s = p = 1 - (I - P) 0."""
+        """Set x, s, p on own O rows: given, or the start x = 0 and s = p = its residual
+        (:func:`~pipeline.unitile.solver.start_residual`), formed where they are: whole-row temporaries
+        here were the two-worker solve's peak on 3x9."""
         no = self.own_o
         if x is None or s is None or p is None:
-            active = (self.o.info & ACTIVE_BIT) != 0
-            s0 = np.where(active, 1.0 + self.inv[self.o.info] * (self.o.nbr >= 0).sum(axis=1), 0.0)
-            x, s, p = np.zeros(no), s0, s0.copy()
+            self.ext["x"][:no] = 0.0
+            start_residual(self.o.nbr, self.o.info, self.inv, self.s)
+            self.ext["p"][:no] = self.s
+            return
         self.ext["x"][:no] = x
         self.s[:] = s
         self.ext["p"][:no] = p
@@ -419,17 +432,16 @@ class Partition(Peers):
         x, p = self.ext["x"][:no], self.ext["p"][:no]
         return update_xs(alpha, self.o.info, self.omega, x, self.s, p, self.q)
 
-    def direction(self, beta: float, wait: bool = True) -> None:
-        """``p = s + beta p``; push p to the parts that read it."""
+    def direction(self, beta: float) -> None:
+        """``p = s + beta p`` (pushed at the start of the next iteration)."""
         update_p(beta, self.s, self.ext["p"][: self.own_o])
-        self.push("p", wait)
 
     def x_even(self, wait: bool = True) -> None:
-        """``x_E = 1 + P_EO x_O`` on own active E rows, 0 elsewhere (x's halo is in), in t's storage
-        (:data:`SHARES`); push it."""
+        """``x_E = 1 + P_EO x_O`` on own active E rows, 0 elsewhere (x's halo is in, in p's halo slots),
+        in t's storage (:data:`SHARES`); push it."""
         ne = self.e_index.size
         xe = self.ext["xe"]
-        gather_mean(self.e.nbr, self.e.info, self.inv, self.ext["x"], xe)
+        gather_mean_split(self.e.nbr, self.e.info, self.inv, self.ext["x"], self._x_halo(), xe)
         # In place: np.where would make three temporaries the size of the E rows.
         own = xe[:ne]
         np.add(own, 1.0, out=own)
@@ -443,10 +455,14 @@ class Partition(Peers):
         (:meth:`tidy`)."""
         no, ne = self.own_o, self.e_index.size
         x, xe = self.ext["x"][:no], self.ext["xe"][:ne]
-        m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.q)
-        m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, self.ext["x"], np.zeros(0))
+        m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.ext["xe"][:0], self.q)
+        m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, x, self._x_halo(), np.zeros(0))
         self.tidy()
         return max(m1, m2), max(b1, b2), float(max(x.max(initial=0.0), xe.max(initial=0.0)))
+
+    def _x_halo(self) -> np.ndarray:
+        """x's halo values, in p's halo slots (:data:`HALO_OF`)."""
+        return self.ext["p"][self.own_o :]
 
     def tidy(self) -> None:
         """Give the heap's freed blocks back to the system: the halo values that arrive every iteration
@@ -488,12 +504,10 @@ class Partition(Peers):
         self.tidy()
 
     def load(self, path: str, slot: str) -> None:
-        """Start from the checkpoint arrays ``solve/<slot>_x|s|p``."""
-        x, s, q = (
-            read_rows(open_array(path, f"solve/{slot}_{v}"), self.plan.o_ranges)
-            for v in "xsp"
-        )
-        self.start(x, s, q)
+        """Start from the checkpoint arrays ``solve/<slot>_x|s|p`` (read into the vectors themselves)."""
+        no = self.own_o
+        for v, vec in zip("xsp", (self.ext["x"][:no], self.s, self.ext["p"][:no]), strict=True):
+            read_rows(open_array(path, f"solve/{slot}_{v}"), self.plan.o_ranges, vec)
 
     def write_r(self, path: str) -> float:
         """Write own rows of the solution into this part's ``solve/r_<index>`` (O rows, then E rows, as

@@ -78,6 +78,25 @@ def gather_mean(nbr: np.ndarray, info: np.ndarray, inv: np.ndarray, src: np.ndar
 
 
 @PARALLEL
+def gather_mean_split(
+    nbr: np.ndarray, info: np.ndarray, inv: np.ndarray, own: np.ndarray, halo: np.ndarray, out: np.ndarray
+) -> None:
+    """:func:`gather_mean` from ``own`` followed by ``halo`` (a part's own x and x's halo values, which
+    arrive in p's halo slots). The branch is written out here: a jitted helper for it was several times
+    slower."""
+    m = own.shape[0]
+    for i in prange(info.shape[0]):
+        code = info[i]
+        acc = 0.0
+        if code & ACTIVE_BIT:
+            for k in range(4):
+                j = nbr[i, k]
+                if j >= 0:
+                    acc += own[j] if j < m else halo[j - m]
+        out[i] = inv[code] * acc
+
+
+@PARALLEL
 def odd_dot(
     nbr: np.ndarray,
     info: np.ndarray,
@@ -165,6 +184,22 @@ def square_sums(info: np.ndarray, omega: np.ndarray, s: np.ndarray) -> tuple[np.
 
 
 @PARALLEL
+def start_residual(nbr: np.ndarray, info: np.ndarray, inv: np.ndarray, s: np.ndarray) -> None:
+    """The residual of x = 0 on some O rows, ``s = 1 + P_OE 1`` (the reduced system, module docstring):
+    ``1 + (slides that reach a class) / degree`` on active rows, 0 elsewhere, with no temporaries."""
+    for i in prange(info.shape[0]):
+        code = info[i]
+        if code & ACTIVE_BIT:
+            count = 0
+            for k in range(4):
+                if nbr[i, k] >= 0:
+                    count += 1
+            s[i] = 1.0 + inv[code] * count
+        else:
+            s[i] = 0.0
+
+
+@PARALLEL
 def update_p(beta: float, s: np.ndarray, p: np.ndarray) -> None:
     """``p = s + beta p``."""
     for i in prange(p.shape[0]):
@@ -180,16 +215,17 @@ def _two_sum(a: float, b: float) -> tuple[float, float]:
 
 @PARALLEL
 def residual_rows(
-    nbr: np.ndarray, info: np.ndarray, x: np.ndarray, other: np.ndarray, s: np.ndarray
+    nbr: np.ndarray, info: np.ndarray, x: np.ndarray, other: np.ndarray, halo: np.ndarray, s: np.ndarray
 ) -> tuple[float, float]:
     """``s = 1 - (I - P) x`` on some rows, summed with TwoSum: ``x`` holds the rows' own values,
-    ``other`` the values their slides reach (``nbr``: local indices into it). An empty ``s`` keeps
-    nothing but the two numbers below.
+    ``other`` followed by ``halo`` the values their slides reach (``nbr``: local indices into the two
+    read as one). An empty ``s`` keeps nothing but the two numbers below.
 
     Returns ``(max |s|, sigma)``, where ``sigma`` is a rigorous upper bound of the exact ``max |s|``
     (the computed value inflated by its rounding error bound).
     """
     n = x.shape[0]
+    m = other.shape[0]
     keep = s.shape[0] > 0
     nb = (n + BLOCK - 1) // BLOCK
     peak = np.zeros(nb)
@@ -216,9 +252,10 @@ def residual_rows(
             for k in range(4):
                 j = nbr[i, k]
                 if j >= 0:
-                    big, e = _two_sum(big, other[j])
+                    y = other[j] if j < m else halo[j - m]
+                    big, e = _two_sum(big, y)
                     small += e
-                    absum += abs(other[j])
+                    absum += abs(y)
             v = (big + small) / d
             if keep:
                 s[i] = v

@@ -111,12 +111,21 @@ def test_pushes_fill_the_readers_halos_from_one_buffer_per_vector_and_reader(cle
                 own, pos = src.o_index.local(ids)
                 assert own.all()
                 assert np.array_equal(part.ext["p"][at], src.ext["p"][pos])
-    # x_E lives in t's storage (t is free between iterations), and their pushes share its buffers.
+    # x_E lives in t's storage (t is free between iterations); x keeps only its own values, its halo
+    # values land in p's halo slots; pushes share those halos' buffers.
     assert all(part.ext["xe"] is part.ext["t"] for part in group.parts)
-    for name in ("t", "xe"):
+    assert all(part.ext["x"].shape == (part.own_o,) for part in group.parts)
+    for part in group.parts:
+        part.ext["x"][:] = rng.random(part.own_o)
+    for name in ("x", "t", "xe"):
         for part in group.parts:
             part.push(name)
     assert {key[0] for part in group.parts for key in part.outbox} == {"p", "t"}
+    for part in group.parts:
+        for owner, at in part.recv["O"].items():
+            ids = halo_ids[part.plan.index][at.start - part.own_o : at.stop - part.own_o]
+            src = group.parts[owner]
+            assert np.array_equal(part.ext["p"][at], src.ext["x"][src.o_index.local(ids)[1]])
 
 
 @pytest.mark.parametrize("parts", [2, 3])
@@ -167,5 +176,28 @@ def test_true_residual_without_keeping_it_gives_the_same_numbers() -> None:
     info[::7] = 0
     x, other = rng.random(rows), rng.random(500)
     kept = np.full(rows, np.nan)
-    assert residual_rows(nbr, info, x, other, np.zeros(0)) == residual_rows(nbr, info, x, other, kept)
+    empty = other[:0]
+    measured = residual_rows(nbr, info, x, other, empty, np.zeros(0))
+    assert measured == residual_rows(nbr, info, x, other, empty, kept)
     assert not np.isnan(kept).any()
+    # The values the slides reach, in two arrays read as one, give the same bits.
+    again = np.full(rows, np.nan)
+    assert residual_rows(nbr, info, x, other[:123], other[123:], again) == measured
+    assert np.array_equal(again, kept)
+
+
+def test_the_start_residual_is_formed_in_place_as_the_whole_row_formula_gives_it() -> None:
+    """``start_residual`` (no temporaries) gives the bits of ``1 + inv[info] * (slides to a class)`` on
+    active rows, 0 elsewhere, as the part's whole-row formula did."""
+    from pipeline.unitile.classes import ACTIVE_BIT
+    from pipeline.unitile.solver import start_residual, tables
+
+    rng = np.random.default_rng(12)
+    rows = 2 * BLOCK + 5
+    nbr = rng.integers(-1, 900, size=(rows, 4)).astype(np.int32)
+    info = (rng.integers(0, 256, size=rows)).astype(np.uint8)
+    inv, _ = tables()
+    s = np.full(rows, np.nan)
+    start_residual(nbr, info, inv, s)
+    expected = np.where((info & ACTIVE_BIT) != 0, 1.0 + inv[info] * (nbr >= 0).sum(axis=1), 0.0)
+    assert np.array_equal(s, expected) and (s > 1).any()
