@@ -319,10 +319,9 @@ class Partition(Peers):
         of a vector lies a reduction that needs every reader's partial sums, which it sends only after
         reading the halo (the module's docstring), and so does between a push of p (at the start of an
         iteration) and one of x (at a check of the true residual after it), or of t and of x_E: the
-        reductions of ``<p, q>`` and of the true residual. A fresh array per push is
-        what a dask actor call keeps alive in reference cycles until the garbage collector runs:
-        measured on 3x9, 0.6-0.8 GiB more per worker by the end of the CG loop (docs/cluster.md, "The
-        halo pushes' arrays")."""
+        reductions of ``<p, q>`` and of the true residual. A fresh array per push is what a dask actor
+        call keeps alive in reference cycles until the garbage collector runs: measured on 3x9, 0.6-0.8
+        GiB more per worker by the end of the CG loop (docs/cluster.md, "The halo pushes' arrays")."""
         half = "O" if name in O_VECTORS else "E"
         vec = self.ext[name]
         me = self.plan.index
@@ -333,8 +332,8 @@ class Partition(Peers):
         self._send_all(calls, wait)
 
     def _outgoing(self, name: str, reader: int, vec: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """``vec[idx]`` in the buffer of vector ``name``'s storage for part ``reader`` (made at the first
-        push)."""
+        """``vec[idx]`` in the buffer for part ``reader`` of the halo that ``name``'s values land in
+        (:data:`HALO_OF`; made at the first push)."""
         key = (HALO_OF[name], reader)
         out = self.outbox.get(key)
         if out is None:
