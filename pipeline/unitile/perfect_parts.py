@@ -41,7 +41,8 @@ import numpy as np
 
 from ..arrays import open_array, take
 from ..groups import Group
-from .bits import JIT
+from ..usage import release_freed
+from .bits import INLINE, JIT
 from .cellpass import WIN, result_of, score
 from .classes import ACTIVE_BIT, DEG_MASK, WEIGHT_SHIFT
 from .partition import read_rows
@@ -53,14 +54,14 @@ from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES
 BLOCK_IDS = 1 << 18
 #: Slide codes besides an index into a part's values: not legal (or no slide), unites red, unites blue.
 SKIP, RED, BLUE = -1, -2, -3
-#: While a part loads, ``FAR - j`` is the code of a slide to the ``j``-th distinct class of other parts
-#: that its group of blocks reaches; once every group is loaded it becomes that class's halo index.
+#: While a part loads, ``FAR - id`` is the code of a slide to class ``id`` of another part; once every
+#: group is loaded it becomes that class's index in the halo.
 FAR = -4
 #: Bins of the histogram of T from which the bands' edges are chosen.
 BINS = 1 << 12
 #: Own classes a part loads at a time (whole blocks): the temporaries of the gathers are one such group's,
 #: beside the part's own arrays.
-LOAD_ROWS = 1 << 22
+LOAD_ROWS = 1 << 21
 
 
 def _groups(ranges: tuple[tuple[int, int], ...], rows: int) -> list[tuple[tuple[int, int], ...]]:
@@ -173,19 +174,16 @@ def _children(nbr: np.ndarray, info: np.ndarray, active: np.ndarray) -> np.ndarr
 @JIT
 def _codes(
     nbr: np.ndarray, info: np.ndarray, active: np.ndarray, t: np.ndarray, partner: np.ndarray,
-    united: np.ndarray, t_child: np.ndarray, n: int, parts: int, index: int, block: int, counts: np.ndarray,
-    code: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """Every slide's code into ``code`` (:data:`SKIP`, :data:`RED`, :data:`BLUE`, or the own index of the
-    class whose value it needs), with ``partner``, ``united`` and ``t_child`` given per slide of
-    :func:`_children`. Slides needing another part's class are listed apart: their places in the flat
-    codes and their keys ``owner * n + id`` (the caller turns them into halo indices). Counts
-    :data:`SLIDES` and :data:`TIES`."""
-    far_at = np.empty(partner.shape[0], dtype=np.int64)
-    far_keys = np.empty(partner.shape[0], dtype=np.int64)
-    n_far = 0
+    united: np.ndarray, t_child: np.ndarray, parts: int, index: int, block: int, counts: np.ndarray,
+    code: np.ndarray, reached: np.ndarray,
+) -> None:  # fmt: skip
+    """Every slide's code into ``code`` (:data:`SKIP`, :data:`RED`, :data:`BLUE`, the own index of the
+    class whose value it needs, or ``FAR - id`` for class ``id`` of another part, whose bit it sets in
+    ``reached``), with ``partner``, ``united`` and ``t_child`` given per slide of :func:`_children`.
+    Counts :data:`SLIDES` and :data:`TIES`."""
     j = 0
     width = nbr.shape[1]
+    one = np.uint64(1)
     for i in range(nbr.shape[0]):
         deg = info[i] & DEG_MASK if active[i] else 0
         counts[SLIDES] += deg
@@ -202,18 +200,61 @@ def _codes(
             if not united[j - 1] & ACTIVE_BIT:
                 code[i, k] = BLUE
             elif drop < 0:
-                owner = (s // block) % parts
-                if owner == index:
+                if (s // block) % parts == index:
                     code[i, k] = (s // block) // parts * block + s % block
                 else:
-                    code[i, k] = SKIP
-                    far_at[n_far] = i * width + k
-                    far_keys[n_far] = owner * n + s
-                    n_far += 1
+                    code[i, k] = FAR - s
+                    reached[s >> 6] |= one << np.uint64(s & 63)
             else:
                 counts[TIES] += drop == 0
                 code[i, k] = SKIP
-    return far_at[:n_far], far_keys[:n_far]
+
+
+@INLINE
+def _ones(x: np.uint64) -> int:
+    """The set bits of a 64-bit word."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@JIT
+def _halo_ranks(reached: np.ndarray, parts: int, block: int) -> tuple[np.ndarray, np.ndarray]:
+    """The halo's order over the classes set in ``reached`` (one bit per class id): owner by owner, by id
+    within an owner (the owner's own order). Returns, per word of ``reached``, how many halo classes come
+    before its first bit, and where each owner's classes start in the halo (``parts + 1`` cuts)."""
+    words = block // 64
+    n_words = reached.shape[0]
+    before = np.empty(n_words, dtype=np.int64)
+    cuts = np.zeros(parts + 1, dtype=np.int64)
+    total = 0
+    for q in range(parts):
+        cuts[q] = total
+        for first in range(q * words, n_words, parts * words):
+            for w in range(first, min(first + words, n_words)):
+                before[w] = total
+                total += _ones(reached[w])
+    cuts[parts] = total
+    return before, cuts
+
+
+@JIT
+def _reached_of(reached: np.ndarray, owner: int, parts: int, block: int, out: np.ndarray) -> None:
+    """The classes of part ``owner`` set in ``reached``, as that part's own indices (increasing), into
+    ``out`` (as long as their count)."""
+    words = block // 64
+    n_words = reached.shape[0]
+    j = 0
+    one = np.uint64(1)
+    for first in range(owner * words, n_words, parts * words):
+        local = (first // words) // parts * block
+        for w in range(first, min(first + words, n_words)):
+            x = reached[w]
+            while x != 0:
+                out[j] = local + (w - first) * 64 + _ones((x & (~x + one)) - one)
+                j += 1
+                x &= x - one
 
 
 @JIT
@@ -295,68 +336,17 @@ def _positions_weighed(weight_log: np.ndarray, active: np.ndarray, value: np.nda
 
 
 @JIT
-def _distinct(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct ``keys`` (non-negative int64) in increasing order, and where each key is among them."""
-    order = np.arange(keys.shape[0])
-    _sort_order(keys.view(np.uint64), order, np.empty_like(order))
-    slot = np.empty(keys.shape[0], dtype=np.int64)
-    out = np.empty(keys.shape[0], dtype=np.int64)
-    count = 0
-    for i in range(order.shape[0]):
-        k = keys[order[i]]
-        if count == 0 or out[count - 1] != k:
-            out[count] = k
-            count += 1
-        slot[order[i]] = count - 1
-    return out[:count], slot
-
-
-@JIT
-def _merge_distinct(runs: np.ndarray, bounds: np.ndarray, out: np.ndarray) -> int:
-    """The distinct values of the increasing runs ``runs[bounds[r]:bounds[r + 1]]``, merged in increasing
-    order into ``out`` (when it has room; an empty ``out`` only counts them); returns how many. Each
-    step takes the least head among the runs (a part has few groups: one scan of them is enough)."""
-    k = bounds.shape[0] - 1
-    at = bounds[:-1].copy()
-    count = 0
-    last = 0
-    while True:
-        best = -1
-        least = 0
-        for r in range(k):
-            if at[r] < bounds[r + 1] and (best < 0 or runs[at[r]] < least):
-                best = r
-                least = runs[at[r]]
-        if best < 0:
-            return count
-        at[best] += 1
-        if count == 0 or least != last:
-            if out.shape[0]:
-                out[count] = least
-            count += 1
-            last = least
-
-
-@JIT
-def _place(code: np.ndarray, where: np.ndarray, offset: int) -> None:
-    """Every :data:`FAR` code ``FAR - j`` of ``code`` (a group's rows) becomes ``offset + where[j]``."""
+def _place(code: np.ndarray, reached: np.ndarray, before: np.ndarray, offset: int) -> None:
+    """Every code ``FAR - id`` of ``code`` becomes ``offset`` plus class ``id``'s index in the halo
+    (:func:`_halo_ranks`: the classes set in ``reached`` before it in the halo's order)."""
     flat = code.reshape(-1)
+    one = np.uint64(1)
     for i in range(flat.shape[0]):
-        if flat[i] <= FAR:
-            flat[i] = offset + where[FAR - flat[i]]
-
-
-def _joined(pieces: list[np.ndarray], total: int) -> np.ndarray:
-    """The ``pieces`` (int64, ``total`` entries in all) one after another in one array, taken out of the
-    list one by one as they are copied (the list is left empty): ``np.concatenate`` would hold every
-    piece and the result at once (3x9, two parts: 0.7 GiB at the end of a part's load)."""
-    out = np.empty(total, dtype=np.int64)
-    at = 0
-    while pieces:
-        piece = pieces.pop(0)
-        out[at : at + piece.shape[0]] = piece
-        at += piece.shape[0]
-    return out
+        x = flat[i]
+        if x <= FAR:
+            s = FAR - x
+            w = s >> 6
+            flat[i] = offset + before[w] + _ones(reached[w] & ((one << np.uint64(s & 63)) - one))
 
 
 class PerfectPart(Peers):
@@ -375,18 +365,21 @@ class PerfectPart(Peers):
         info_arr, swap_arr = open_array(path, "graph/info"), open_array(path, "graph/swap")
         t_arr, nbr_arr = open_array(path, "values/T_class"), open_array(path, "graph/nbr")
         self.counts = np.zeros(6, dtype=np.int64)
+        if block % 64:
+            raise ValueError(f"perfect: blocks of {block} class ids; a part's blocks are whole 64-bit words")
         # The part's own arrays, filled a group of blocks at a time: the gathers' temporaries stay near
         # LOAD_ROWS classes', and nothing is joined (copied) at the end.
         m = self.size = sum(hi - lo for lo, hi in ranges)
         width = nbr_arr.shape[1]
-        code = np.empty((m, width), dtype=np.int32)
+        code = np.empty((m, width), dtype=np.int32 if n - FAR < 2**31 else np.int64)
         t = np.empty(m, dtype=np.float64)
         #: Neither colour united (the classes perfect play solves), and each one's weight (log2 positions).
         self.active = np.empty(m, dtype=bool)
         self.weight_log = np.empty(m, dtype=np.uint8)
-        # Each group's distinct keys (owner * n + id) of other parts' classes it reaches; its far slides
-        # are coded FAR - (the key's place among them) until the halo is known.
-        far_keys: list[np.ndarray] = []
+        #: Other parts' classes that own slides reach, one bit per class id: the halo, until :meth:`ask`
+        #: tells their owners (n / 8 bytes; a list of them would be 8 bytes each, and most classes of
+        #: the others are in it).
+        self.reached = np.zeros(-(-n // 64), dtype=np.uint64)
         groups = _groups(ranges, LOAD_ROWS)
         base = 0
         for group in groups:
@@ -403,40 +396,23 @@ class PerfectPart(Peers):
             united = take(info_arr, partner)
             t_child = take(t_arr, child)
             del child, swapped
-            at, keys = _codes(nbr, info, active, t[base:end], partner, united, t_child, n, parts,
-                              index, block, self.counts, code[base:end])  # fmt: skip
-            # The gathers go before the far keys are sorted: the group's temporaries never all at once.
+            _codes(nbr, info, active, t[base:end], partner, united, t_child, parts, index, block, self.counts,
+                   code[base:end], self.reached)  # fmt: skip
             del nbr, info, partner, united, t_child
-            distinct, slot = _distinct(keys)
-            code[base:end].reshape(-1)[at] = FAR - slot
-            far_keys.append(distinct.copy())  # not a view: the rest of the group's arrays go
-            del at, keys, distinct, slot
             base = end
         # Slides to other parts' classes read the halo: grouped by owner, by id within an owner (the
-        # owner's own order), found by the key owner * n + id.
-        bounds = np.cumsum([0, *(k.shape[0] for k in far_keys)]).astype(np.int64)
-        runs = _joined(far_keys, int(bounds[-1]))
-        keys = np.empty(_merge_distinct(runs, bounds, np.zeros(0, dtype=np.int64)), dtype=np.int64)
-        _merge_distinct(runs, bounds, keys)
-        base = 0
-        for g, group in enumerate(groups):
-            end = base + sum(hi - lo for lo, hi in group)
-            _place(code[base:end], np.searchsorted(keys, runs[bounds[g] : bounds[g + 1]]), m)
-            base = end
-        del runs
+        # owner's own order).
+        before, cuts = _halo_ranks(self.reached, parts, block)
+        _place(code, self.reached, before, m)
+        del before
+        release_freed()  # the groups' temporaries, before the order's sort
         self.code = code
         small = np.int32 if n < 2**31 else np.int64
         #: Values of other parts' classes this part reads.
-        self.halo_size = keys.shape[0]
-        #: Where each owner's values go in the halo (its keys are ``owner * n + id``, in order).
-        cuts = m + np.searchsorted(keys, np.arange(parts + 1, dtype=np.int64) * n)
-        self.recv = {q: slice(int(cuts[q]), int(cuts[q + 1])) for q in range(parts) if cuts[q + 1] > cuts[q]}
-        #: The halo's classes as their owners' own indices (what :meth:`ask` tells them), worked out a
-        #: piece at a time: the arithmetic on the whole halo made several int64 temporaries of its size.
-        self.halo = np.empty(keys.shape[0], dtype=small)
-        for a in range(0, keys.shape[0], LOAD_ROWS):
-            self.halo[a : a + LOAD_ROWS] = local_of(keys[a : a + LOAD_ROWS] % n, parts, block)
-        del keys
+        self.halo_size = int(cuts[-1])
+        #: Where each owner's values go in the halo.
+        self.recv = {q: slice(m + int(cuts[q]), m + int(cuts[q + 1]))
+                     for q in range(parts) if cuts[q + 1] > cuts[q]}  # fmt: skip
         self.value = np.zeros(m + self.halo_size, dtype=np.int16)
         self.known = np.zeros(m + self.halo_size, dtype=bool)
         #: Own active classes in increasing T (positive floats order as their bits do), sorted by their T
@@ -497,13 +473,16 @@ class PerfectPart(Peers):
     # Exchange ----------------------------------------------------------------------------------------
 
     def ask(self) -> None:
-        """Tell every part which of its classes this one reads (their :meth:`serve`); the halo's ids are
-        not needed after that (messages say where in the halo their values go)."""
+        """Tell every part which of its classes this one reads (their :meth:`serve`), in the halo's order;
+        the bits of :attr:`reached` are not needed after that (messages say where in the halo their
+        values go)."""
         calls = []
         for q, at in self.recv.items():
-            calls.append((q, "serve", (self.index, self.halo[at.start - self.size : at.stop - self.size])))
+            ids = np.empty(at.stop - at.start, dtype=self.order.dtype)
+            _reached_of(self.reached, q, self.parts, self.block, ids)
+            calls.append((q, "serve", (self.index, ids)))
         self._send_all(calls)
-        self.halo = np.zeros(0, dtype=self.halo.dtype)  # not a view: that would keep the ids alive
+        self.reached = np.zeros(0, dtype=np.uint64)
 
     def serve(self, reader: int, own: np.ndarray) -> None:
         """Remember which own classes (own indices, increasing) part ``reader`` reads."""

@@ -16,10 +16,12 @@ from pipeline.groups import LocalGroup
 from pipeline.unitile import peers, perfect_parts
 from pipeline.unitile.perfect import SLIDES, TIES, class_values
 from pipeline.unitile.perfect_parts import (
+    FAR,
     PerfectPart,
-    _joined,
-    _merge_distinct,
+    _halo_ranks,
+    _place,
     _positions,
+    _reached_of,
     _sort_order,
     band_edges,
     drive_bands,
@@ -181,25 +183,31 @@ def test_classes_are_swept_in_increasing_t_ties_in_id_order() -> None:
     assert np.array_equal(some, expect)
 
 
-def test_pieces_are_joined_in_order_and_taken_out_of_their_list() -> None:
-    rng = np.random.default_rng(8)
-    pieces = [rng.integers(0, 1 << 40, size) for size in (5, 0, 17, 1)]
-    expect = np.concatenate(pieces)
-    assert np.array_equal(_joined(pieces, expect.shape[0]), expect) and pieces == []
-    assert _joined([], 0).shape == (0,)
-
-
-def test_the_groups_distinct_far_classes_merge_into_the_halo() -> None:
-    """Each group of a part's blocks keeps its distinct keys of other parts' classes; the halo is their
-    merge, each key once (a key reached from several groups, and empty groups, included)."""
-    rng = np.random.default_rng(11)
-    runs = [np.unique(rng.integers(0, 5_000, size)) for size in (0, 3_000, 1, 0, 2_500, 700)]
-    flat = np.concatenate(runs)
-    bounds = np.cumsum([0, *(r.shape[0] for r in runs)]).astype(np.int64)
-    count = _merge_distinct(flat, bounds, np.zeros(0, dtype=np.int64))
-    out = np.empty(count, dtype=np.int64)
-    assert _merge_distinct(flat, bounds, out) == count
-    assert np.array_equal(out, np.unique(flat))
+@pytest.mark.parametrize(("parts", "block"), [(1, 64), (2, 128), (3, 64), (5, 256)])
+def test_the_classes_reached_become_the_halo_owner_by_owner(parts: int, block: int) -> None:
+    """The classes of other parts that a part's slides reach are bits of one bitmap while it loads; the
+    halo lists them owner by owner, by id within an owner (a set of keys ``owner * n + id``, sorted), and
+    a slide's code ``FAR - id`` becomes the own classes' count plus the class's place in the halo."""
+    rng = np.random.default_rng(17)
+    n = 5_000 + block // 2  # a last block that is short, and a last word too
+    ids = np.unique(rng.integers(0, n, 1_500))
+    ids = np.concatenate([ids, [n - 1]]) if ids[-1] != n - 1 else ids
+    reached = np.zeros(-(-n // 64), dtype=np.uint64)
+    np.bitwise_or.at(reached, ids >> 6, np.uint64(1) << (ids & 63).astype(np.uint64))
+    before, cuts = _halo_ranks(reached, parts, block)
+    keys = np.sort(owner_of(ids, parts, block) * n + ids)
+    assert cuts.tolist() == np.searchsorted(keys, np.arange(parts + 1) * n).tolist()
+    for q in range(parts):
+        out = np.empty(int(cuts[q + 1] - cuts[q]), dtype=np.int32)
+        _reached_of(reached, q, parts, block, out)
+        assert np.array_equal(out, local_of(keys[cuts[q] : cuts[q + 1]] % n, parts, block))
+    wanted = rng.choice(ids, (300, 4))
+    code = (FAR - wanted).astype(np.int32)
+    code[::3, 1] = 7  # an own index stays
+    _place(code, reached, before, 1_000)
+    expect = 1_000 + np.searchsorted(keys, owner_of(wanted, parts, block) * n + wanted)
+    expect[::3, 1] = 7
+    assert np.array_equal(code, expect)
 
 
 def test_a_part_loaded_a_few_blocks_at_a_time_is_the_same(clean35: Path, monkeypatch: Any) -> None:
