@@ -71,6 +71,11 @@ HALO_OF = {"p": "p", "x": "p", "t": "t", "xe": "t"}
 Ranges = tuple[tuple[int, int], ...]
 #: Rows per block when a part renumbers its neighbour ids.
 ROWS = 1 << 16
+#: Values per message of a push: a reader's share of a push goes in pieces of at most this many, so that
+#: no message in flight is more than 8 MiB (docs/cluster.md, "Pushes in pieces").
+PIECE = 1 << 20
+#: Iterations between two trims of the heap (:meth:`Partition.tidy`) in the CG loop.
+TIDY_EVERY = 8
 
 
 @dataclass(frozen=True)
@@ -271,11 +276,15 @@ class Partition(Peers):
         #: iteration), so the halo of this part's n-th push is complete when every owner's is at n.
         self.sent = dict.fromkeys((*O_VECTORS, *E_VECTORS), 0)
         self.got: dict[str, dict[int, int]] = {v: {} for v in (*O_VECTORS, *E_VECTORS)}
+        #: The push being received from each owner, by vector: its sequence number and pieces so far.
+        self.pieces: dict[tuple[str, int], tuple[int, int]] = {}
         #: The reductions this part took part in, and the contributions of every part by reduction.
         self.reductions = 0
         self.partials: dict[int, dict[int, Any]] = {}
         #: ``(iteration, max |s|)`` of a solve driven in this part's process (:meth:`run`).
         self.status: tuple[int, float] = (0, float("inf"))
+        #: Search directions formed (:meth:`direction`): every :data:`TIDY_EVERY`-th trims the heap.
+        self.directions = 0
 
     # Halo exchange -------------------------------------------------------------------------------
 
@@ -321,14 +330,18 @@ class Partition(Peers):
         iteration) and one of x (at a check of the true residual after it), or of t and of x_E: the
         reductions of ``<p, q>`` and of the true residual. A fresh array per push is what a dask actor
         call keeps alive in reference cycles until the garbage collector runs: measured on 3x9, 0.6-0.8
-        GiB more per worker by the end of the CG loop (docs/cluster.md, "The halo pushes' arrays")."""
+        GiB more per worker by the end of the CG loop (docs/cluster.md, "The halo pushes' arrays"). Each
+        reader's values go in pieces of at most :data:`PIECE`."""
         half = "O" if name in O_VECTORS else "E"
         vec = self.ext[name]
         me = self.plan.index
         self.sent[name] += 1
         seq = self.sent[name]
-        calls = [(w, "receive", (name, me, self._outgoing(name, w, vec, idx), seq))
-                 for w, idx in self.send[half].items()]  # fmt: skip
+        calls = []
+        for w, idx in self.send[half].items():
+            out = self._outgoing(name, w, vec, idx)
+            pieces = range(0, out.shape[0], PIECE)
+            calls += [(w, "receive", (name, me, out[a : a + PIECE], seq, a)) for a in pieces]
         self._send_all(calls, wait)
 
     def _outgoing(self, name: str, reader: int, vec: np.ndarray, idx: np.ndarray) -> np.ndarray:
@@ -341,14 +354,23 @@ class Partition(Peers):
         np.take(vec, idx, out=out)
         return out
 
-    def receive(self, name: str, owner: int, values: np.ndarray, seq: int) -> None:
-        """Store part ``owner``'s values of a vector (its ``seq``-th push of it) in the halo; an older
-        push that arrives after a newer one is dropped."""
+    def receive(self, name: str, owner: int, values: np.ndarray, seq: int, at: int = 0) -> None:
+        """Store a piece of part ``owner``'s values of a vector (its ``seq``-th push of it) in the halo,
+        ``at`` values into that owner's share; the push is in once all its pieces are. A piece of an
+        older push that arrives after a newer one is dropped."""
         half = "O" if name in O_VECTORS else "E"
         with self.arrived:
-            if seq <= self.got[name].get(owner, 0):
+            key = (name, owner)
+            last, count = self.pieces.get(key, (0, 0))
+            if seq <= self.got[name].get(owner, 0) or seq < last:
                 return
-            self.ext[HALO_OF[name]][self.recv[half][owner]] = values
+            slots = self.recv[half][owner]
+            self.ext[HALO_OF[name]][slots.start + at : slots.start + at + values.shape[0]] = values
+            count = count + 1 if seq == last else 1
+            if count < -(-(slots.stop - slots.start) // PIECE):
+                self.pieces[key] = (seq, count)
+                return
+            self.pieces.pop(key, None)
             self.got[name][owner] = seq
             self.arrived.notify_all()
 
@@ -406,10 +428,11 @@ class Partition(Peers):
             self.ext["x"][:no] = 0.0
             start_residual(self.o.nbr, self.o.info, self.inv, self.s)
             self.ext["p"][:no] = self.s
-            return
-        self.ext["x"][:no] = x
-        self.s[:] = s
-        self.ext["p"][:no] = p
+        else:
+            self.ext["x"][:no] = x
+            self.s[:] = s
+            self.ext["p"][:no] = p
+        self.tidy()
 
     def square(self) -> tuple[np.ndarray, float]:
         """Per-chunk partial sums of ``<s, s>_omega`` and ``max |s|``."""
@@ -432,8 +455,12 @@ class Partition(Peers):
         return update_xs(alpha, self.o.info, self.omega, x, self.s, p, self.q)
 
     def direction(self, beta: float) -> None:
-        """``p = s + beta p`` (pushed at the start of the next iteration)."""
+        """``p = s + beta p`` (pushed at the start of the next iteration); every :data:`TIDY_EVERY`-th
+        time, the heap's freed blocks go back (:meth:`tidy`)."""
         update_p(beta, self.s, self.ext["p"][: self.own_o])
+        self.directions += 1
+        if self.directions % TIDY_EVERY == 0:
+            self.tidy()
 
     def x_even(self, wait: bool = True) -> None:
         """``x_E = 1 + P_EO x_O`` on own active E rows, 0 elsewhere (x's halo is in, in p's halo slots),
@@ -465,9 +492,10 @@ class Partition(Peers):
 
     def tidy(self) -> None:
         """Give the heap's freed blocks back to the system: the halo values that arrive every iteration
-        are below the workers' mmap threshold, so their blocks stay resident once freed. Called at each
-        check of the true residual, each checkpoint and before the solution is written; a trim takes
-        about a millisecond (docs/cluster.md, "The tasks' arguments, and x_E in t's storage")."""
+        are below the workers' mmap threshold, so their blocks stay resident once freed. Called once the
+        vectors are set (:meth:`start`, :meth:`load`), every :data:`TIDY_EVERY` iterations, at each check
+        of the true residual, each checkpoint and before the solution is written; a trim takes about a
+        millisecond (docs/cluster.md, "The tasks' arguments, and x_E in t's storage")."""
         release_freed()
 
     def restart(self) -> None:
@@ -507,6 +535,7 @@ class Partition(Peers):
         no = self.own_o
         for v, vec in zip("xsp", (self.ext["x"][:no], self.s, self.ext["p"][:no]), strict=True):
             read_rows(open_array(path, f"solve/{slot}_{v}"), self.plan.o_ranges, vec)
+        self.tidy()
 
     def write_r(self, path: str) -> float:
         """Write own rows of the solution into this part's ``solve/r_<index>`` (O rows, then E rows, as

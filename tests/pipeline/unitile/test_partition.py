@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pipeline.unitile import partition
 from pipeline.unitile.cg import connect, local_parts
 from pipeline.unitile.class_stages import solve_order
 from pipeline.unitile.classes import class_keys
@@ -81,16 +82,20 @@ def test_parts_hold_key_ranges(clean35: Path) -> None:
             assert held[w].max() <= held[w + 1].min()
 
 
-def test_pushes_fill_the_readers_halos_from_one_buffer_per_vector_and_reader(clean35: Path) -> None:
+def test_pushes_fill_the_readers_halos_from_one_buffer_per_vector_and_reader(
+    clean35: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A vector's values for a reader go out of the same buffer at every push (a fresh array per push is
-    what dask's actor calls keep alive until the garbage collector runs), and land in the reader's halo
-    where its rows read them."""
+    what dask's actor calls keep alive until the garbage collector runs), in pieces (here of 300 values),
+    and land in the reader's halo where its rows read them."""
+    monkeypatch.setattr(partition, "PIECE", 300)
     store = Store(str(clean35), B35)
     order = solve_order(store)
     nbr, info = store.read("graph/nbr"), store.read("graph/info")
     group = local_parts(nbr, info, order.split, 3, order, connected=False)
     halo_ids = [part.e.halo for part in group.parts]
     connect(group)
+    assert any(idx.shape[0] > 300 for part in group.parts for idx in part.send["O"].values())
     # The parts let go of their halos' ids once their owners know them.
     assert all(part.o.halo.shape == part.e.halo.shape == (0,) for part in group.parts)
     rng = np.random.default_rng(5)

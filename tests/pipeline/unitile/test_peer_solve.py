@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from pipeline.groups import LocalGroup
-from pipeline.unitile import peers
+from pipeline.unitile import partition, peers
 from pipeline.unitile.cg import PeerSteps, gather, local_parts, run_loop, solve
 from pipeline.unitile.class_stages import solve_order
 from pipeline.unitile.partition import Partition, SolutionParts
@@ -47,8 +47,15 @@ def run_parts(
     return run_in_threads(group.parts, run)
 
 
-def test_parts_running_the_loop_give_the_one_part_solve_bit_for_bit(clean35: Path) -> None:
+@pytest.mark.parametrize("piece", [partition.PIECE, 1000])
+def test_parts_running_the_loop_give_the_one_part_solve_bit_for_bit(
+    clean35: Path, piece: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whole pushes, or pushes in pieces of 1,000 values (3x5's halo shares are a few thousand)."""
+    monkeypatch.setattr(partition, "PIECE", piece)
     group, order = parts35(clean35, 2)
+    if piece < partition.PIECE:
+        assert all(s.stop - s.start > 2 * piece for p in group.parts for s in p.recv["O"].values())
     assert group.size == 2
     results = run_parts(group, SolverState.start(0))
     one = solve(*graph(clean35), order.split, SolverState.start(order.split), order=order, tol=TOL)
@@ -107,6 +114,30 @@ def test_a_stale_push_is_dropped_and_a_push_ahead_is_an_error(clean35: Path) -> 
     a.sent["p"] = 1
     with pytest.raises(RuntimeError, match="ahead of the iteration"):
         a.wait_halo("p")
+
+
+def test_a_push_in_pieces_is_in_once_every_piece_is(
+    clean35: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader takes each piece where its offset says, counts a push in when the last of its pieces
+    comes (in any order), and drops the pieces of an older push."""
+    monkeypatch.setattr(partition, "PIECE", 100)
+    group, _ = parts35(clean35, 2)
+    a = group.parts[0]
+    slots = a.recv["O"][1]
+    width = slots.stop - slots.start
+    values = np.random.default_rng(4).random(width)
+    offsets = list(range(0, width, 100))
+    assert len(offsets) > 2
+    for k, at in enumerate(reversed(offsets)):
+        assert a.got["p"].get(1, 0) == 0, k
+        a.receive("p", 1, values[at : at + 100], 1, at)
+    assert a.got["p"][1] == 1 and np.array_equal(a.ext["p"][slots], values)
+    a.receive("p", 1, np.zeros(100), 1, 0)  # a piece of that push again: dropped
+    a.receive("p", 1, np.ones(100), 3, 0)  # the first piece of push 3 ...
+    a.receive("p", 1, np.zeros(100), 2, 100)  # ... then one of push 2, older: dropped
+    assert a.got["p"][1] == 1 and a.pieces[("p", 1)] == (3, 1)
+    assert np.array_equal(a.ext["p"][slots][100:], values[100:]) and np.all(a.ext["p"][slots][:100] == 1)
 
 
 def test_a_wait_ends_on_abort_or_after_the_timeout(clean35: Path, monkeypatch: pytest.MonkeyPatch) -> None:
