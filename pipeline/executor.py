@@ -28,7 +28,11 @@ S = TypeVar("S")
 #: The allocator settings docs/cluster.md asks for in the environment of a cluster's ``dask worker``
 #: processes: glibc's behaviour once its mmap threshold has adapted (a nanny's own
 #: ``MALLOC_TRIM_THRESHOLD_=65536`` turns the adaptation off; see :class:`DaskExecutor`).
-WORKER_MALLOC_ENV = {"MALLOC_TRIM_THRESHOLD_": str(128 << 20), "MALLOC_MMAP_THRESHOLD_": str(16 << 20)}
+WORKER_MALLOC_ENV = {
+    "MALLOC_TRIM_THRESHOLD_": str(128 << 20),
+    "MALLOC_MMAP_THRESHOLD_": str(16 << 20),
+    "MALLOC_ARENA_MAX": "1",
+}
 
 BAR_FORMAT = "{desc:<10} {percentage:3.0f}%|{bar:24}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
 

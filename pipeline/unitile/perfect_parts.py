@@ -219,21 +219,27 @@ def _ones(x: np.uint64) -> int:
     return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
+#: Words of the bitmap of reached classes per entry of its rank table (:func:`_halo_ranks`).
+RANK_WORDS = 8
+
+
 @JIT
 def _halo_ranks(reached: np.ndarray, parts: int, block: int) -> tuple[np.ndarray, np.ndarray]:
     """The halo's order over the classes set in ``reached`` (one bit per class id): owner by owner, by id
-    within an owner (the owner's own order). Returns, per word of ``reached``, how many halo classes come
-    before its first bit, and where each owner's classes start in the halo (``parts + 1`` cuts)."""
+    within an owner (the owner's own order). Returns, for every :data:`RANK_WORDS` words of ``reached``
+    (a block holds whole such runs), how many halo classes come before the run's first bit, and where
+    each owner's classes start in the halo (``parts + 1`` cuts)."""
     words = block // 64
     n_words = reached.shape[0]
-    before = np.empty(n_words, dtype=np.int64)
+    before = np.empty(-(-n_words // RANK_WORDS), dtype=np.int64)
     cuts = np.zeros(parts + 1, dtype=np.int64)
     total = 0
     for q in range(parts):
         cuts[q] = total
         for first in range(q * words, n_words, parts * words):
             for w in range(first, min(first + words, n_words)):
-                before[w] = total
+                if w % RANK_WORDS == 0:
+                    before[w // RANK_WORDS] = total
                 total += _ones(reached[w])
     cuts[parts] = total
     return before, cuts
@@ -337,8 +343,9 @@ def _positions_weighed(weight_log: np.ndarray, active: np.ndarray, value: np.nda
 
 @JIT
 def _place(code: np.ndarray, reached: np.ndarray, before: np.ndarray, offset: int) -> None:
-    """Every code ``FAR - id`` of ``code`` becomes ``offset`` plus class ``id``'s index in the halo
-    (:func:`_halo_ranks`: the classes set in ``reached`` before it in the halo's order)."""
+    """Every code ``FAR - id`` of ``code`` becomes ``offset`` plus class ``id``'s index in the halo:
+    the classes set in ``reached`` before it in the halo's order, counted from its run of words' entry
+    of ``before`` (:func:`_halo_ranks`)."""
     flat = code.reshape(-1)
     one = np.uint64(1)
     for i in range(flat.shape[0]):
@@ -346,7 +353,10 @@ def _place(code: np.ndarray, reached: np.ndarray, before: np.ndarray, offset: in
         if x <= FAR:
             s = FAR - x
             w = s >> 6
-            flat[i] = offset + before[w] + _ones(reached[w] & ((one << np.uint64(s & 63)) - one))
+            rank = before[w // RANK_WORDS] + _ones(reached[w] & ((one << np.uint64(s & 63)) - one))
+            for v in range(w - w % RANK_WORDS, w):
+                rank += _ones(reached[v])
+            flat[i] = offset + rank
 
 
 class PerfectPart(Peers):
@@ -365,8 +375,9 @@ class PerfectPart(Peers):
         info_arr, swap_arr = open_array(path, "graph/info"), open_array(path, "graph/swap")
         t_arr, nbr_arr = open_array(path, "values/T_class"), open_array(path, "graph/nbr")
         self.counts = np.zeros(6, dtype=np.int64)
-        if block % 64:
-            raise ValueError(f"perfect: blocks of {block} class ids; a part's blocks are whole 64-bit words")
+        if block % (64 * RANK_WORDS):
+            raise ValueError(f"perfect: blocks of {block} class ids; a block must be a multiple of "
+                             f"{64 * RANK_WORDS} (whole runs of words of the halo's bitmap)")  # fmt: skip
         # The part's own arrays, filled a group of blocks at a time: the gathers' temporaries stay near
         # LOAD_ROWS classes', and nothing is joined (copied) at the end.
         m = self.size = sum(hi - lo for lo, hi in ranges)
@@ -377,8 +388,8 @@ class PerfectPart(Peers):
         self.active = np.empty(m, dtype=bool)
         self.weight_log = np.empty(m, dtype=np.uint8)
         #: Other parts' classes that own slides reach, one bit per class id: the halo, until :meth:`ask`
-        #: tells their owners (n / 8 bytes; a list of them would be 8 bytes each, and most classes of
-        #: the others are in it).
+        #: tells their owners (n / 8 bytes, and a rank table of n / 64 while the codes are placed; a list
+        #: of them would be 8 bytes each, and on 3x9 a part of two reaches 63 % as many as it owns).
         self.reached = np.zeros(-(-n // 64), dtype=np.uint64)
         groups = _groups(ranges, LOAD_ROWS)
         base = 0

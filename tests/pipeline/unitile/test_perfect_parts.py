@@ -88,7 +88,7 @@ def test_a_parts_t_range_histogram_and_bands_read_its_t_in_pieces_as_one_sorted_
     assert np.array_equal(part.starts, expect) and part.t.shape == (0,)
 
 
-CASES = [(1, 1 << 18, 1), (1, 1 << 18, 64), (2, 512, 1), (2, 512, 16), (3, 256, 64), (5, 1024, 256)]
+CASES = [(1, 1 << 18, 1), (1, 1 << 18, 64), (2, 512, 1), (2, 512, 16), (3, 512, 64), (5, 1024, 256)]
 
 
 @pytest.mark.parametrize(("parts", "block", "bands"), CASES)
@@ -183,14 +183,14 @@ def test_classes_are_swept_in_increasing_t_ties_in_id_order() -> None:
     assert np.array_equal(some, expect)
 
 
-@pytest.mark.parametrize(("parts", "block"), [(1, 64), (2, 128), (3, 64), (5, 256)])
+@pytest.mark.parametrize(("parts", "block"), [(1, 512), (2, 512), (3, 1024), (5, 512)])
 def test_the_classes_reached_become_the_halo_owner_by_owner(parts: int, block: int) -> None:
     """The classes of other parts that a part's slides reach are bits of one bitmap while it loads; the
     halo lists them owner by owner, by id within an owner (a set of keys ``owner * n + id``, sorted), and
     a slide's code ``FAR - id`` becomes the own classes' count plus the class's place in the halo."""
     rng = np.random.default_rng(17)
-    n = 5_000 + block // 2  # a last block that is short, and a last word too
-    ids = np.unique(rng.integers(0, n, 1_500))
+    n = 9_000 + block // 2 + 5  # a last block that is short, and a last word too
+    ids = np.unique(rng.integers(0, n, 2_500))
     ids = np.concatenate([ids, [n - 1]]) if ids[-1] != n - 1 else ids
     reached = np.zeros(-(-n // 64), dtype=np.uint64)
     np.bitwise_or.at(reached, ids >> 6, np.uint64(1) << (ids & 63).astype(np.uint64))
@@ -210,10 +210,16 @@ def test_the_classes_reached_become_the_halo_owner_by_owner(parts: int, block: i
     assert np.array_equal(code, expect)
 
 
+def test_a_block_is_whole_runs_of_the_bitmaps_words(clean35: Path) -> None:
+    n = open_array(str(clean35), "graph/info").shape[0]
+    with pytest.raises(ValueError, match="blocks of 256 class ids; a block must be a multiple of 512"):
+        PerfectPart(str(clean35), 0, 2, n, 256)
+
+
 def test_a_part_loaded_a_few_blocks_at_a_time_is_the_same(clean35: Path, monkeypatch: Any) -> None:
     value, counts = reference(clean35)
-    monkeypatch.setattr(perfect_parts, "LOAD_ROWS", 700)  # groups of two blocks of 256 ids, or one
-    group, bands = make_parts(clean35, 2, 256, 16)
+    monkeypatch.setattr(perfect_parts, "LOAD_ROWS", 1400)  # groups of two blocks of 512 ids, or one
+    group, bands = make_parts(clean35, 2, 512, 16)
     drive_bands(group, bands)
-    assert np.array_equal(values_of(group, value.shape[0], 256), value)
+    assert np.array_equal(values_of(group, value.shape[0], 512), value)
     assert sum(int(p.counts[SLIDES]) for p in group.parts) == counts[SLIDES]
