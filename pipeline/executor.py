@@ -27,7 +27,8 @@ S = TypeVar("S")
 
 #: The allocator settings docs/cluster.md asks for in the environment of a cluster's ``dask worker``
 #: processes: glibc's behaviour once its mmap threshold has adapted (a nanny's own
-#: ``MALLOC_TRIM_THRESHOLD_=65536`` turns the adaptation off; see :class:`DaskExecutor`).
+#: ``MALLOC_TRIM_THRESHOLD_=65536`` turns the adaptation off; see :class:`DaskExecutor`), with that
+#: threshold at 16 MiB and one heap for all threads (what a trim gives back).
 WORKER_MALLOC_ENV = {
     "MALLOC_TRIM_THRESHOLD_": str(128 << 20),
     "MALLOC_MMAP_THRESHOLD_": str(16 << 20),

@@ -72,7 +72,7 @@ Ranges = tuple[tuple[int, int], ...]
 #: Rows per block when a part renumbers its neighbour ids.
 ROWS = 1 << 16
 #: Values per message of a push: a reader's share of a push goes in pieces of at most this many, so that
-#: no message in flight is more than 8 MiB (docs/cluster.md, "Pushes in pieces").
+#: no message in flight is more than 8 MiB (docs/cluster.md, "One heap, pushes in pieces").
 PIECE = 1 << 20
 #: Iterations between two trims of the heap (:meth:`Partition.tidy`) in the CG loop.
 TIDY_EVERY = 8
@@ -269,8 +269,13 @@ class Partition(Peers):
             for name, side, base in (("O", self.e, no), ("E", self.o, ne))
         }
         self.send: dict[str, dict[int, np.ndarray]] = {"O": {}, "E": {}}
-        #: The values of each vector for each reader, as last pushed (:meth:`push`).
+        #: The values of each vector for each reader, as last pushed (:meth:`push`): pieces of q's storage
+        #: where it has room (:meth:`_lend`).
         self.outbox: dict[tuple[str, int], np.ndarray] = {}
+        #: How much of q's storage the push buffers hold, and the pushes out of them that their readers
+        #: may not have taken yet (q is written only once they have: :meth:`_take_back_q`).
+        self.lent = 0
+        self.unsent: list[Any] = []
         #: How often this part pushed each vector, and the sequence number of each owner's latest push
         #: into this part's halo: every part pushes a vector as often as the others (they run the same
         #: iteration), so the halo of this part's n-th push is complete when every owner's is at n.
@@ -342,7 +347,7 @@ class Partition(Peers):
             out = self._outgoing(name, w, vec, idx)
             pieces = range(0, out.shape[0], PIECE)
             calls += [(w, "receive", (name, me, out[a : a + PIECE], seq, a)) for a in pieces]
-        self._send_all(calls, wait)
+        self.unsent += self._send_all(calls, wait)
 
     def _outgoing(self, name: str, reader: int, vec: np.ndarray, idx: np.ndarray) -> np.ndarray:
         """``vec[idx]`` in the buffer for part ``reader`` of the halo that ``name``'s values land in
@@ -350,9 +355,26 @@ class Partition(Peers):
         key = (HALO_OF[name], reader)
         out = self.outbox.get(key)
         if out is None:
-            out = self.outbox[key] = np.empty(idx.shape[0])
+            out = self.outbox[key] = self._lend(idx.shape[0])
         np.take(vec, idx, out=out)
         return out
+
+    def _lend(self, size: int) -> np.ndarray:
+        """A push buffer of ``size`` values in q's storage, or a new array where q has no room left. q is
+        free from the start of an iteration (p's push) until its odd step, and from the last iteration's
+        update until a check of the true residual writes it: those are when p, t, x and x_E are pushed,
+        and what writes q first waits until every reader has taken them (:meth:`_take_back_q`). On 3x9
+        a part of two saves 59 MiB so (docs/cluster.md, "One heap, pushes in pieces")."""
+        if self.lent + size > self.q.shape[0]:
+            return np.empty(size)
+        self.lent += size
+        return self.q[self.lent - size : self.lent]
+
+    def _take_back_q(self) -> None:
+        """Wait until every reader has taken the pushes out of the buffers in q's storage (they have, by
+        the time q is written, but for the last messages' acknowledgements); then q may be written."""
+        self._settle(self.unsent)
+        self.unsent = []
 
     def receive(self, name: str, owner: int, values: np.ndarray, seq: int, at: int = 0) -> None:
         """Store a piece of part ``owner``'s values of a vector (its ``seq``-th push of it) in the halo,
@@ -446,6 +468,7 @@ class Partition(Peers):
 
     def odd_step(self) -> np.ndarray:
         """``q = p - P_OE t`` on own O rows (t's halo is in); return per-chunk sums of ``<p, q>``."""
+        self._take_back_q()
         return odd_dot(self.o.nbr, self.o.info, self.inv, self.omega, self.ext["p"], self.ext["t"], self.q)
 
     def update(self, alpha: float) -> tuple[np.ndarray, float]:
@@ -481,6 +504,7 @@ class Partition(Peers):
         (:meth:`tidy`)."""
         no, ne = self.own_o, self.e_index.size
         x, xe = self.ext["x"][:no], self.ext["xe"][:ne]
+        self._take_back_q()
         m1, b1 = residual_rows(self.o.nbr, self.o.info, x, self.ext["xe"], self.ext["xe"][:0], self.q)
         m2, b2 = residual_rows(self.e.nbr, self.e.info, xe, x, self._x_halo(), np.zeros(0))
         self.tidy()

@@ -83,9 +83,10 @@ class Peers:
                     raise RuntimeError(f"part {self.index}: waiting for {what}: {why}")
                 self.arrived.wait(left)
 
-    def _send_all(self, calls: list[tuple[int, str, tuple[Any, ...]]], wait: bool = True) -> None:
+    def _send_all(self, calls: list[tuple[int, str, tuple[Any, ...]]], wait: bool = True) -> list[Any]:
         """``peers[w].method(*args)`` for every call, concurrently to actors, and wait for all (unless
-        not ``wait``: a part running a loop itself waits for what it receives instead)."""
+        not ``wait``: a part running a loop itself waits for what it receives instead). Returns the
+        calls still under way (none after a wait; :meth:`_settle` waits for them)."""
         pending = []
         for w, method, args in calls:
             peer = self.peers[w]
@@ -103,9 +104,14 @@ class Peers:
                 raise RuntimeError(f"{type(self).__name__}.deliver awaited")
             pending.append(fut)
         if not wait:
-            return
-        # A peer on a lost worker may never answer: give up when the driver says so (abort) or after
-        # PEER_TIMEOUT, so that the round fails and the stage can restart the parts.
+            return pending
+        self._settle(pending)
+        return []
+
+    def _settle(self, pending: list[Any]) -> None:
+        """Wait until every call of ``pending`` (dask actor futures) has been taken by its peer. A peer on
+        a lost worker may never answer: give up when the driver says so (abort) or after
+        :data:`PEER_TIMEOUT`, so that the round fails and the stage can restart the parts."""
         deadline = time.monotonic() + PEER_TIMEOUT
         for fut in pending:
             while True:

@@ -126,11 +126,31 @@ def test_pushes_fill_the_readers_halos_from_one_buffer_per_vector_and_reader(
         for part in group.parts:
             part.push(name)
     assert {key[0] for part in group.parts for key in part.outbox} == {"p", "t"}
+    # The push buffers are pieces of q's storage (free when they are filled), apart from each other,
+    # as far as q has room (3x5 cut in three: not for all of them).
+    lent = [[buf for buf in part.outbox.values() if np.shares_memory(buf, part.q)] for part in group.parts]
+    assert any(lent)
+    for part, bufs in zip(group.parts, lent, strict=True):
+        assert part.lent == sum(buf.shape[0] for buf in bufs) <= part.own_o
     for part in group.parts:
         for owner, at in part.recv["O"].items():
             ids = halo_ids[part.plan.index][at.start - part.own_o : at.stop - part.own_o]
             src = group.parts[owner]
             assert np.array_equal(part.ext["p"][at], src.ext["x"][src.o_index.local(ids)[1]])
+
+
+def test_a_push_buffer_is_its_own_array_where_q_has_no_room(clean35: Path) -> None:
+    store = Store(str(clean35), B35)
+    order = solve_order(store)
+    group = local_parts(store.read("graph/nbr"), store.read("graph/info"), order.split, 2, order)
+    a, b = group.parts
+    a.lent = a.own_o - 1  # as if q were lent out already
+    a.ext["p"][: a.own_o] = np.arange(a.own_o)
+    a.push("p")
+    (buf,) = a.outbox.values()
+    assert not np.shares_memory(buf, a.q) and a.lent == a.own_o - 1
+    at = b.recv["O"][0]
+    assert np.array_equal(b.ext["p"][at], buf) and buf.shape[0] > 1
 
 
 @pytest.mark.parametrize("parts", [2, 3])
