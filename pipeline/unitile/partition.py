@@ -373,7 +373,7 @@ class Partition(Peers):
     def _take_back_q(self) -> None:
         """Wait until every reader has taken the pushes out of the buffers in q's storage (they have, by
         the time q is written, but for the last messages' acknowledgements); then q may be written."""
-        self._settle(self.unsent)
+        self._settle(self.unsent, errors=False)
         self.unsent = []
 
     def receive(self, name: str, owner: int, values: np.ndarray, seq: int, at: int = 0) -> None:

@@ -108,13 +108,15 @@ class Peers:
         self._settle(pending)
         return []
 
-    def _settle(self, pending: list[Any]) -> None:
-        """Wait until every call of ``pending`` (dask actor futures) has been taken by its peer. A peer on
-        a lost worker may never answer: give up when the driver says so (abort) or after
-        :data:`PEER_TIMEOUT`, so that the round fails and the stage can restart the parts."""
+    def _settle(self, pending: list[Any], errors: bool = True) -> None:
+        """Wait until every call of ``pending`` (dask actor futures) has been taken by its peer, and raise
+        the error of one that failed (not without ``errors``: a call already answered then needs no
+        round through the event loop, which ``result`` makes). A peer on a lost worker may never answer:
+        give up when the driver says so (abort) or after :data:`PEER_TIMEOUT`, so that the round fails
+        and the stage can restart the parts."""
         deadline = time.monotonic() + PEER_TIMEOUT
         for fut in pending:
-            while True:
+            while errors or not fut.done():
                 try:
                     fut.result(timeout=0.5)
                     break
