@@ -363,8 +363,8 @@ class Partition(Peers):
         """A push buffer of ``size`` values in q's storage, or a new array where q has no room left. q is
         free from the start of an iteration (p's push) until its odd step, and from the last iteration's
         update until a check of the true residual writes it: those are when p, t, x and x_E are pushed,
-        and what writes q first waits until every reader has taken them (:meth:`_take_back_q`). On 3x9
-        a part of two saves 59 MiB so (docs/cluster.md, "One heap, pushes in pieces")."""
+        and what writes q first waits until every reader has taken them (:meth:`_take_back_q`;
+        docs/cluster.md, "One heap, pushes in pieces")."""
         if self.lent + size > self.q.shape[0]:
             return np.empty(size)
         self.lent += size

@@ -389,7 +389,8 @@ class PerfectPart(Peers):
         self.weight_log = np.empty(m, dtype=np.uint8)
         #: Other parts' classes that own slides reach, one bit per class id: the halo, until :meth:`ask`
         #: tells their owners (n / 8 bytes, and a rank table of n / 64 while the codes are placed; a list
-        #: of them would be 8 bytes each, and on 3x9 a part of two reaches 63 % as many as it owns).
+        #: of them would be 8 bytes each, and a part reaches most classes of the others:
+        #: docs/cluster.md, "One heap, pushes in pieces").
         self.reached = np.zeros(-(-n // 64), dtype=np.uint64)
         groups = _groups(ranges, LOAD_ROWS)
         base = 0
