@@ -404,7 +404,8 @@ def frame_args(h: int, w: int) -> NDArgs:
                         k += 1
     zero = np.zeros(1, dtype=np.int64)
     return NDArgs(n=w, size=size, full=(1 << size) - 1, not_west=0, not_east=0, north=0, south=0, west=0,
-                  east=0, dq=dq, ds=ds, box1=zero, sym_tab=np.zeros((1, 1, 1), dtype=np.int64), swaps=zero)
+                  east=0, dq=dq, ds=ds, box1=zero, box2=zero, sym_tab=np.zeros((1, 1, 1), dtype=np.int64),
+                  swaps=zero)
 
 
 def frame(

@@ -43,8 +43,9 @@ class NDArgs(NamedTuple):
     #: shared points (the points orthogonally next to both) as a mask.
     dq: np.ndarray
     ds: np.ndarray
-    #: box1[p]: the points within one row and one column of p.
+    #: box1[p], box2[p]: the points within one (two) rows and columns of p.
     box1: np.ndarray
+    box2: np.ndarray
     #: sym_tab[s, chunk, byte]: the image under symmetry s of the points of one byte of a mask.
     sym_tab: np.ndarray
     #: swaps[s]: 1 when symmetry s exchanges the edges (and so the colours and the side to move).
@@ -97,6 +98,7 @@ class NDGeometry:
                 dq[p, k] = qbit
                 ds[p, k] = shared
         box1 = np.array([g.box(p, 1) for p in range(size)], dtype=np.int64)
+        box2 = np.array([g.box(p, 2) for p in range(size)], dtype=np.int64)
         chunks = (size + 7) // 8
         sym_tab = np.zeros((8, chunks, 256), dtype=np.int64)
         for s, sym in enumerate(g.symmetries):
@@ -104,7 +106,8 @@ class NDGeometry:
                 for byte in range(256):
                     sym_tab[s, ch, byte] = sym.apply((byte << (8 * ch)) & g.full)
         masks = {name: getattr(g, name) for name in GRID_FIELDS}
-        return NDArgs(**masks, size=size, dq=dq, ds=ds, box1=box1, sym_tab=sym_tab, swaps=self.swaps)
+        return NDArgs(**masks, size=size, dq=dq, ds=ds, box1=box1, box2=box2, sym_tab=sym_tab,
+                      swaps=self.swaps)
 
     def key(self, red: int, blue: int, turn: str) -> int:
         """The key of a position (``turn`` ``"r"`` or ``"b"``)."""

@@ -10,18 +10,27 @@ maximal region is *fillable* when some order and colours fill it without ever fo
 :func:`fillable` decides it exactly, by a depth-first search over first placements: ``S`` is fillable
 when some clean first placement leaves parts of ``S`` minus that point that are all fillable (the parts
 never interact). The answer depends only on ``S`` and the stones (or jokers) on its ring of eight
-neighbours, so it is memoised on those in a dictionary the caller keeps across positions. Before the
-search (and the memo), constructive fillings are tried: four reading orders, eight lattice orders and a
-forced-point-first order, each point taking a colour that forms no naked diagonal at that moment. One
-that succeeds *is* a clean filling, so "fillable" is then exact; only when all fail does the search run.
-Two exact shortcuts prune the search:
+neighbours, so it is memoised on those in a dictionary the caller keeps across positions. Each call
+first tries constructive fillings (four reading orders, eight lattice orders, a filling that places
+safe and single-colour points first, and reading orders that place a stuck point's clothing first):
+one that succeeds *is* a clean filling, so "fillable" is then exact. Otherwise three exact reductions
+run before the search:
 
-* a *dead point* of ``S`` (for each colour some diagonal stone of that colour whose two shared points
-  hold the other colour) can never be filled: ``S`` is not fillable;
-* a *window*: the points of ``S`` within one row and column of a point that touches a stone diagonally,
-  with the rest of ``S`` as *jokers* (points that clothe every diagonal and form none). A clean filling
-  of ``S`` restricted to the window is a clean filling of this relaxed problem, so if the relaxed problem
-  has none, neither has ``S``. Relaxed problems are decided by the same search.
+* **settling** (:func:`settle`): a *safe* placement (it forms no naked diagonal, and every diagonal it
+  makes with a point of ``S`` already has its colour or a joker at a shared point) can always go first
+  in a clean filling when there is one (docs/naked-diagonal.md, "Safe first placements"), so safe
+  placements are made until none is left, and what is left is fillable exactly when ``S`` is;
+* **doomed points** (:func:`barred`, :func:`doomed`): a point that no clean filling can give either
+  colour (each colour's placement there would find a diagonal of its colour whose shared points hold
+  the other colour or are barred too) proves ``S`` not fillable; a dead point is the simplest case;
+* **windows**: the points of ``S`` within one, then two, rows and columns of a point where the
+  reading-order fillings got stuck, with the rest of ``S`` as *jokers* (points that clothe every
+  diagonal and form none). A clean filling of ``S`` restricted to the window is a clean filling of this
+  relaxed problem, so if the relaxed problem has none, neither has ``S``. Relaxed problems are decided
+  by the same search.
+
+The search then tries first the placements that would clothe a stuck point, then every other clean
+placement.
 
 A placement of colour X on p is legal when every region of the position is fillable, X on p forms no
 naked diagonal, and every part of p's region minus p is fillable afterwards (the other regions are
@@ -166,10 +175,11 @@ def canonical(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
 # Legality -----------------------------------------------------------------------------------------
 
 
-#: Deepest nesting of :func:`fillable`'s search (each level is a smaller set of points).
-MAX_DEPTH = 64
+#: Deepest nesting of :func:`fillable`'s search: a frame's area is never larger than its parent's, and
+#: of two frames in a row the second's is smaller, so 2 x 49 + 1 frames at most on 7 x 7.
+MAX_DEPTH = 128
 # What a frame of the search does next.
-_START, _WINDOWS, _PLACE, _PART = 0, 1, 2, 3
+_START, _WINDOWS, _PLACE, _PART, _SPLIT = 0, 1, 2, 3, 4
 
 
 @INLINE
@@ -209,6 +219,12 @@ def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) 
     reverse, 2: column by column, 3: its reverse), each point with the colour of :func:`_colour_for`
     (the one with more orthogonal neighbours of its colour when both are safe), succeeds: if it does,
     that order is a clean filling."""
+    return _stuck_at(g, area, red, blue, jokers, order) < 0
+
+
+@INLINE
+def _stuck_at(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> int:
+    """The point where :func:`_greedy`'s filling finds neither colour clean, -1 when it fills ``area``."""
     r, b = red, blue
     n = g.n
     for i in range(g.size):
@@ -218,33 +234,80 @@ def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) 
             continue
         colour = _colour_for(g, r, b, jokers, p, 2)
         if colour < 0:
-            return False
+            return p
         r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
-    return True
+    return -1
+
+
+@INLINE
+def _repaired(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> bool:
+    """Whether :func:`_greedy`'s filling succeeds once clothing points are placed first: where it gets
+    stuck on p, a shared point of one of p's naked diagonals that can take that colour cleanly now is
+    placed first, and the filling starts again (at most 8 times). Every placement is checked as it is
+    made, so success is a clean filling."""
+    a, r, b = area, red, blue
+    for _ in range(8):
+        p = _stuck_at(g, a, r, b, jokers, order)
+        if p < 0:
+            return True
+        placed = False
+        for colour in range(2):
+            own = r if colour == 0 else b
+            for k in range(4):
+                q = g.dq[p, k]
+                if q == 0 or not own & q or (own | jokers) & g.ds[p, k]:
+                    continue
+                shared = g.ds[p, k] & a
+                while shared and not placed:
+                    bit = shared & -shared
+                    shared &= shared - 1
+                    s = _bit_index(bit)
+                    if not forms(g, own, own | jokers, s):
+                        r, b = (r | bit, b) if colour == 0 else (r, b | bit)
+                        a &= ~bit
+                        placed = True
+                if placed:
+                    break
+            if placed:
+                break
+        if not placed:
+            return False
+    return _stuck_at(g, a, r, b, jokers, order) < 0
 
 
 @INLINE
 def _forced_first(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
-    """Whether a filling that always places next a point with a single safe colour (one that forms no
-    naked diagonal at that moment), else the first point in reading order with the colour that has more
-    orthogonal neighbours of its own, fills ``area`` cleanly (no point is ever left without a safe
-    colour): if it does, it is a clean filling."""
+    """Whether a filling that always places next a safe placement (:func:`_safe`), else a point with a
+    single clean colour (one that forms no naked diagonal at that moment), else the first point in
+    reading order that has a clean colour (the one with more orthogonal neighbours of its own), fills
+    ``area`` cleanly. A point with no clean colour waits: a later placement may clothe it. It fails only
+    when every point left has none; if it succeeds, it is a clean filling."""
     r, b = red, blue
     rest = area
     while rest:
         chosen = colour = -1
-        for p in range(g.size):
-            if not rest >> p & 1:
-                continue
-            # The single safe colour when there is one: the same answer whatever the preference.
+        fallback = fallback_colour = -1
+        left = rest
+        while left:
+            bit = left & -left
+            left &= left - 1
+            p = _bit_index(bit)
+            safe = _safe_colour(g, rest, r, b, jokers, p)
+            if safe >= 0:
+                chosen, colour = p, safe
+                break
             red_first, blue_first = _colour_for(g, r, b, jokers, p, 0), _colour_for(g, r, b, jokers, p, 1)
             if red_first < 0:
-                return False
+                continue
             if red_first == blue_first:
-                chosen, colour = p, red_first
-                break
-            if chosen < 0:
-                chosen, colour = p, _colour_for(g, r, b, jokers, p, 2)
+                if chosen < 0:
+                    chosen, colour = p, red_first
+            elif fallback < 0:
+                fallback, fallback_colour = p, _colour_for(g, r, b, jokers, p, 2)
+        if chosen < 0:
+            chosen, colour = fallback, fallback_colour
+        if chosen < 0:
+            return False
         r, b = (r | 1 << chosen, b) if colour == 0 else (r, b | 1 << chosen)
         rest &= ~(1 << chosen)
     return True
@@ -274,8 +337,9 @@ def _lattice(g: NDArgs, area: int, red: int, blue: int, jokers: int, offset: int
 
 @INLINE
 def _any_greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
-    """Whether one of :func:`_greedy`'s four orders, the eight lattice orders of :func:`_lattice` or
-    :func:`_forced_first` fills ``area`` cleanly (each tried only when those before it fail)."""
+    """Whether one of :func:`_greedy`'s four orders, the eight lattice orders of :func:`_lattice`,
+    :func:`_forced_first` or :func:`_repaired` fills ``area`` cleanly (each tried only when those before
+    it fail)."""
     for order in range(4):
         if _greedy(g, area, red, blue, jokers, order):
             return True
@@ -283,7 +347,122 @@ def _any_greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
         for prefer in range(2):
             if _lattice(g, area, red, blue, jokers, offset, prefer):
                 return True
-    return _forced_first(g, area, red, blue, jokers)
+    if _forced_first(g, area, red, blue, jokers):
+        return True
+    return _repaired(g, area, red, blue, jokers, 0) or _repaired(g, area, red, blue, jokers, 1)
+
+
+@INLINE
+def _safe(g: NDArgs, area: int, own: int, jokers: int, p: int) -> bool:
+    """Whether a stone of ``own``'s colour on ``p`` is a *safe* first placement of ``area``: it forms no
+    naked diagonal, and every diagonal it makes with a point of ``area`` already has an own stone or a
+    joker next to both (docs/naked-diagonal.md, "Safe first placements": if ``area`` has a clean
+    filling, it has one that starts with any safe placement)."""
+    clothes = own | jokers
+    for k in range(4):
+        q = g.dq[p, k]
+        if q != 0 and (own | area) & q and not clothes & g.ds[p, k]:
+            return False
+    return True
+
+
+@INLINE
+def _safe_colour(g: NDArgs, area: int, red: int, blue: int, jokers: int, p: int) -> int:
+    """0 when Red on ``p`` is safe (:func:`_safe`), else 1 when Blue on it is, else -1."""
+    if _safe(g, area, red, jokers, p):
+        return 0
+    return 1 if _safe(g, area, blue, jokers, p) else -1
+
+
+@INLINE
+def settle(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int, int, int]:
+    """``(area, red, blue)`` after placing safe placements (:func:`_safe`) until none is left: the area
+    left is fillable exactly when ``area`` is (each safe placement keeps a clean filling when there is
+    one, and the parts it leaves never interact)."""
+    a, r, b = area, red, blue
+    changed = True
+    while changed and a:
+        changed = False
+        rest = a
+        while rest:
+            bit = rest & -rest
+            rest &= rest - 1
+            safe = _safe_colour(g, a, r, b, jokers, _bit_index(bit))
+            if safe < 0:
+                continue
+            r, b = (r | bit, b) if safe == 0 else (r, b | bit)
+            a &= ~bit
+            changed = True
+    return a, r, b
+
+
+@INLINE
+def barred(g: NDArgs, area: int, red: int, blue: int) -> tuple[int, int]:
+    """``(no red, no blue)``: points of ``area`` that no clean filling ever gives Red, and Blue.
+
+    The largest sets with this property: Red on p is barred when p has a red stone diagonally next to it
+    whose two shared points each hold a blue stone or are barred for Red (the same for Blue). In a
+    filling that gave some barred point its barred colour, the first such placement would find the
+    shared points of that diagonal without its colour (enemy stones, still empty, or of the other
+    colour), and would form a naked diagonal. A point barred for both colours can never be filled, so
+    the area has no clean filling (:func:`doomed`); a dead point is the smallest example.
+    """
+    no_red, no_blue = area, area
+    while True:
+        red_next = blue_next = 0
+        for colour in range(2):
+            own, enemy, barred_now = (red, blue, no_red) if colour == 0 else (blue, red, no_blue)
+            out = 0
+            rest = barred_now
+            while rest:
+                bit = rest & -rest
+                rest &= rest - 1
+                p = _bit_index(bit)
+                for k in range(4):
+                    q = g.dq[p, k]
+                    if q != 0 and own & q and g.ds[p, k] & ~(enemy | barred_now) == 0:
+                        out |= bit
+                        break
+            if colour == 0:
+                red_next = out
+            else:
+                blue_next = out
+        if red_next == no_red and blue_next == no_blue:
+            return no_red, no_blue
+        no_red, no_blue = red_next, blue_next
+
+
+@INLINE
+def doomed(g: NDArgs, area: int, red: int, blue: int) -> int:
+    """The points of ``area`` barred for both colours (:func:`barred`): if there is one, ``area`` has no
+    clean filling."""
+    no_red, no_blue = barred(g, area, red, blue)
+    return no_red & no_blue
+
+
+@INLINE
+def _clothing(g: NDArgs, area: int, red: int, blue: int, jokers: int, stuck: int) -> tuple[int, int]:
+    """``(red first, blue first)``: the points of ``area`` whose stone of that colour would clothe a
+    naked diagonal that a point of ``stuck`` would form with that colour now."""
+    out_red = out_blue = 0
+    for p in range(g.size):
+        if stuck >> p & 1:
+            for k in range(4):
+                q, shared = g.dq[p, k], g.ds[p, k]
+                if red & q and not (red | jokers) & shared:
+                    out_red |= shared & area
+                if blue & q and not (blue | jokers) & shared:
+                    out_blue |= shared & area
+    return out_red, out_blue
+
+
+@INLINE
+def _bit_index(bit: int) -> int:
+    """The index of the single set bit of ``bit``."""
+    p = 0
+    while bit >> p != 1:
+        p += 1
+    return p
 
 
 @JIT
@@ -292,18 +471,26 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
 
     ``jokers`` are empty points outside ``area`` that clothe every diagonal and form none. The search is
     recursive; it runs on an explicit stack of frames (numba's cache cannot reload recursive functions).
+    A frame first settles its area (:func:`settle`), then looks for a doomed set (:func:`doomed`) and
+    tries the constructive fillings; what is left, split into its parts, is searched (windows, then
+    every clean first placement) by frames that skip those first steps.
     """
     f_area = np.empty(MAX_DEPTH, dtype=np.int64)
     f_red = np.empty(MAX_DEPTH, dtype=np.int64)
     f_blue = np.empty(MAX_DEPTH, dtype=np.int64)
     f_jok = np.empty(MAX_DEPTH, dtype=np.int64)
+    f_settled = np.empty(MAX_DEPTH, dtype=np.bool_)  # settled, not doomed, no construction fills it
+    f_seeds = np.empty(MAX_DEPTH, dtype=np.int64)  # the points the windows are centred on
+    f_first_red = np.empty(MAX_DEPTH, dtype=np.int64)  # first placements tried, Red's and Blue's
+    f_first_blue = np.empty(MAX_DEPTH, dtype=np.int64)
     f_state = np.empty(MAX_DEPTH, dtype=np.int64)
     f_at = np.empty(MAX_DEPTH, dtype=np.int64)  # the next window point, or the candidate point * 2 + colour
-    f_rest = np.empty(MAX_DEPTH, dtype=np.int64)  # parts still to fill after the candidate
+    f_rest = np.empty(MAX_DEPTH, dtype=np.int64)  # parts still to fill (after the candidate, or settled)
     f_red2 = np.empty(MAX_DEPTH, dtype=np.int64)
     f_blue2 = np.empty(MAX_DEPTH, dtype=np.int64)
     top = 0
     f_area[0], f_red[0], f_blue[0], f_jok[0], f_state[0] = area, red, blue, jokers, _START
+    f_settled[0] = False
     result = -1  # the answer of the frame just finished, for the frame below it
     while True:
         a, r, b, j = f_area[top], f_red[top], f_blue[top], f_jok[top]
@@ -311,37 +498,66 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
         done = -1
         call_area = 0
         call_red = call_blue = call_jok = 0
+        call_settled = False
         if state == _START:
-            if a == 0:
+            # 2: a clean filling found at once, not worth a memo entry.
+            known = 2 if a == 0 or (not f_settled[top] and _any_greedy(g, a, r, b, j)) else -1
+            if known < 0:
+                known = memo.get(_memo_key(g, a, r, b, j), -1)
+            if known >= 0:
+                done = known
+            elif f_settled[top]:
+                state = _WINDOWS
+                f_at[top] = 0
+                # The windows are centred where the reading-order fillings got stuck.
+                seeds = 0
+                for order in range(4):
+                    stuck = _stuck_at(g, a, r, b, j, order)
+                    if stuck >= 0:
+                        seeds |= 1 << stuck
+                f_seeds[top] = seeds
+                f_first_red[top], f_first_blue[top] = _clothing(g, a, r, b, j, seeds)
+            else:
+                a2, r2, b2 = settle(g, a, r, b, j)
+                if a2 == 0:
+                    done = 2
+                elif doomed(g, a2, r2, b2):
+                    done = 0
+                elif a2 != a and _any_greedy(g, a2, r2, b2, j):
+                    done = 2
+                else:
+                    state = _SPLIT
+                    f_rest[top], f_red2[top], f_blue2[top] = a2, r2, b2
+                    result = 1
+        if done < 0 and state == _SPLIT:
+            rest = f_rest[top]
+            if result == 0:
+                done = 0
+            elif rest == 0:
                 done = 1
             else:
-                # 2: a clean filling found at once, not worth a memo entry.
-                known = 2 if _any_greedy(g, a, r, b, j) else memo.get(_memo_key(g, a, r, b, j), -1)
-                if known >= 0:
-                    done = known
-                else:
-                    for d in range(g.size):
-                        if a >> d & 1 and dead_for(g, r, b, d) and dead_for(g, b, r, d):
-                            done = 0
-                            break
-                    if done < 0:
-                        state = _WINDOWS
-                        f_at[top] = 0
+                part = grow(g, rest & -rest, rest)
+                f_rest[top] = rest & ~part
+                call_area, call_red, call_blue, call_jok = part, f_red2[top], f_blue2[top], j
+                # A settled area in one piece skips straight to the search.
+                call_settled = part == rest
         elif state == _WINDOWS and result == 0:
             done = 0
         elif state == _PART and result == 1 and f_rest[top] == 0:
             done = 1
-        if done < 0 and state == _WINDOWS:
-            stones = r | b
-            d = f_at[top]
-            while d < g.size:
-                if a >> d & 1 and (g.dq[d, 0] | g.dq[d, 1] | g.dq[d, 2] | g.dq[d, 3]) & stones:
-                    window = grow(g, 1 << d, g.box1[d] & a)
+        if done < 0 and call_area == 0 and state == _WINDOWS:
+            seeds = f_seeds[top]
+            at = f_at[top]
+            # First the windows of one row and column around each seed, then of two.
+            while at < 2 * g.size:
+                d = at % g.size
+                if seeds >> d & 1:
+                    window = grow(g, 1 << d, (g.box1[d] if at < g.size else g.box2[d]) & a)
                     if window != a:
                         call_area, call_red, call_blue, call_jok = window, r, b, j | (a & ~window)
                         break
-                d += 1
-            f_at[top] = d + 1
+                at += 1
+            f_at[top] = at + 1
             if call_area == 0:
                 state = _PLACE
                 f_at[top] = 0
@@ -356,18 +572,21 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
                 f_at[top] += 1
         if done < 0 and call_area == 0 and state == _PLACE:
             at = f_at[top]
-            while at < 2 * g.size:
-                p, colour = at >> 1, at & 1
+            # Two passes: first the placements that clothe a stuck point, then the others.
+            first_red, first_blue = f_first_red[top], f_first_blue[top]
+            while at < 4 * g.size:
+                p, colour = (at >> 1) % g.size, at & 1
                 bit = 1 << p
                 own = r if colour == 0 else b
-                if a & bit and not forms(g, own, own | j, p):
+                first = (first_red if colour == 0 else first_blue) & bit
+                if a & bit and (at < 2 * g.size) == (first != 0) and not forms(g, own, own | j, p):
                     break
                 at += 1
             f_at[top] = at
-            if at == 2 * g.size:
+            if at == 4 * g.size:
                 done = 0
             else:
-                p, colour = at >> 1, at & 1
+                p, colour = (at >> 1) % g.size, at & 1
                 bit = 1 << p
                 r2 = r | bit if colour == 0 else r
                 b2 = b | bit if colour == 1 else b
@@ -384,7 +603,7 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
         if done >= 0:
             if done == 2:
                 done = 1
-            elif a != 0:
+            else:
                 memo[_memo_key(g, a, r, b, j)] = done
             if top == 0:
                 return done == 1
@@ -392,7 +611,10 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
             result = done
         else:
             top += 1
+            if top == MAX_DEPTH:
+                raise ValueError("fillable: the search nested deeper than MAX_DEPTH")
             f_area[top], f_red[top], f_blue[top], f_jok[top] = call_area, call_red, call_blue, call_jok
+            f_settled[top] = call_settled
             f_state[top] = _START
             result = -1
 
