@@ -10,13 +10,27 @@ table keyed by :func:`.moves.canonical_pair` (the eight symmetries share entries
 
 * **Exact.** A node is proven (``pn`` 0) only when a legal placement wins at once or a child's ``dn`` is
   0, and disproven (``dn`` 0) only when every child's ``pn`` is 0 or it has no placement; unexpanded
-  children start at 1 and 1, and sums are capped below :data:`INF`, so a 0 or :data:`INF` comes from a
-  proof alone. Lost table entries, capped sums and the overcounting of sums over transpositions (the
-  game is a DAG: stones are only added, no position repeats, so there is no graph-history problem)
-  change only how fast a proof is found, never what it proves.
+  children start at 1 or more unless the table or a threat test (below) proves them, and sums are
+  capped below :data:`INF`, so a 0 or :data:`INF` comes from a proof alone. Lost table entries, capped
+  sums and the overcounting of sums over transpositions (the game is a DAG: stones are only added, no
+  position repeats, so there is no graph-history problem) change only how fast a proof is found, never
+  what it proves.
 * **Starting numbers** of a child not in the table: from the path lengths of :func:`.moves.path_length`
   (``init`` 2, the default: ``pn`` the square of its side to move's, ``dn`` of the side that moved; 0:
-  1 and 1). Heuristic only, and never 0.
+  1 and 1), the ``dn`` then multiplied by ``mobility / 16`` times the child's empty points (at least 1;
+  ``mobility`` 0 leaves it alone). A child's ``dn`` is a sum over its placements once it is expanded,
+  so without that factor most expansions end at once above their thresholds. Heuristic only, and never 0.
+* **Threat lookahead** (``deep``, only with ``threats``): before a child gets starting numbers it is
+  tested with :func:`.moves.loses_to_threat` (``deep`` 1 and up: its side to move cannot stop the other side's
+  winning placement, a proven loss) and :func:`.moves.wins_by_threat` (``deep`` 2: a placement after
+  which the opponent cannot stop a threat of two or more winning points; 3, the default: of one or
+  more). Each is a complete search of its few placements with :func:`.moves.wins_at_once` at the
+  leaves, exactly what expanding the child and its children would prove, so a hit is a proof, stored in
+  the table as one; a miss proves nothing and the child gets starting numbers. It costs CPU, not nodes.
+* **Weak sums** (``weak``, off by default: it took more nodes here): a node's ``dn`` is the largest
+  ``pn`` of its unproven children plus their number less one (weak proof-number search, Ueda et al.
+  2008), which does not count a transposition twice; the chosen child's ``pn`` threshold is then the
+  node's ``dn`` threshold less that number plus one. Numbers only: 0 and :data:`INF` stay proofs.
 * **1 + epsilon** (Pawlewicz and Hayward): the chosen child's ``dn`` threshold is
   ``ceil(second smallest dn * (1 + epsilon))`` instead of ``+ 1``, so the search stays longer in one
   subtree before switching.
@@ -36,7 +50,7 @@ from typing import Any
 import numpy as np
 
 from .geometry import NDArgs, NDGeometry
-from .kernels import INLINE, JIT, MEMO_LIMIT, legal_points, memo_for, winner_bits
+from .kernels import INLINE, JIT, MEMO_LIMIT, _popcount, legal_points, memo_for, winner_bits
 from .moves import (
     BLUE,
     COLUMNS,
@@ -47,8 +61,10 @@ from .moves import (
     TURN,
     canonical_pair,
     children_of,
+    loses_to_threat,
     ordered_children,
     wins_at_once,
+    wins_by_threat,
 )
 
 #: A proof number meaning "proven" for the other side (a disproof's ``pn``, a proof's ``dn``).
@@ -64,6 +80,11 @@ MIX_HIGH = 0x9E3779B97F4A7C15 - (1 << 64)
 MIX_LOW = 0xC2B2AE3D27D4EB4F - (1 << 64)
 #: epsilon of the 1 + epsilon trick as a fraction (numerator, denominator).
 EPSILON = (1, 4)
+#: Default factor of a child's starting ``dn``: ``MOBILITY / 16`` times its empty points.
+MOBILITY = 16
+#: Default threat lookahead of a child (0 none, 1 :func:`.moves.loses_to_threat`, 2 and 3 also
+#: :func:`.moves.wins_by_threat` with threats of two or more and of one or more winning points).
+DEEP = 3
 
 
 class Tables:
@@ -154,10 +175,14 @@ def _leaf(path: int, init: int) -> int:
 
 @JIT
 def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, blue: int, turn: int,
-           budget: int, eps_num: int, eps_den: int, init: int, threats: bool) -> tuple[int, int, int]:
+           budget: int, eps_num: int, eps_den: int, init: int, threats: bool,
+           weak: bool, mobility: int, deep: int) -> tuple[int, int, int]:
     """``(pn, dn, nodes)`` of the position for the side to move (``turn`` 0 Red, 1 Blue; no winner yet)
     after at most ``budget`` node expansions; ``pn`` 0 is a proven win, ``dn`` 0 a proven loss, and
     ``(-1, -1, nodes)`` means the budget ran out (see the module docstring).
+
+    ``init``, ``mobility``: the starting numbers; ``threats``, ``deep``: the tests of a new child;
+    ``weak``: weak sums (all in the module docstring).
 
     Recursive in principle, it runs on an explicit stack of frames, one per depth, each with its
     position, thresholds and children (rows of :func:`.moves.ordered_children`, their canonical pairs
@@ -224,16 +249,29 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, b
                     elif threats and wins_at_once(g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN],
                                                   memo):
                         k_pn[d, j], k_dn[d, j] = 0, INF  # the opponent wins with its next placement
+                    elif threats and deep >= 2 and kids[d, j, NEXT_PATH] <= 2 and wins_by_threat(
+                            g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN], memo, 4 - deep):
+                        k_pn[d, j], k_dn[d, j] = 0, INF  # the opponent makes a threat we cannot stop
+                        tt_store(keys, nums, hi, lo, 0, INF, 1, 0)
+                    elif threats and deep >= 1 and kids[d, j, MOVER_PATH] == 1 and loses_to_threat(
+                            g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN], memo):
+                        k_pn[d, j], k_dn[d, j] = INF, 0  # the opponent cannot stop our threat
+                        tt_store(keys, nums, hi, lo, INF, 0, 1, 0)
                     elif init == 0:
                         k_pn[d, j], k_dn[d, j] = 1, 1
                     else:
                         k_pn[d, j] = _leaf(kids[d, j, NEXT_PATH], init)
                         k_dn[d, j] = _leaf(kids[d, j, MOVER_PATH], init)
+                        if mobility > 0:
+                            empties = size - _popcount(kids[d, j, RED] | kids[d, j, BLUE])
+                            k_dn[d, j] = min(LARGE, k_dn[d, j] * max(1, (empties * mobility) >> 4))
         if not finished:
             count = f_count[d]
             pn, dn = INF, 0
             best = -1
             second = INF
+            biggest = 0
+            open_kids = 0
             for j in range(count):
                 c_dn = k_dn[d, j]
                 if c_dn < pn:
@@ -241,7 +279,13 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, b
                     pn, best = c_dn, j
                 elif c_dn < second:
                     second = c_dn
-                dn = min(LARGE, dn + k_pn[d, j])
+                c_pn = k_pn[d, j]
+                if c_pn > 0:
+                    open_kids += 1
+                    biggest = max(biggest, c_pn)
+                dn = min(LARGE, dn + c_pn)
+            if weak and open_kids > 0:
+                dn = min(LARGE, biggest + open_kids - 1)
             if pn == 0:
                 dn = INF
             elif pn == INF:
@@ -256,7 +300,12 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, b
                 # Keep this node's dn below its threshold, and the child the best while its dn stays
                 # under 1 + epsilon times the second best.
                 th_dn = f_thdn[d]
-                f_thpn[top] = INF if th_dn >= INF else min(LARGE, th_dn - dn + k_pn[d, best])
+                if th_dn >= INF:
+                    f_thpn[top] = INF
+                elif weak:
+                    f_thpn[top] = min(LARGE, th_dn - open_kids + 1)
+                else:
+                    f_thpn[top] = min(LARGE, th_dn - dn + k_pn[d, best])
                 f_thdn[top] = min(f_thpn[d], _widen(second, eps_num, eps_den))
                 entering = True
                 continue
@@ -278,11 +327,15 @@ class DfpnSearch:
     """Win or loss for the side to move by df-pn (see the module docstring), with a node budget.
 
     ``slots``: table slots (0: :data:`TABLE_SLOTS` on 5 x 5 and up); ``epsilon``: the 1 + epsilon
-    trick's fraction (``(0, 1)`` for plain df-pn); ``init``: the starting numbers (:func:`_leaf`).
+    trick's fraction (``(0, 1)`` for plain df-pn); ``init``: the starting numbers (:func:`_leaf`);
+    ``threats``: a child whose side to move wins at once is a proof; ``weak``: weak sums; ``mobility``:
+    the empty-point factor of starting ``dn`` (0 off); ``deep``: the threat lookahead (0 off); see the
+    module docstring. ``DfpnSearch(n, mobility=0, deep=0)`` is the search before these options.
     """
 
     def __init__(self, n: int, slots: int = 0, epsilon: tuple[int, int] = EPSILON,
-                 init: int = 2, threats: bool = True) -> None:
+                 init: int = 2, threats: bool = True, weak: bool = False,
+                 mobility: int = MOBILITY, deep: int = DEEP) -> None:
         self.n = n
         self.geo = NDGeometry.of(n)
         self.memo = memo_for(n)
@@ -290,6 +343,9 @@ class DfpnSearch:
         self.epsilon = epsilon
         self.init = init
         self.threats = threats
+        self.weak = weak
+        self.mobility = mobility
+        self.deep = deep
         #: Nodes expanded by every call so far, and by the last call.
         self.nodes = 0
         self.last_nodes = 0
@@ -360,7 +416,8 @@ class DfpnSearch:
             return known
         limit = budget if budget > 0 else 1 << 62
         pn, dn, nodes = search(self.geo.args, self.memo, self.table.keys, self.table.nums, red, blue, turn,
-                               limit, *self.epsilon, self.init, self.threats)
+                               limit, *self.epsilon, self.init, self.threats,
+                               self.weak, self.mobility, self.deep)
         self.nodes += nodes
         self.last_nodes = nodes
         return True if pn == 0 else False if dn == 0 else None

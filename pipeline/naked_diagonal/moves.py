@@ -79,6 +79,75 @@ def wins_at_once(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
     return False
 
 
+@JIT
+def loses_to_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
+    """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play (every region
+    fillable) loses within two placements: it has no placement that wins at once, the other side has a
+    legal placement that completes its chain, and after every legal placement of the side to move the
+    other side still has one (:func:`wins_at_once`). Exactly what expanding the position and testing
+    each child with :func:`wins_at_once` would prove; False says nothing.
+
+    The replies on the other side's winning points are tried first, so a threat that one placement
+    stops is usually refuted by the first legal reply."""
+    other = 1 - turn
+    empty = g.full & ~(red | blue)
+    if other == 0:
+        first = winning_points(g, red, g.north, g.south, empty)
+    else:
+        first = winning_points(g, blue, g.west, g.east, empty)
+    if first == 0:
+        return False
+    # One winning point: a legal reply on it leaves the other side none.
+    if first & (first - 1) == 0 and is_legal_in(g, grow(g, first, empty), red, blue, turn, _lowest(first),
+                                                memo):
+        return False
+    if not wins_at_once(g, red, blue, other, memo) or wins_at_once(g, red, blue, turn, memo):
+        return False
+    for stage in range(2):
+        points = first if stage == 0 else empty & ~first
+        while points:
+            p = _lowest(points)
+            points &= points - 1
+            if not is_legal_in(g, grow(g, 1 << p, empty), red, blue, turn, p, memo):
+                continue
+            bit = 1 << p
+            r2 = red | bit if turn == 0 else red
+            b2 = blue | bit if turn == 1 else blue
+            if not wins_at_once(g, r2, b2, other, memo):
+                return False
+    return True
+
+
+@JIT
+def wins_by_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int) -> bool:
+    """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play has a legal
+    placement after which the opponent :func:`loses_to_threat`: a win in three placements. Only the
+    placements after which the mover's chain lacks one point, at ``least`` or more empty points
+    (:func:`winning_points`, legality not considered), are tried; False says nothing."""
+    empty = g.full & ~(red | blue)
+    own = red if turn == 0 else blue
+    first = g.north if turn == 0 else g.west
+    second = g.south if turn == 0 else g.east
+    points = empty
+    while points:
+        p = _lowest(points)
+        points &= points - 1
+        bit = 1 << p
+        threats = winning_points(g, own | bit, first, second, empty & ~bit)
+        if threats == 0 or (least > 1 and threats & (threats - 1) == 0):
+            continue
+        r2 = red | bit if turn == 0 else red
+        b2 = blue | bit if turn == 1 else blue
+        if threats & (threats - 1) == 0 and is_legal_in(g, grow(g, threats, empty & ~bit), r2, b2, 1 - turn,
+                                                        _lowest(threats), memo):
+            continue  # the opponent can take the one winning point (tested before ``p`` is: only a filter)
+        if not is_legal_in(g, grow(g, bit, empty), red, blue, turn, p, memo):
+            continue
+        if loses_to_threat(g, r2, b2, 1 - turn, memo):
+            return True
+    return False
+
+
 @INLINE
 def _lowest(m: int) -> int:
     """The index of the lowest set bit of a non-zero mask."""

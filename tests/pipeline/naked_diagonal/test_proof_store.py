@@ -4,6 +4,7 @@ committed tables agree), a damaged round is reported and done again, and a forei
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.tables import tables_for
 
+#: The search without its starting dn factor and threat lookahead (``runs``).
+PLAIN = functools.partial(DfpnSearch, mobility=0, deep=0)
 #: Nodes per round: 4x4's openings after one placement take 400 to 12,000 nodes, so several rounds.
 ROUND = 1000
 
@@ -38,9 +41,13 @@ def answers(result: dict[str, Any]) -> tuple[Any, ...]:
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """4x4: in memory; fresh with a store; stopped after 2 rounds a task, then resumed."""
     root = tmp_path_factory.mktemp("proofs")
-    out: dict[str, Any] = {"memory": run(4, None), "fresh": run(4, root / "fresh.zarr")}
-    out["stopped"] = run(4, root / "resumed.zarr", max_rounds=2)
-    out["resumed"] = run(4, root / "resumed.zarr")
+    with pytest.MonkeyPatch.context() as patch:
+        # The search without its starting dn factor and threat lookahead: with them every 4x4 opening
+        # takes at most two rounds, and the stop and resume need a task that takes more.
+        patch.setattr(proof, "DfpnSearch", PLAIN)
+        out: dict[str, Any] = {"memory": run(4, None), "fresh": run(4, root / "fresh.zarr")}
+        out["stopped"] = run(4, root / "resumed.zarr", max_rounds=2)
+        out["resumed"] = run(4, root / "resumed.zarr")
     out["store"] = root / "resumed.zarr"
     return out
 
@@ -142,8 +149,10 @@ def test_a_round_without_its_record_does_not_count(tmp_path: Path) -> None:
     assert fresh.prove(0, 0, 0) is True and fresh.last_nodes == 0  # known from the loaded entries
 
 
-def test_hints_are_loaded_but_never_count_as_proof(runs: dict[str, Any], tmp_path: Path) -> None:
+def test_hints_are_loaded_but_never_count_as_proof(runs: dict[str, Any], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     store = tmp_path / "hints.zarr"
+    monkeypatch.setattr(proof, "DfpnSearch", PLAIN)  # tasks of more than two rounds, as in ``runs``
 
     def hinted(max_rounds: int = 0) -> dict[str, Any]:
         return prove_openings(4, InProcessExecutor(), split=1, search="dfpn", log=lambda msg: None,
