@@ -26,8 +26,12 @@ from . import puzzles
 from .build import plan, run_plan
 from .context import NDContext, NDOptions
 from .geometry import MAX_N
+from .ledger import default_ledger
 from .proof_store import ROUND_MIN, ROUND_NODES, ProofStore, default_proof_path
 from .store import NDStore, default_path
+
+#: The smallest board whose ``nd-prove`` keeps a ledger by default (smaller ones are decided in minutes).
+LEDGER_FROM = 6
 
 
 def board_size(text: str) -> int:
@@ -94,6 +98,13 @@ def register(sub: Any) -> None:
     prove.add_argument("--hint-work", type=at_least(0), default=0, metavar="NODES",
                        help="df-pn with a store: also save unproven entries whose search took at least "
                             "NODES nodes, as hints a resumed task loads (0: none, the default)")
+    prove.add_argument("--ledger", metavar="DIR",
+                       help="df-pn: the folder of decided lines kept in the repository (default "
+                            f"tables/naked-diagonal/progress/<N>x<N> from {LEDGER_FROM}x{LEDGER_FROM} up, "
+                            "none below): lines it holds are not searched, lines decided are added")
+    prove.add_argument("--no-ledger", action="store_true", help="df-pn: keep no ledger")
+    prove.add_argument("--commit", action="store_true",
+                       help="git-commit each ledger file as its line is decided (that file alone)")
     prove.set_defaults(run=_prove)
     register_strategy(sub)
     register_areas(sub)
@@ -164,12 +175,19 @@ def _prove(args: argparse.Namespace) -> int:
             raise NakedDiagonalError(f"--max-rounds {args.max_rounds}: must be 0 (no limit) or more")
         store = resolved(args.store or default_proof_path(n))
         ProofStore(store, n, create=True).check_writable()
+    ledger = None
+    if args.search == "dfpn" and not args.no_ledger and (args.ledger or n >= LEDGER_FROM):
+        ledger = str(Path(args.ledger) if args.ledger else default_ledger(n))
+        if Path(ledger).exists() and not Path(ledger).is_dir():
+            raise NakedDiagonalError(f"--ledger {ledger}: not a folder")
+    elif args.commit:
+        raise NakedDiagonalError("--commit: there is no ledger to commit (df-pn with a ledger only)")
     try:
         with engine(args) as executor:
             result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args),
                                     search=args.search, store=store, round_nodes=args.round_nodes,
                                     max_rounds=args.max_rounds, progress=not args.quiet,
-                                    hint_work=max(0, args.hint_work))
+                                    hint_work=max(0, args.hint_work), ledger=ledger, commit=args.commit)
     except KeyboardInterrupt:
         where = f" (the completed rounds are in {store})" if store else ""
         print(f"stopped: rerun the same command to continue{where}", file=sys.stderr)

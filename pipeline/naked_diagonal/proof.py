@@ -26,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,7 +38,7 @@ from .dfpn import DfpnSearch
 from .geometry import NDGeometry
 from .kernels import JIT, canonical, legal_points, memo_for, winner_bits
 from .moves import FAR, canonical_pair, connection_score, expand, path_length
-from .proof_store import ROUND_NODES
+from .proof_store import ROUND_NODES, task_name
 
 __all__ = ["FAR", "Budget", "ProofSearch", "connection_score", "expand", "path_length", "prove_openings"]
 
@@ -362,7 +363,8 @@ def opening_tree(n: int, split: int) -> tuple[dict[TreeKey, list[tuple[int, Tree
 def prove_openings(
     n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print,
     search: str = "dfpn", store: str | None = None, round_nodes: int = ROUND_NODES,
-    max_rounds: int = 0, progress: bool = False, hint_work: int = 0,
+    max_rounds: int = 0, progress: bool = False, hint_work: int = 0, ledger: str | None = None,
+    commit: bool = False,
 ) -> dict[str, Any]:
     """The value of the empty board and of each first placement (see the module docstring), each task
     proven by ``search`` (``"alphabeta"`` or ``"dfpn"``).
@@ -371,7 +373,12 @@ def prove_openings(
     rounds of ``round_nodes`` nodes (at most ``max_rounds`` in this call, 0: no limit) and save what
     they prove; tasks the store holds as decided are not run again (their recorded results are
     used), the others continue with every proven entry of the store loaded. ``progress``: a line per
-    round (from the process running the task)."""
+    round (from the process running the task).
+
+    With a ``ledger`` folder (:mod:`.ledger`) the lines it holds are not run either, and every line
+    decided here (or found decided in the store) is written into it as it finishes, and committed to
+    git when ``commit``; a line after each finished task gives the lines decided, the nodes and the
+    rate, and an estimate of the CPU time left."""
     if search not in SEARCHES:
         raise ValueError(f"search {search!r}: expected one of {', '.join(SEARCHES)}")
     if store is not None and search != "dfpn":
@@ -385,22 +392,40 @@ def prove_openings(
              for line in leaves.values()]
     log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
     recorded: dict[int, dict[str, Any]] = {}
+    book = Ledger(n, Path(ledger), commit, search, split, log) if ledger is not None else None
+    if book is not None:
+        for i, task in enumerate(tasks):
+            entry = book.held.get(task_name([grid.name(p) for p in task.line]))
+            if entry is not None:
+                recorded[i] = {"search": search, "table": 0, "recorded": True, "round": 0,
+                               **{k: entry[k] for k in ("line", "wins", "nodes", "seconds", "cpu_seconds",
+                                                        "proof")}}
+                res = recorded[i]
+                log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
+                    f"(recorded in the ledger: {res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
+        log(f"{len(recorded)} of {len(tasks)} tasks decided in the ledger {ledger}")
     if store is not None:
-        from .proof_store import ProofStore, decided, task_name
+        from .proof_store import ProofStore, decided
 
         held = decided(ProofStore(store, n, create=True).load(warn=log)[1])
         for i, task in enumerate(tasks):
             r = held.get(task_name([grid.name(p) for p in task.line]))
-            if r is not None:
+            if r is not None and i not in recorded:
                 recorded[i] = {"search": search, "table": r.record.get("table", 0), "recorded": True,
                                **{k: r.record[k] for k in ("line", "wins", "nodes", "seconds",
                                                            "cpu_seconds", "proof", "round")}}
                 res = recorded[i]
                 log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
                     f"(recorded in the store: {res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
+                if book is not None:
+                    book.add(res)
         log(f"{len(recorded)} of {len(tasks)} tasks decided in {store}")
     todo = [i for i in range(len(tasks)) if i not in recorded]
-    ran = iter(executor.map(prove_task, [tasks[i] for i in todo], f"prove {n}x{n}"))
+    on_result = None
+    if book is not None:
+        book.start(len(tasks), list(recorded.values()))
+        on_result = book.finished
+    ran = iter(executor.map(prove_task, [tasks[i] for i in todo], f"prove {n}x{n}", on_result=on_result))
     results = [recorded[i] if i in recorded else next(ran) for i in range(len(tasks))]
     known: dict[TreeKey, bool | None] = {}
     for i, (key, res) in enumerate(zip(leaves, results, strict=True)):
@@ -445,6 +470,66 @@ def prove_openings(
         "cpu_seconds": round(sum(r["cpu_seconds"] for r in results), 3),
         "seconds": round(time.perf_counter() - t0, 3),
     }
+
+
+class Ledger:
+    """What :func:`prove_openings` keeps in a ledger folder (:mod:`.ledger`): the entries already there,
+    each newly decided line written (and committed), and a progress line per finished task."""
+
+    def __init__(self, n: int, folder: Path, commit: bool, search: str, split: int,
+                 log: Callable[[str], None]) -> None:
+        from . import dfpn
+        from .ledger import read_ledger
+
+        self.n, self.folder, self.commit, self.log = n, folder, commit, log
+        self.settings: dict[str, Any] = {"search": search, "split": split, "mobility": dfpn.MOBILITY,
+                                         "deep": dfpn.DEEP, "epsilon": list(dfpn.EPSILON)}
+        self.held = read_ledger(folder, n, log)
+        self.tasks = 0
+        self.decided: list[dict[str, Any]] = []
+        self.run_nodes = 0
+        self.run_cpu = 0.0
+
+    def add(self, result: dict[str, Any]) -> None:
+        """Write a decided line's entry unless the ledger holds it (and commit it when asked)."""
+        from .ledger import commit_entry, write_entry
+
+        if result["wins"] is None or task_name(list(result["line"])) in self.held:
+            return
+        try:
+            path = write_entry(self.folder, self.n, result, self.settings)
+        except OSError as exc:
+            self.log(f"warning: ledger {self.folder}: cannot write ({exc.strerror or exc}); the line is in "
+                     "the results only")
+            return
+        self.held[path.name[: -len(".json")]] = {}
+        if self.commit:
+            line = " ".join(result["line"]) or "the empty board"
+            commit_entry(path, f"nd-prove {self.n}x{self.n}: {line}, {_word(result['wins'])} for the side "
+                               f"to move ({result['nodes']:,} nodes)", self.log)
+
+    def start(self, tasks: int, recorded: list[dict[str, Any]]) -> None:
+        """Count the lines decided before this run."""
+        self.tasks = tasks
+        self.decided = [r for r in recorded if r["wins"] is not None]
+
+    def finished(self, _index: int, result: dict[str, Any]) -> None:
+        """A task of this run is done: its entry, then a line of progress."""
+        self.add(result)
+        self.run_nodes += int(result.get("run_nodes", result["nodes"]))
+        self.run_cpu += float(result["cpu_seconds"])
+        if result["wins"] is not None:
+            self.decided.append(result)
+        rate = self.run_nodes / self.run_cpu if self.run_cpu > 0 else 0.0
+        left = self.tasks - len(self.decided)
+        text = f"{len(self.decided)} of {self.tasks} lines decided; this run {self.run_nodes:,} nodes"
+        if rate > 0:
+            text += f" at {rate:,.0f} per CPU second"
+        if self.decided and rate > 0 and left:
+            mean = sum(r["nodes"] for r in self.decided) / len(self.decided)
+            text += (f"; {left} lines left, about {left * mean / rate / 3600:,.1f} CPU hours at the mean "
+                     f"of the decided lines ({mean:,.0f} nodes; a guess: open lines are the harder ones)")
+        self.log(text)
 
 
 def _word(wins: bool | None) -> str:
