@@ -36,6 +36,9 @@
 * ``solve`` runs ``nd-prove`` (df-pn, every first placement, no store) on 1 and then 2 local dask
   workers: nodes, nodes per CPU second of the process tree, wall and CPU seconds, peak memory of the
   client and the largest worker, and checks that the answers agree.
+* ``empty`` proves the empty board of each size by df-pn (its defaults, or ``--plain``): nodes, CPU
+  seconds, nodes per CPU second and peak memory, against the bound of 600,000 nodes on 5x5 (exit
+  status 1 above it).
 * ``dfpn-check`` proves every record of a solved size's tables with one df-pn search and compares the
   outcome.
 """
@@ -57,7 +60,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from unitile_py.errors import UnitileError  # noqa: E402
+from unitile_py.errors import NakedDiagonalError  # noqa: E402
 from unitile_py.naked_diagonal.game import Game  # noqa: E402
 from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
 from unitile_py.naked_diagonal.legality import legal_masks  # noqa: E402
@@ -214,7 +217,7 @@ def legality_positions(args: argparse.Namespace) -> list[Position]:
                 blue = sum(1 << p for p in range(grid.size) if cells[p] and not red >> p & 1)
                 try:
                     positions.append(Position(grid, red, blue, "r"))
-                except UnitileError:
+                except NakedDiagonalError:
                     continue  # a naked diagonal: no such position
                 count += 1
     elif args.random:
@@ -378,6 +381,34 @@ def cmd_proof(args: argparse.Namespace) -> int:
         print(json.dumps({"board": f"{n}x{n}", "red_wins": wins, "nodes": search.nodes,
                           "table": search.stored, "cpu_seconds": round(time.process_time() - c0, 2)}))
     return 0
+
+
+def cmd_empty(args: argparse.Namespace) -> int:
+    """df-pn on the empty board of each size, its default settings (or ``--plain``: no starting dn
+    factor, no threat lookahead), against the bound of nodes the project set (issue 48: 600,000 on
+    5x5); exit status 1 when a size's nodes exceed ``--bound``."""
+    import resource
+
+    from pipeline.naked_diagonal.dfpn import DfpnSearch
+
+    over = False
+    for n in args.sizes:
+        search = DfpnSearch(n, mobility=0, deep=0) if args.plain else DfpnSearch(n)
+        c0, w0 = time.process_time(), time.perf_counter()
+        wins = search.prove(0, 0, 0)
+        cpu = time.process_time() - c0
+        bound = args.bound if n == 5 else 0
+        over |= bool(bound) and search.nodes > bound
+        print(json.dumps({
+            "board": f"{n}x{n}", "settings": "plain" if args.plain else "default",
+            "red_wins": wins, "nodes": search.nodes, "bound": bound or None,
+            "cpu_seconds": round(cpu, 2), "seconds": round(time.perf_counter() - w0, 2),
+            "nodes_per_cpu_second": round(search.nodes / max(cpu, 1e-9)),
+            "table": search.stored,
+            "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            "load_average": os.getloadavg(),
+        }), flush=True)
+    return 1 if over else 0
 
 
 def cmd_depth(args: argparse.Namespace) -> int:
@@ -560,6 +591,11 @@ def main() -> int:
     pr.add_argument("--sizes", type=int, nargs="*", default=[2, 3, 4])
     pr.add_argument("--budget", type=int, default=0)
     pr.set_defaults(func=cmd_proof)
+    e = sub.add_parser("empty")
+    e.add_argument("--sizes", type=int, nargs="*", default=[4, 5])
+    e.add_argument("--plain", action="store_true", help="the search before the dn factor and lookahead")
+    e.add_argument("--bound", type=int, default=600_000, help="most nodes on 5x5 (0: none)")
+    e.set_defaults(func=cmd_empty)
     d = sub.add_parser("depth")
     d.add_argument("--board", default="5x5")
     d.add_argument("--stones", type=int, nargs="*", default=[16, 14, 12])

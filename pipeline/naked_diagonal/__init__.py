@@ -19,9 +19,10 @@ it or before it in its row:
 | ``tiers``, ``solve``, ``verify``, ``tables`` | the stages and their tasks |
 | ``build`` | ``plan`` and ``run_plan`` |
 | ``moves`` | numba: the proof searches' move generation and ordering, two-word canonical images |
-| ``dfpn`` | numba: the df-pn proof search (one compiled loop, transposition table, 1 + epsilon) |
-| ``proof`` | the alpha-beta proof search and the tasks over opening lines (either search) |
+| ``dfpn`` | numba: the df-pn proof search (one compiled loop, transposition table, threat lookahead) |
 | ``proof_store`` | the store of df-pn proofs: proven entries per task and round (resumable, shared) |
+| ``ledger`` | the decided opening lines kept in the repository: one checksummed file per line |
+| ``proof`` | the alpha-beta proof search and the tasks over opening lines (either search) |
 | ``strategy_file`` | a winner's strategy: the writer, and a solved board's strategy from its tables |
 | ``check_strategy`` | the strategy's verifier: only the game's rules engine and the strategy reader |
 | ``atlas``, ``survey``, ``areas_file`` | the exhaustive atlas, the survey of games, the published file |
