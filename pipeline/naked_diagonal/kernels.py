@@ -643,36 +643,97 @@ def is_legal_in(g: NDArgs, region: int, red: int, blue: int, colour: int, p: int
     return all_fillable(g, region & ~bit, r2, b2, memo)
 
 
+@INLINE
+def _witness(g: NDArgs, empty: int, red: int, blue: int, w_point: np.ndarray, w_colour: np.ndarray,
+             w_red: np.ndarray, w_blue: np.ndarray, w_index: np.ndarray) -> bool:
+    """Whether one of :func:`_greedy`'s reading orders fills all of ``empty`` cleanly (a *witness*); if so
+    the arrays hold it: ``w_point[i]`` and ``w_colour[i]`` of its i-th placement, ``w_red[i]`` and
+    ``w_blue[i]`` the stones before it, ``w_index[p]`` the placement of point p."""
+    n = g.n
+    for order in range(4):
+        r, b = red, blue
+        at = 0
+        for i in range(g.size):
+            k = g.size - 1 - i if order & 1 else i
+            p = (k % n) * n + k // n if order & 2 else k
+            if not empty >> p & 1:
+                continue
+            colour = _colour_for(g, r, b, 0, p, 2)
+            if colour < 0:
+                break
+            w_point[at], w_colour[at], w_red[at], w_blue[at] = p, colour, r, b
+            w_index[p] = at
+            at += 1
+            r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
+        else:
+            return True
+    return False
+
+
+@INLINE
+def _covered(g: NDArgs, empty: int, p: int, colour: int, w_colour: np.ndarray, w_red: np.ndarray,
+             w_blue: np.ndarray, w_index: np.ndarray) -> bool:
+    """Whether the witness with ``colour`` on ``p`` moved to the front is still clean after ``p``: then
+    ``colour`` on ``p`` leaves every part of its region fillable (the rest of the witness fills them).
+    Only the placements next to ``p`` (its eight neighbours) can change: whether a placement forms a naked
+    diagonal depends on its eight neighbours alone. The caller checks ``p`` itself."""
+    at = w_index[p]
+    bit = 1 << p
+    near = g.box1[p] & empty & ~bit
+    while near:
+        q = _bit_index(near & -near)
+        near &= near - 1
+        i = w_index[q]
+        r, b = w_red[i], w_blue[i]
+        if at < i:  # p was placed before q in the witness: take its old stone away
+            r &= ~bit
+            b &= ~bit
+        if colour == 0:
+            r |= bit
+        else:
+            b |= bit
+        own = r if w_colour[i] == 0 else b
+        if forms(g, own, own, q):
+            return False
+    return True
+
+
 @JIT
 def legal_masks(g: NDArgs, red: int, blue: int, memo: Dict) -> tuple[int, int]:
     """The points where Red, and where Blue, may legally place (wins not considered); ``(0, 0)`` when some
     region is not fillable."""
-    empty = g.full & ~(red | blue)
-    if not all_fillable(g, empty, red, blue, memo):
-        return 0, 0
-    out_red = 0
-    out_blue = 0
-    for p in range(g.size):
-        if not empty >> p & 1:
-            continue
-        region = grow(g, 1 << p, empty)
-        if is_legal_in(g, region, red, blue, 0, p, memo):
-            out_red |= 1 << p
-        if is_legal_in(g, region, red, blue, 1, p, memo):
-            out_blue |= 1 << p
-    return out_red, out_blue
+    return _legal(g, red, blue, 0, memo), _legal(g, red, blue, 1, memo)
 
 
 @JIT
 def legal_points(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> int:
     """The points where ``colour`` (0 Red, 1 Blue) may legally place: ``legal_masks(...)[colour]``,
     without testing the other colour."""
+    return _legal(g, red, blue, colour, memo)
+
+
+@INLINE
+def _legal(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> int:
+    """:func:`legal_points`. When a reading order fills every empty point cleanly (a *witness*), a
+    placement that forms no naked diagonal and that the witness still covers with it moved to the front
+    (:func:`_covered`) is legal without a search; every other placement is decided by
+    :func:`is_legal_in`."""
     empty = g.full & ~(red | blue)
-    if not all_fillable(g, empty, red, blue, memo):
+    w_point = np.empty(g.size, dtype=np.int64)
+    w_colour = np.empty(g.size, dtype=np.int64)
+    w_red = np.empty(g.size, dtype=np.int64)
+    w_blue = np.empty(g.size, dtype=np.int64)
+    w_index = np.empty(g.size, dtype=np.int64)
+    witnessed = _witness(g, empty, red, blue, w_point, w_colour, w_red, w_blue, w_index)
+    if not witnessed and not all_fillable(g, empty, red, blue, memo):
         return 0
+    own = red if colour == 0 else blue
     out = 0
     for p in range(g.size):
-        if empty >> p & 1 and is_legal_in(g, grow(g, 1 << p, empty), red, blue, colour, p, memo):
+        if not empty >> p & 1 or forms(g, own, own, p):
+            continue
+        covered = witnessed and _covered(g, empty, p, colour, w_colour, w_red, w_blue, w_index)
+        if covered or is_legal_in(g, grow(g, 1 << p, empty), red, blue, colour, p, memo):
             out |= 1 << p
     return out
 
