@@ -23,10 +23,15 @@ table keyed by :func:`.moves.canonical_pair` (the eight symmetries share entries
 * **Threat lookahead** (``deep``, only with ``threats``): before a child gets starting numbers it is
   tested with :func:`.moves.loses_to_threat` (``deep`` 1 and up: its side to move cannot stop the other side's
   winning placement, a proven loss) and :func:`.moves.wins_by_threat` (``deep`` 2: a placement after
-  which the opponent cannot stop a threat of two or more winning points; 3, the default: of one or
-  more). Each is a complete search of its few placements with :func:`.moves.wins_at_once` at the
-  leaves, exactly what expanding the child and its children would prove, so a hit is a proof, stored in
-  the table as one; a miss proves nothing and the child gets starting numbers. It costs CPU, not nodes.
+  which the opponent cannot stop a threat of two or more winning points; 3: of one or more) and
+  :func:`.moves.loses_in_four` (``deep`` 4, the default, only when the other side's path length is 2 or
+  less: after every placement of its side to move the other side wins at once or by such a threat).
+  Each is a complete search of its few placements with :func:`.moves.wins_at_once` at the leaves,
+  exactly what expanding the child and its children would prove, so a hit is a proof, stored in the
+  table as one; a miss proves nothing and the child gets starting numbers. It costs CPU, not nodes.
+  The answers of :func:`.moves.loses_to_threat`, the inner test of the others, are kept in a
+  direct-mapped cache (``cache_slots``, 0 none) keyed by the exact position: transpositions ask for the
+  same positions again, and a deterministic answer read back is the answer.
 * **Weak sums** (``weak``, off by default: it took more nodes here): a node's ``dn`` is the largest
   ``pn`` of its unproven children plus their number less one (weak proof-number search, Ueda et al.
   2008), which does not count a transposition twice; the chosen child's ``pn`` threshold is then the
@@ -61,10 +66,11 @@ from .moves import (
     TURN,
     canonical_pair,
     children_of,
-    loses_to_threat,
+    loses_in_four,
+    loses_to_threat_cached,
     ordered_children,
     wins_at_once,
-    wins_by_threat,
+    wins_by_threat_cached,
 )
 
 #: A proof number meaning "proven" for the other side (a disproof's ``pn``, a proof's ``dn``).
@@ -83,8 +89,11 @@ EPSILON = (1, 4)
 #: Default factor of a child's starting ``dn``: ``MOBILITY / 16`` times its empty points.
 MOBILITY = 16
 #: Default threat lookahead of a child (0 none, 1 :func:`.moves.loses_to_threat`, 2 and 3 also
-#: :func:`.moves.wins_by_threat` with threats of two or more and of one or more winning points).
-DEEP = 3
+#: :func:`.moves.wins_by_threat` with threats of two or more and of one or more winning points, 4 also
+#: :func:`.moves.loses_in_four`).
+DEEP = 4
+#: Default slots of the cache of :func:`.moves.loses_to_threat` answers (16 bytes each).
+CACHE_SLOTS = 1 << 20
 
 
 class Tables:
@@ -173,8 +182,21 @@ def _leaf(path: int, init: int) -> int:
     return 1 << (x - 1)
 
 
+@INLINE
+def _start(g: NDArgs, kid: np.ndarray, init: int, mobility: int) -> tuple[int, int]:
+    """Starting ``(pn, dn)`` of an unexpanded child row (see the module docstring)."""
+    if init == 0:
+        return 1, 1
+    pn = _leaf(kid[NEXT_PATH], init)
+    dn = _leaf(kid[MOVER_PATH], init)
+    if mobility > 0:
+        empties = g.size - _popcount(kid[RED] | kid[BLUE])
+        dn = min(LARGE, dn * max(1, (empties * mobility) >> 4))
+    return pn, dn
+
 @JIT
-def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, blue: int, turn: int,
+def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.ndarray, red: int, blue: int,
+           turn: int,
            budget: int, eps_num: int, eps_den: int, init: int, threats: bool,
            weak: bool, mobility: int, deep: int) -> tuple[int, int, int]:
     """``(pn, dn, nodes)`` of the position for the side to move (``turn`` 0 Red, 1 Blue; no winner yet)
@@ -246,25 +268,28 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, red: int, b
                     at = tt_find(keys, hi, lo)
                     if at >= 0:
                         k_pn[d, j], k_dn[d, j] = nums[at, 0], nums[at, 1]
-                    elif threats and wins_at_once(g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN],
-                                                  memo):
-                        k_pn[d, j], k_dn[d, j] = 0, INF  # the opponent wins with its next placement
-                    elif threats and deep >= 2 and kids[d, j, NEXT_PATH] <= 2 and wins_by_threat(
-                            g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN], memo, 4 - deep):
-                        k_pn[d, j], k_dn[d, j] = 0, INF  # the opponent makes a threat we cannot stop
-                        tt_store(keys, nums, hi, lo, 0, INF, 1, 0)
-                    elif threats and deep >= 1 and kids[d, j, MOVER_PATH] == 1 and loses_to_threat(
-                            g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN], memo):
-                        k_pn[d, j], k_dn[d, j] = INF, 0  # the opponent cannot stop our threat
-                        tt_store(keys, nums, hi, lo, INF, 0, 1, 0)
-                    elif init == 0:
-                        k_pn[d, j], k_dn[d, j] = 1, 1
                     else:
-                        k_pn[d, j] = _leaf(kids[d, j, NEXT_PATH], init)
-                        k_dn[d, j] = _leaf(kids[d, j, MOVER_PATH], init)
-                        if mobility > 0:
-                            empties = size - _popcount(kids[d, j, RED] | kids[d, j, BLUE])
-                            k_dn[d, j] = min(LARGE, k_dn[d, j] * max(1, (empties * mobility) >> 4))
+                        r2, b2, t2 = kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN]
+                        c_pn, c_dn = -1, -1
+                        # A win at once needs a chain one empty point short (path length 1).
+                        if threats and kids[d, j, NEXT_PATH] <= 1 and wins_at_once(g, r2, b2, t2, memo):
+                            c_pn, c_dn = 0, INF  # the opponent wins with its next placement
+                        elif threats and deep >= 1:
+                            if deep >= 2 and kids[d, j, NEXT_PATH] <= 2 and wins_by_threat_cached(
+                                    g, r2, b2, t2, memo, max(1, 4 - deep), cache):
+                                c_pn, c_dn = 0, INF  # the opponent makes a threat we cannot stop
+                            elif kids[d, j, MOVER_PATH] == 1 and loses_to_threat_cached(
+                                    g, r2, b2, t2, memo, cache):
+                                c_pn, c_dn = INF, 0  # the opponent cannot stop our threat
+                            elif deep >= 4 and kids[d, j, MOVER_PATH] <= 2 and loses_in_four(
+                                    g, r2, b2, t2, memo, cache):
+                                c_pn, c_dn = INF, 0  # every reply lets us make a threat it cannot stop
+                            if c_pn >= 0:
+                                tt_store(keys, nums, hi, lo, c_pn, c_dn, 1, 0)
+                        if c_pn >= 0:
+                            k_pn[d, j], k_dn[d, j] = c_pn, c_dn
+                        else:
+                            k_pn[d, j], k_dn[d, j] = _start(g, kids[d, j], init, mobility)
         if not finished:
             count = f_count[d]
             pn, dn = INF, 0
@@ -329,13 +354,14 @@ class DfpnSearch:
     ``slots``: table slots (0: :data:`TABLE_SLOTS` on 5 x 5 and up); ``epsilon``: the 1 + epsilon
     trick's fraction (``(0, 1)`` for plain df-pn); ``init``: the starting numbers (:func:`_leaf`);
     ``threats``: a child whose side to move wins at once is a proof; ``weak``: weak sums; ``mobility``:
-    the empty-point factor of starting ``dn`` (0 off); ``deep``: the threat lookahead (0 off); see the
-    module docstring. ``DfpnSearch(n, mobility=0, deep=0)`` is the search before these options.
+    the empty-point factor of starting ``dn`` (0 off); ``deep``: the threat lookahead (0 off);
+    ``cache_slots``: the cache of the threat tests (0 none); see the module docstring.
+    ``DfpnSearch(n, mobility=0, deep=0)`` is the search before these options.
     """
 
     def __init__(self, n: int, slots: int = 0, epsilon: tuple[int, int] = EPSILON,
                  init: int = 2, threats: bool = True, weak: bool = False,
-                 mobility: int = MOBILITY, deep: int = DEEP) -> None:
+                 mobility: int = MOBILITY, deep: int = DEEP, cache_slots: int = CACHE_SLOTS) -> None:
         self.n = n
         self.geo = NDGeometry.of(n)
         self.memo = memo_for(n)
@@ -346,6 +372,8 @@ class DfpnSearch:
         self.weak = weak
         self.mobility = mobility
         self.deep = deep
+        self.cache = np.zeros((1 << (cache_slots - 1).bit_length() if cache_slots > 0 else 0, 2),
+                              dtype=np.int64)
         #: Nodes expanded by every call so far, and by the last call.
         self.nodes = 0
         self.last_nodes = 0
@@ -415,7 +443,8 @@ class DfpnSearch:
         if known is not None:
             return known
         limit = budget if budget > 0 else 1 << 62
-        pn, dn, nodes = search(self.geo.args, self.memo, self.table.keys, self.table.nums, red, blue, turn,
+        pn, dn, nodes = search(self.geo.args, self.memo, self.table.keys, self.table.nums, self.cache,
+                               red, blue, turn,
                                limit, *self.epsilon, self.init, self.threats,
                                self.weak, self.mobility, self.deep)
         self.nodes += nodes

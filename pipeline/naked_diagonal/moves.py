@@ -124,11 +124,47 @@ def wins_by_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: 
     placement after which the opponent :func:`loses_to_threat`: a win in three placements. Only the
     placements after which the mover's chain lacks one point, at ``least`` or more empty points
     (:func:`winning_points`, legality not considered), are tried; False says nothing."""
+    return _threat_point(g, red, blue, turn, memo, least, g.full, np.zeros((0, 2), dtype=np.int64)) >= 0
+
+
+@JIT
+def wins_by_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int,
+                          cache: np.ndarray) -> bool:
+    """:func:`wins_by_threat` with the answers of :func:`loses_to_threat` kept in ``cache``
+    (:func:`loses_to_threat_cached`)."""
+    return _threat_point(g, red, blue, turn, memo, least, g.full, cache) >= 0
+
+
+@JIT
+def loses_to_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
+    """:func:`loses_to_threat`, its answer kept in ``cache`` (rows ``(red + 1, blue | turn << P + 1 <<
+    (P + 1) when True)``, one slot per hash, overwritten; no rows: no cache): the same position asked
+    again, as transpositions do, is answered from it."""
+    if cache.shape[0] == 0:
+        return loses_to_threat(g, red, blue, turn, memo)
+    tag = blue | turn << g.size
+    at = ((red * 0x2545F4914F6CDD1D) ^ (tag * 0x5851F42D4C957F2D)) >> 17 & (cache.shape[0] - 1)
+    if cache[at, 0] == red + 1 and cache[at, 1] & ((1 << (g.size + 1)) - 1) == tag:
+        return cache[at, 1] >> (g.size + 1) == 1
+    answer = loses_to_threat(g, red, blue, turn, memo)
+    cache[at, 0], cache[at, 1] = red + 1, tag | (1 << (g.size + 1) if answer else 0)
+    return answer
+
+
+@JIT
+def _threat_point(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int, within: int,
+                  cache: np.ndarray) -> int:
+    """The placement of :func:`wins_by_threat` (-1 if none), trying only the placements on ``within``.
+
+    Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play has a legal
+    placement after which the opponent :func:`loses_to_threat`: a win in three placements. Only the
+    placements after which the mover's chain lacks one point, at ``least`` or more empty points
+    (:func:`winning_points`, legality not considered), are tried; False says nothing."""
     empty = g.full & ~(red | blue)
     own = red if turn == 0 else blue
     first = g.north if turn == 0 else g.west
     second = g.south if turn == 0 else g.east
-    points = empty
+    points = empty & within
     while points:
         p = _lowest(points)
         points &= points - 1
@@ -143,9 +179,9 @@ def wins_by_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: 
             continue  # the opponent can take the one winning point (tested before ``p`` is: only a filter)
         if not is_legal_in(g, grow(g, bit, empty), red, blue, turn, p, memo):
             continue
-        if loses_to_threat(g, r2, b2, 1 - turn, memo):
-            return True
-    return False
+        if loses_to_threat_cached(g, r2, b2, 1 - turn, memo, cache):
+            return p
+    return -1
 
 
 @INLINE
@@ -241,3 +277,58 @@ def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, n
     for j in range(count):
         kids[j, KEY] = canonical(g, kids[j, RED], kids[j, BLUE], kids[j, TURN])[0]
     return point, kids[:count, :5].copy()
+
+
+@JIT
+def loses_in_four(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
+    """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play loses within four
+    placements: it has a legal placement, none wins at once, and after every legal placement of the
+    side to move the other side wins at once (:func:`wins_at_once`) or makes a threat it cannot stop
+    (:func:`wins_by_threat` with threats of one or more points). Exactly what expanding the position
+    and testing each child with those tests would prove; False says nothing.
+
+    A placement of the side to move only takes an empty point, so the other side's placements that
+    leave its chain lacking one point afterwards are among those that do now (``near``): only they
+    are tried, and the placements of the side to move on ``near`` or on the other side's winning
+    points come first (the refutation is usually among them)."""
+    other = 1 - turn
+    empty = g.full & ~(red | blue)
+    own = red if other == 0 else blue
+    first = g.north if other == 0 else g.west
+    second = g.south if other == 0 else g.east
+    wins = winning_points(g, own, first, second, empty)
+    near = 0
+    points = empty
+    while points:
+        p = _lowest(points)
+        points &= points - 1
+        if winning_points(g, own | 1 << p, first, second, empty & ~(1 << p)):
+            near |= 1 << p
+    if near == 0 and wins == 0:
+        return False
+    if wins_at_once(g, red, blue, turn, memo):
+        return False
+    mine = legal_points(g, red, blue, turn, memo)
+    if mine == 0:
+        return False
+    killer = -1
+    for stage in range(2):
+        points = mine & (near | wins) if stage == 0 else mine & ~(near | wins)
+        while points:
+            p = _lowest(points)
+            points &= points - 1
+            bit = 1 << p
+            r2 = red | bit if turn == 0 else red
+            b2 = blue | bit if turn == 1 else blue
+            if winner_bits(g, r2, b2):
+                return False
+            if wins_at_once(g, r2, b2, other, memo):
+                continue
+            # The other side's placement that refuted the previous one first, then the rest.
+            if killer >= 0 and killer != p and _threat_point(g, r2, b2, other, memo, 1, 1 << killer,
+                                                                   cache) >= 0:
+                continue
+            killer = _threat_point(g, r2, b2, other, memo, 1, near & ~bit, cache)
+            if killer < 0:
+                return False
+    return True

@@ -89,7 +89,7 @@ def test_random_5x5_positions_agree_with_the_alpha_beta_search() -> None:
 
 
 def test_a_budget_answers_unknown_and_a_later_call_continues() -> None:
-    p = random_positions(5, 5, 1, seed=4)[0]  # 442 nodes with the default search
+    p = random_positions(5, 4, 1, seed=4)[0]  # 1,484 nodes with the default search
     turn = int(p.turn == "b")
     wins = ProofSearch(5, slots=1 << 16).wins(p.red, p.blue, turn)
     whole = DfpnSearch(5, slots=1 << 16)
@@ -169,5 +169,5 @@ def test_the_strategy_of_a_proof_is_accepted_and_wins(tmp_path: Path, n: int) ->
     assert report.winner_turns == len(found.moves) and len(report.used) == len(found.moves)
     # About the size of the strategy of the tables' fastest wins (55 and 4,142 positions): the walk keeps
     # the children whose proofs took the fewest nodes (4x4: 3,625 positions with the search before its
-    # starting dn factor and threat lookahead, 4,223 with them).
-    assert len(found.moves) < {3: 55, 4: 4142 * 21 // 20}[n]
+    # starting dn factor and threat lookahead, 4,223 with them; 3x3: 55).
+    assert len(found.moves) < {3: 55 * 21 // 20, 4: 4142 * 21 // 20}[n]
