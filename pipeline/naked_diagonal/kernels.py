@@ -35,7 +35,10 @@ placement.
 A placement of colour X on p is legal when every region of the position is fillable, X on p forms no
 naked diagonal, and every part of p's region minus p is fillable afterwards (the other regions are
 unchanged). :func:`legal_masks` gives both colours' legal points, ``(0, 0)`` when some region is not
-fillable (a position no game reaches).
+fillable (a position no game reaches). Most placements are decided without a search: when a reading
+order fills every empty point cleanly (a *witness*), a placement that the witness still covers with it
+moved to the front is legal (only the placements of its eight neighbours can change), and only the
+others go to :func:`is_legal_in`.
 """
 
 from __future__ import annotations
