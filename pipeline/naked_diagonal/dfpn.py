@@ -29,9 +29,10 @@ table keyed by :func:`.moves.canonical_pair` (the eight symmetries share entries
   Each is a complete search of its few placements with :func:`.moves.wins_at_once` at the leaves,
   exactly what expanding the child and its children would prove, so a hit is a proof, stored in the
   table as one; a miss proves nothing and the child gets starting numbers. It costs CPU, not nodes.
-  The answers of :func:`.moves.loses_to_threat`, the inner test of the others, are kept in a
-  direct-mapped cache (``cache_slots``, 0 none) keyed by the exact position: transpositions ask for the
-  same positions again, and a deterministic answer read back is the answer.
+  The answers of :func:`.moves.loses_to_threat`, the inner test of the others, and of
+  :func:`.moves.loses_in_four` are kept in a direct-mapped cache (``cache_slots``, 0 none) keyed by the
+  exact position: transpositions ask for the same positions again, and a deterministic answer read back
+  is the answer.
 * **Weak sums** (``weak``, off by default: it took more nodes here): a node's ``dn`` is the largest
   ``pn`` of its unproven children plus their number less one (weak proof-number search, Ueda et al.
   2008), which does not count a transposition twice; the chosen child's ``pn`` threshold is then the
@@ -66,7 +67,7 @@ from .moves import (
     TURN,
     canonical_pair,
     children_of,
-    loses_in_four,
+    loses_in_four_cached,
     loses_to_threat_cached,
     ordered_children,
     wins_at_once,
@@ -92,7 +93,8 @@ MOBILITY = 16
 #: :func:`.moves.wins_by_threat` with threats of two or more and of one or more winning points, 4 also
 #: :func:`.moves.loses_in_four`).
 DEEP = 4
-#: Default slots of the cache of :func:`.moves.loses_to_threat` answers (16 bytes each).
+#: Default slots of the cache of :func:`.moves.loses_to_threat` and :func:`.moves.loses_in_four` answers
+#: (32 bytes each).
 CACHE_SLOTS = 1 << 20
 
 
@@ -281,7 +283,7 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.n
                             elif kids[d, j, MOVER_PATH] == 1 and loses_to_threat_cached(
                                     g, r2, b2, t2, memo, cache):
                                 c_pn, c_dn = INF, 0  # the opponent cannot stop our threat
-                            elif deep >= 4 and kids[d, j, MOVER_PATH] <= 2 and loses_in_four(
+                            elif deep >= 4 and kids[d, j, MOVER_PATH] <= 2 and loses_in_four_cached(
                                     g, r2, b2, t2, memo, cache):
                                 c_pn, c_dn = INF, 0  # every reply lets us make a threat it cannot stop
                             if c_pn >= 0:
@@ -372,7 +374,7 @@ class DfpnSearch:
         self.weak = weak
         self.mobility = mobility
         self.deep = deep
-        self.cache = np.zeros((1 << (cache_slots - 1).bit_length() if cache_slots > 0 else 0, 2),
+        self.cache = np.zeros((1 << (cache_slots - 1).bit_length() if cache_slots > 0 else 0, 4),
                               dtype=np.int64)
         #: Nodes expanded by every call so far, and by the last call.
         self.nodes = 0

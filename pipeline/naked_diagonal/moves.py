@@ -280,6 +280,22 @@ def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, n
 
 
 @JIT
+def loses_in_four_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
+    """:func:`loses_in_four`, its answer kept in columns 2 and 3 of ``cache`` as
+    :func:`loses_to_threat_cached` keeps its own in columns 0 and 1 (a cache of fewer than 4 columns:
+    asked every time)."""
+    if cache.shape[0] == 0 or cache.shape[1] < 4:
+        return loses_in_four(g, red, blue, turn, memo, cache)
+    tag = blue | turn << g.size
+    at = ((red * 0x2545F4914F6CDD1D) ^ (tag * 0x5851F42D4C957F2D)) >> 17 & (cache.shape[0] - 1)
+    if cache[at, 2] == red + 1 and cache[at, 3] & ((1 << (g.size + 1)) - 1) == tag:
+        return cache[at, 3] >> (g.size + 1) == 1
+    answer = loses_in_four(g, red, blue, turn, memo, cache)
+    cache[at, 2], cache[at, 3] = red + 1, tag | (1 << (g.size + 1) if answer else 0)
+    return answer
+
+
+@JIT
 def loses_in_four(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
     """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play loses within four
     placements: it has a legal placement, none wins at once, and after every legal placement of the
