@@ -1,105 +1,60 @@
 """The numba fillability search (``kernels.fillable``: settling by safe placements, doomed sets,
-constructions, windows, exhaustive search) against a plain exhaustive search written here from the
-rules alone (coordinates, no tables of the kernels), on seeded areas with jokers; and the positions on
-which the search used to run for minutes."""
+constructions, windows, exhaustive search) against the brute force of
+``tests/game/naked_diagonal/reference.py`` (every order and colouring, written apart from both engines),
+on seeded areas with jokers; and the positions on which the search used to run for minutes."""
 
 from __future__ import annotations
 
 import random
-from functools import cache
 
 import pytest
 
 from pipeline.naked_diagonal import kernels
 from pipeline.naked_diagonal.geometry import NDGeometry
+from tests.game.naked_diagonal import reference as ref
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import legal_masks
 from unitile_py.naked_diagonal.position import Position
 
 
-def _diagonals(n: int, p: int) -> list[tuple[int, tuple[int, int]]]:
-    """``(q, (s, t))``: each diagonal neighbour q of p and the two points next to both."""
-    row, col = divmod(p, n)
-    out = []
-    for dr in (-1, 1):
-        for dc in (-1, 1):
-            r2, c2 = row + dr, col + dc
-            if 0 <= r2 < n and 0 <= c2 < n:
-                out.append((r2 * n + c2, (row * n + c2, r2 * n + col)))
-    return out
-
-
-def _forms(n: int, own: int, clothes: int, p: int) -> bool:
-    return any(own >> q & 1 and not (clothes >> s & 1 or clothes >> t & 1) for q, (s, t) in _diagonals(n, p))
+def points_of(mask: int) -> frozenset[int]:
+    """The points of a mask."""
+    return frozenset(p for p in range(mask.bit_length()) if mask >> p & 1)
 
 
 def brute_fillable(n: int, area: int, red: int, blue: int, jokers: int) -> bool:
-    """Whether some order and colours fill ``area`` with no naked diagonal ever formed (jokers clothe
-    every diagonal and form none): every sequence tried, memoised on what is left and its colours."""
-
-    @cache
-    def fill(rest: int, r: int, b: int) -> bool:
-        if rest == 0:
-            return True
-        for p in range(n * n):
-            if rest >> p & 1:
-                if not _forms(n, r, r | jokers, p) and fill(rest & ~(1 << p), r | 1 << p, b):
-                    return True
-                if not _forms(n, b, b | jokers, p) and fill(rest & ~(1 << p), r, b | 1 << p):
-                    return True
-        return False
-
-    return fill(area, red, blue)
-
-
-def _neighbours(n: int, p: int) -> list[int]:
-    row, col = divmod(p, n)
-    return [r * n + c for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-            if 0 <= r < n and 0 <= c < n]
-
-
-def _component(n: int, seed: int, within: int) -> int:
-    group, todo = 0, [seed]
-    while todo:
-        p = todo.pop()
-        if within >> p & 1 and not group >> p & 1:
-            group |= 1 << p
-            todo.extend(_neighbours(n, p))
-    return group
+    """The reference's answer: some clean sequence of placements on ``area`` fills it, jokers clothing
+    every diagonal and forming none."""
+    cells = points_of(area)
+    return ref.fillable(ref.board_of_masks(n * n, red, blue, jokers), cells, cells)
 
 
 def _random_case(rng: random.Random, n: int) -> tuple[int, int, int, int]:
     """``(area, red, blue, jokers)``: stones placed at random without naked diagonals; a region of at
     most 10 points, and either the whole region (no jokers) or a connected part of it with the rest of
     the region as jokers (as the kernel's windows are)."""
-    red = blue = 0
+    board = ref.board_of_masks(n * n, 0, 0)
     for p in rng.sample(range(n * n), rng.randint(n, n * n - 3)):
-        colour = rng.randrange(2)
-        own = red if colour == 0 else blue
-        if not _forms(n, own, own, p):
-            red, blue = (red | 1 << p, blue) if colour == 0 else (red, blue | 1 << p)
-    empty = ((1 << n * n) - 1) & ~(red | blue)
-    regions = []
-    rest = empty
-    while rest:
-        region = _component(n, (rest & -rest).bit_length() - 1, rest)
-        rest &= ~region
-        if bin(region).count("1") <= 10:
-            regions.append(region)
+        colour = "RB"[rng.randrange(2)]
+        if not ref.forms_naked(board, p, colour):
+            board = ref.put(board, p, colour)
+    red = sum(1 << p for p, c in enumerate(board) if c == "R")
+    blue = sum(1 << p for p, c in enumerate(board) if c == "B")
+    regions = [r for r in ref.regions(board) if len(r) <= 10]
     if not regions:
         return 0, red, blue, 0
-    region = rng.choice(regions)
+    region = sorted(rng.choice(sorted(regions, key=sorted)))
+    mask = sum(1 << p for p in region)
     if rng.random() < 0.5:
-        return region, red, blue, 0
-    points = [p for p in range(n * n) if region >> p & 1]
-    part = 1 << rng.choice(points)
-    for _ in range(rng.randint(0, len(points) - 1)):
-        edge = [q for p in points if part >> p & 1
-                for q in _neighbours(n, p) if region >> q & 1 and not part >> q & 1]
+        return mask, red, blue, 0
+    part = {rng.choice(region)}
+    for _ in range(rng.randint(0, len(region) - 1)):
+        edge = sorted({q for p in part for q in ref.orthogonal(n, p) if q in region and q not in part})
         if not edge:
             break
-        part |= 1 << rng.choice(edge)
-    return part, red, blue, region & ~part
+        part.add(rng.choice(edge))
+    part_mask = sum(1 << p for p in part)
+    return part_mask, red, blue, mask & ~part_mask
 
 
 @pytest.mark.parametrize("n", [4, 5])
@@ -140,8 +95,8 @@ def test_settling_and_doomed_sets_agree_with_the_brute_force() -> None:
         assert (r2 | b2) & ~(red | blue) == area & ~rest
         if rest != area:
             settled += 1
-            parts_fill = all(brute_fillable(5, _component(5, p, rest), r2, b2, jokers)
-                             for p in range(25) if rest >> p & 1)
+            parts = ref.regions(ref.board_of_masks(25, r2, b2, jokers), within=points_of(rest))
+            parts_fill = all(brute_fillable(5, sum(1 << p for p in part), r2, b2, jokers) for part in parts)
             assert parts_fill == expected
         if kernels.doomed(g, area, red, blue):
             doomed += 1
