@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from .geometry import NDArgs, NDGeometry
-from .kernels import INLINE, JIT, MEMO_LIMIT, _popcount, legal_points, memo_for, winner_bits
+from .kernels import INLINE, JIT, MEMO_LIMIT, legal_points, memo_for, popcount, winner_bits
 from .moves import (
     BLUE,
     COLUMNS,
@@ -71,7 +71,7 @@ from .moves import (
     loses_to_threat_cached,
     ordered_children,
     wins_at_once,
-    wins_by_threat_cached,
+    wins_by_threat,
 )
 
 #: A proof number meaning "proven" for the other side (a disproof's ``pn``, a proof's ``dn``).
@@ -192,15 +192,14 @@ def _start(g: NDArgs, kid: np.ndarray, init: int, mobility: int) -> tuple[int, i
     pn = _leaf(kid[NEXT_PATH], init)
     dn = _leaf(kid[MOVER_PATH], init)
     if mobility > 0:
-        empties = g.size - _popcount(kid[RED] | kid[BLUE])
+        empties = g.size - popcount(kid[RED] | kid[BLUE])
         dn = min(LARGE, dn * max(1, (empties * mobility) >> 4))
     return pn, dn
 
 @JIT
 def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.ndarray, red: int, blue: int,
-           turn: int,
-           budget: int, eps_num: int, eps_den: int, init: int, threats: bool,
-           weak: bool, mobility: int, deep: int) -> tuple[int, int, int]:
+           turn: int, budget: int, eps_num: int, eps_den: int, init: int, threats: bool, weak: bool,
+           mobility: int, deep: int) -> tuple[int, int, int]:
     """``(pn, dn, nodes)`` of the position for the side to move (``turn`` 0 Red, 1 Blue; no winner yet)
     after at most ``budget`` node expansions; ``pn`` 0 is a proven win, ``dn`` 0 a proven loss, and
     ``(-1, -1, nodes)`` means the budget ran out (see the module docstring).
@@ -277,7 +276,7 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.n
                         if threats and kids[d, j, NEXT_PATH] <= 1 and wins_at_once(g, r2, b2, t2, memo):
                             c_pn, c_dn = 0, INF  # the opponent wins with its next placement
                         elif threats and deep >= 1:
-                            if deep >= 2 and kids[d, j, NEXT_PATH] <= 2 and wins_by_threat_cached(
+                            if deep >= 2 and kids[d, j, NEXT_PATH] <= 2 and wins_by_threat(
                                     g, r2, b2, t2, memo, max(1, 4 - deep), cache):
                                 c_pn, c_dn = 0, INF  # the opponent makes a threat we cannot stop
                             elif kids[d, j, MOVER_PATH] == 1 and loses_to_threat_cached(
@@ -446,8 +445,7 @@ class DfpnSearch:
             return known
         limit = budget if budget > 0 else 1 << 62
         pn, dn, nodes = search(self.geo.args, self.memo, self.table.keys, self.table.nums, self.cache,
-                               red, blue, turn,
-                               limit, *self.epsilon, self.init, self.threats,
+                               red, blue, turn, limit, *self.epsilon, self.init, self.threats,
                                self.weak, self.mobility, self.deep)
         self.nodes += nodes
         self.last_nodes = nodes

@@ -105,17 +105,6 @@ def forms(g: NDArgs, own: int, clothes: int, p: int) -> bool:
 
 
 @INLINE
-def dead_for(g: NDArgs, own: int, enemy: int, p: int) -> bool:
-    """Whether a stone of ``own``'s colour on ``p`` forms a naked diagonal whatever comes later: a diagonal
-    own stone whose two shared points hold enemy stones."""
-    for k in range(4):
-        q = g.dq[p, k]
-        if q != 0 and own & q and enemy & g.ds[p, k] == g.ds[p, k]:
-            return True
-    return False
-
-
-@INLINE
 def has_chain(g: NDArgs, own: int, first: int, second: int) -> bool:
     """Whether the stones ``own`` join edge ``first`` to edge ``second`` orthogonally."""
     group = grow(g, own & first, own)
@@ -193,7 +182,17 @@ def _memo_key(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[i
 
 
 @INLINE
-def _popcount(m: int) -> int:
+def lowest(m: int) -> int:
+    """The index of the lowest set bit of a non-zero mask."""
+    p = 0
+    while not m >> p & 1:
+        p += 1
+    return p
+
+
+@INLINE
+def popcount(m: int) -> int:
+    """The number of set bits of a mask."""
     c = 0
     while m:
         m &= m - 1
@@ -212,7 +211,7 @@ def _colour_for(g: NDArgs, r: int, b: int, jokers: int, p: int, prefer: int) -> 
         if prefer < 2:
             return prefer
         near = dilate4(g, 1 << p)
-        return 1 if _popcount(b & near) > _popcount(r & near) else 0
+        return 1 if popcount(b & near) > popcount(r & near) else 0
     return 0 if red_ok else 1 if blue_ok else -1
 
 
@@ -226,13 +225,19 @@ def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) 
 
 
 @INLINE
+def _in_order(g: NDArgs, order: int, i: int) -> int:
+    """The i-th point of reading order ``order`` (0: reading order, 1: its reverse, 2: column by column,
+    3: its reverse)."""
+    k = g.size - 1 - i if order & 1 else i
+    return (k % g.n) * g.n + k // g.n if order & 2 else k
+
+
+@INLINE
 def _stuck_at(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> int:
     """The point where :func:`_greedy`'s filling finds neither colour clean, -1 when it fills ``area``."""
     r, b = red, blue
-    n = g.n
     for i in range(g.size):
-        k = g.size - 1 - i if order & 1 else i
-        p = (k % n) * n + k // n if order & 2 else k
+        p = _in_order(g, order, i)
         if not area >> p & 1:
             continue
         colour = _colour_for(g, r, b, jokers, p, 2)
@@ -253,26 +258,17 @@ def _repaired(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int
         p = _stuck_at(g, a, r, b, jokers, order)
         if p < 0:
             return True
+        first_red, first_blue = _clothing(g, a, r, b, jokers, 1 << p)
         placed = False
         for colour in range(2):
-            own = r if colour == 0 else b
-            for k in range(4):
-                q = g.dq[p, k]
-                if q == 0 or not own & q or (own | jokers) & g.ds[p, k]:
-                    continue
-                shared = g.ds[p, k] & a
-                while shared and not placed:
-                    bit = shared & -shared
-                    shared &= shared - 1
-                    s = _bit_index(bit)
-                    if not forms(g, own, own | jokers, s):
-                        r, b = (r | bit, b) if colour == 0 else (r, b | bit)
-                        a &= ~bit
-                        placed = True
-                if placed:
-                    break
-            if placed:
-                break
+            own, first = (r, first_red) if colour == 0 else (b, first_blue)
+            while first and not placed:
+                s = lowest(first)
+                first &= first - 1
+                if not forms(g, own, own | jokers, s):
+                    r, b = (r | 1 << s, b) if colour == 0 else (r, b | 1 << s)
+                    a &= ~(1 << s)
+                    placed = True
         if not placed:
             return False
     return _stuck_at(g, a, r, b, jokers, order) < 0
@@ -292,9 +288,8 @@ def _forced_first(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> boo
         fallback = fallback_colour = -1
         left = rest
         while left:
-            bit = left & -left
+            p = lowest(left)
             left &= left - 1
-            p = _bit_index(bit)
             safe = _safe_colour(g, rest, r, b, jokers, p)
             if safe >= 0:
                 chosen, colour = p, safe
@@ -390,7 +385,7 @@ def settle(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int,
         while rest:
             bit = rest & -rest
             rest &= rest - 1
-            safe = _safe_colour(g, a, r, b, jokers, _bit_index(bit))
+            safe = _safe_colour(g, a, r, b, jokers, lowest(bit))
             if safe < 0:
                 continue
             r, b = (r | bit, b) if safe == 0 else (r, b | bit)
@@ -412,27 +407,28 @@ def barred(g: NDArgs, area: int, red: int, blue: int) -> tuple[int, int]:
     """
     no_red, no_blue = area, area
     while True:
-        red_next = blue_next = 0
-        for colour in range(2):
-            own, enemy, barred_now = (red, blue, no_red) if colour == 0 else (blue, red, no_blue)
-            out = 0
-            rest = barred_now
-            while rest:
-                bit = rest & -rest
-                rest &= rest - 1
-                p = _bit_index(bit)
-                for k in range(4):
-                    q = g.dq[p, k]
-                    if q != 0 and own & q and g.ds[p, k] & ~(enemy | barred_now) == 0:
-                        out |= bit
-                        break
-            if colour == 0:
-                red_next = out
-            else:
-                blue_next = out
+        red_next = _still_barred(g, red, blue, no_red)
+        blue_next = _still_barred(g, blue, red, no_blue)
         if red_next == no_red and blue_next == no_blue:
             return no_red, no_blue
         no_red, no_blue = red_next, blue_next
+
+
+@INLINE
+def _still_barred(g: NDArgs, own: int, enemy: int, barred_now: int) -> int:
+    """The points of ``barred_now`` with a diagonal ``own`` stone whose shared points are each an
+    ``enemy`` stone or in ``barred_now`` (one step of :func:`barred`'s fixed point)."""
+    out = 0
+    rest = barred_now
+    while rest:
+        p = lowest(rest)
+        rest &= rest - 1
+        for k in range(4):
+            q = g.dq[p, k]
+            if q != 0 and own & q and g.ds[p, k] & ~(enemy | barred_now) == 0:
+                out |= 1 << p
+                break
+    return out
 
 
 @INLINE
@@ -457,15 +453,6 @@ def _clothing(g: NDArgs, area: int, red: int, blue: int, jokers: int, stuck: int
                 if blue & q and not (blue | jokers) & shared:
                     out_blue |= shared & area
     return out_red, out_blue
-
-
-@INLINE
-def _bit_index(bit: int) -> int:
-    """The index of the single set bit of ``bit``."""
-    p = 0
-    while bit >> p != 1:
-        p += 1
-    return p
 
 
 @JIT
@@ -647,24 +634,22 @@ def is_legal_in(g: NDArgs, region: int, red: int, blue: int, colour: int, p: int
 
 
 @INLINE
-def _witness(g: NDArgs, empty: int, red: int, blue: int, w_point: np.ndarray, w_colour: np.ndarray,
-             w_red: np.ndarray, w_blue: np.ndarray, w_index: np.ndarray) -> bool:
+def _witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.ndarray, w_red: np.ndarray,
+             w_blue: np.ndarray, w_index: np.ndarray) -> bool:
     """Whether one of :func:`_greedy`'s reading orders fills all of ``empty`` cleanly (a *witness*); if so
-    the arrays hold it: ``w_point[i]`` and ``w_colour[i]`` of its i-th placement, ``w_red[i]`` and
-    ``w_blue[i]`` the stones before it, ``w_index[p]`` the placement of point p."""
-    n = g.n
+    the arrays hold it: ``w_colour[i]`` of its i-th placement, ``w_red[i]`` and ``w_blue[i]`` the stones
+    before it, ``w_index[p]`` the placement of point p."""
     for order in range(4):
         r, b = red, blue
         at = 0
         for i in range(g.size):
-            k = g.size - 1 - i if order & 1 else i
-            p = (k % n) * n + k // n if order & 2 else k
+            p = _in_order(g, order, i)
             if not empty >> p & 1:
                 continue
             colour = _colour_for(g, r, b, 0, p, 2)
             if colour < 0:
                 break
-            w_point[at], w_colour[at], w_red[at], w_blue[at] = p, colour, r, b
+            w_colour[at], w_red[at], w_blue[at] = colour, r, b
             w_index[p] = at
             at += 1
             r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
@@ -684,7 +669,7 @@ def _covered(g: NDArgs, empty: int, p: int, colour: int, w_colour: np.ndarray, w
     bit = 1 << p
     near = g.box1[p] & empty & ~bit
     while near:
-        q = _bit_index(near & -near)
+        q = lowest(near)
         near &= near - 1
         i = w_index[q]
         r, b = w_red[i], w_blue[i]
@@ -705,40 +690,45 @@ def _covered(g: NDArgs, empty: int, p: int, colour: int, w_colour: np.ndarray, w
 def legal_masks(g: NDArgs, red: int, blue: int, memo: Dict) -> tuple[int, int]:
     """The points where Red, and where Blue, may legally place (wins not considered); ``(0, 0)`` when some
     region is not fillable."""
-    return _legal(g, red, blue, 0, memo), _legal(g, red, blue, 1, memo)
+    return _legal(g, red, blue, 0, 1, memo)
 
 
 @JIT
 def legal_points(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> int:
     """The points where ``colour`` (0 Red, 1 Blue) may legally place: ``legal_masks(...)[colour]``,
     without testing the other colour."""
-    return _legal(g, red, blue, colour, memo)
+    return _legal(g, red, blue, colour, colour, memo)[colour]
 
 
 @INLINE
-def _legal(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> int:
-    """:func:`legal_points`. When a reading order fills every empty point cleanly (a *witness*), a
-    placement that forms no naked diagonal and that the witness still covers with it moved to the front
-    (:func:`_covered`) is legal without a search; every other placement is decided by
-    :func:`is_legal_in`."""
+def _legal(g: NDArgs, red: int, blue: int, first: int, last: int, memo: Dict) -> tuple[int, int]:
+    """Red's and Blue's legal points, for the colours ``first`` to ``last`` (0 Red, 1 Blue; 0 for the
+    others). When a reading order fills every empty point cleanly (a *witness*), a placement that forms
+    no naked diagonal and that the witness still covers with it moved to the front (:func:`_covered`)
+    is legal without a search; every other placement is decided by :func:`is_legal_in`."""
     empty = g.full & ~(red | blue)
-    w_point = np.empty(g.size, dtype=np.int64)
     w_colour = np.empty(g.size, dtype=np.int64)
     w_red = np.empty(g.size, dtype=np.int64)
     w_blue = np.empty(g.size, dtype=np.int64)
     w_index = np.empty(g.size, dtype=np.int64)
-    witnessed = _witness(g, empty, red, blue, w_point, w_colour, w_red, w_blue, w_index)
+    witnessed = _witness(g, empty, red, blue, w_colour, w_red, w_blue, w_index)
+    out_red = out_blue = 0
     if not witnessed and not all_fillable(g, empty, red, blue, memo):
-        return 0
-    own = red if colour == 0 else blue
-    out = 0
-    for p in range(g.size):
-        if not empty >> p & 1 or forms(g, own, own, p):
-            continue
-        covered = witnessed and _covered(g, empty, p, colour, w_colour, w_red, w_blue, w_index)
-        if covered or is_legal_in(g, grow(g, 1 << p, empty), red, blue, colour, p, memo):
-            out |= 1 << p
-    return out
+        return out_red, out_blue
+    for colour in range(first, last + 1):
+        own = red if colour == 0 else blue
+        out = 0
+        for p in range(g.size):
+            if not empty >> p & 1 or forms(g, own, own, p):
+                continue
+            covered = witnessed and _covered(g, empty, p, colour, w_colour, w_red, w_blue, w_index)
+            if covered or is_legal_in(g, grow(g, 1 << p, empty), red, blue, colour, p, memo):
+                out |= 1 << p
+        if colour == 0:
+            out_red = out
+        else:
+            out_blue = out
+    return out_red, out_blue
 
 
 @JIT
@@ -812,7 +802,7 @@ def children(g: NDArgs, keys: np.ndarray, legal: np.ndarray, info: np.ndarray, m
     for i in range(keys.shape[0]):
         if info[i] == 0:
             turn = (keys[i] >> (2 * size)) & 1
-            total += _popcount(legal[i] >> (32 * turn) & g.full)
+            total += popcount(legal[i] >> (32 * turn) & g.full)
     parent = np.empty(total, dtype=np.int64)
     point = np.empty(total, dtype=np.int64)
     child = np.empty(total, dtype=np.int64)

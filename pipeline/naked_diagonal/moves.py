@@ -15,7 +15,18 @@ from typing import Any
 import numpy as np
 
 from .geometry import NDArgs
-from .kernels import INLINE, JIT, canonical, dilate4, grow, image, is_legal_in, legal_points, winner_bits
+from .kernels import (
+    INLINE,
+    JIT,
+    canonical,
+    dilate4,
+    grow,
+    image,
+    is_legal_in,
+    legal_points,
+    lowest,
+    winner_bits,
+)
 
 #: Shortest-path length meaning "no path".
 FAR = 99
@@ -72,7 +83,7 @@ def wins_at_once(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
     else:
         points = winning_points(g, blue, g.west, g.east, empty)
     while points:
-        p = _lowest(points)
+        p = lowest(points)
         points &= points - 1
         if is_legal_in(g, grow(g, 1 << p, empty), red, blue, turn, p, memo):
             return True
@@ -98,7 +109,7 @@ def loses_to_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> boo
     if first == 0:
         return False
     # One winning point: a legal reply on it leaves the other side none.
-    if first & (first - 1) == 0 and is_legal_in(g, grow(g, first, empty), red, blue, turn, _lowest(first),
+    if first & (first - 1) == 0 and is_legal_in(g, grow(g, first, empty), red, blue, turn, lowest(first),
                                                 memo):
         return False
     if not wins_at_once(g, red, blue, other, memo) or wins_at_once(g, red, blue, turn, memo):
@@ -106,7 +117,7 @@ def loses_to_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> boo
     for stage in range(2):
         points = first if stage == 0 else empty & ~first
         while points:
-            p = _lowest(points)
+            p = lowest(points)
             points &= points - 1
             if not is_legal_in(g, grow(g, 1 << p, empty), red, blue, turn, p, memo):
                 continue
@@ -119,35 +130,50 @@ def loses_to_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> boo
 
 
 @JIT
-def wins_by_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int) -> bool:
+def wins_by_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int,
+                   cache: np.ndarray) -> bool:
     """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play has a legal
     placement after which the opponent :func:`loses_to_threat`: a win in three placements. Only the
     placements after which the mover's chain lacks one point, at ``least`` or more empty points
-    (:func:`winning_points`, legality not considered), are tried; False says nothing."""
-    return _threat_point(g, red, blue, turn, memo, least, g.full, np.zeros((0, 2), dtype=np.int64)) >= 0
-
-
-@JIT
-def wins_by_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int,
-                          cache: np.ndarray) -> bool:
-    """:func:`wins_by_threat` with the answers of :func:`loses_to_threat` kept in ``cache``
-    (:func:`loses_to_threat_cached`)."""
+    (:func:`winning_points`, legality not considered), are tried; False says nothing. The answers of
+    :func:`loses_to_threat` are kept in ``cache`` (:func:`loses_to_threat_cached`)."""
     return _threat_point(g, red, blue, turn, memo, least, g.full, cache) >= 0
+
+
+@INLINE
+def _recall(g: NDArgs, cache: np.ndarray, column: int, red: int, blue: int, turn: int) -> tuple[int, int]:
+    """``(slot, answer)`` of a position in the direct-mapped ``cache``: columns ``column`` and
+    ``column + 1`` of a row hold ``red + 1`` and ``blue | turn << P``, plus ``1 << (P + 1)`` when the
+    answer is True (P points). ``answer`` is 1 or 0 when the slot holds this position, -1 when not;
+    ``slot`` is -1 when the cache has no room for these columns (no cache)."""
+    if cache.shape[0] == 0 or cache.shape[1] < column + 2:
+        return -1, -1
+    tag = blue | turn << g.size
+    at = ((red * 0x2545F4914F6CDD1D) ^ (tag * 0x5851F42D4C957F2D)) >> 17 & (cache.shape[0] - 1)
+    if cache[at, column] == red + 1 and cache[at, column + 1] & ((1 << (g.size + 1)) - 1) == tag:
+        return at, cache[at, column + 1] >> (g.size + 1)
+    return at, -1
+
+
+@INLINE
+def _keep(g: NDArgs, cache: np.ndarray, column: int, at: int, red: int, blue: int, turn: int,
+          answer: bool) -> None:
+    """Write a position's answer into slot ``at`` of :func:`_recall`'s cache (nothing when -1)."""
+    if at >= 0:
+        tag = blue | turn << g.size
+        cache[at, column], cache[at, column + 1] = red + 1, tag | (1 << (g.size + 1) if answer else 0)
 
 
 @JIT
 def loses_to_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
-    """:func:`loses_to_threat`, its answer kept in ``cache`` (rows ``(red + 1, blue | turn << P + 1 <<
-    (P + 1) when True)``, one slot per hash, overwritten; no rows: no cache): the same position asked
-    again, as transpositions do, is answered from it."""
-    if cache.shape[0] == 0:
-        return loses_to_threat(g, red, blue, turn, memo)
-    tag = blue | turn << g.size
-    at = ((red * 0x2545F4914F6CDD1D) ^ (tag * 0x5851F42D4C957F2D)) >> 17 & (cache.shape[0] - 1)
-    if cache[at, 0] == red + 1 and cache[at, 1] & ((1 << (g.size + 1)) - 1) == tag:
-        return cache[at, 1] >> (g.size + 1) == 1
+    """:func:`loses_to_threat`, its answer kept in columns 0 and 1 of ``cache`` (:func:`_recall`; one slot
+    per hash, overwritten; no rows: no cache): the same position asked again, as transpositions do, is
+    answered from it."""
+    at, known = _recall(g, cache, 0, red, blue, turn)
+    if known >= 0:
+        return known == 1
     answer = loses_to_threat(g, red, blue, turn, memo)
-    cache[at, 0], cache[at, 1] = red + 1, tag | (1 << (g.size + 1) if answer else 0)
+    _keep(g, cache, 0, at, red, blue, turn, answer)
     return answer
 
 
@@ -166,7 +192,7 @@ def _threat_point(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: i
     second = g.south if turn == 0 else g.east
     points = empty & within
     while points:
-        p = _lowest(points)
+        p = lowest(points)
         points &= points - 1
         bit = 1 << p
         threats = winning_points(g, own | bit, first, second, empty & ~bit)
@@ -175,22 +201,13 @@ def _threat_point(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: i
         r2 = red | bit if turn == 0 else red
         b2 = blue | bit if turn == 1 else blue
         if threats & (threats - 1) == 0 and is_legal_in(g, grow(g, threats, empty & ~bit), r2, b2, 1 - turn,
-                                                        _lowest(threats), memo):
+                                                        lowest(threats), memo):
             continue  # the opponent can take the one winning point (tested before ``p`` is: only a filter)
         if not is_legal_in(g, grow(g, bit, empty), red, blue, turn, p, memo):
             continue
         if loses_to_threat_cached(g, r2, b2, 1 - turn, memo, cache):
             return p
     return -1
-
-
-@INLINE
-def _lowest(m: int) -> int:
-    """The index of the lowest set bit of a non-zero mask."""
-    p = 0
-    while not m >> p & 1:
-        p += 1
-    return p
 
 
 @INLINE
@@ -281,17 +298,13 @@ def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, n
 
 @JIT
 def loses_in_four_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
-    """:func:`loses_in_four`, its answer kept in columns 2 and 3 of ``cache`` as
-    :func:`loses_to_threat_cached` keeps its own in columns 0 and 1 (a cache of fewer than 4 columns:
-    asked every time)."""
-    if cache.shape[0] == 0 or cache.shape[1] < 4:
-        return loses_in_four(g, red, blue, turn, memo, cache)
-    tag = blue | turn << g.size
-    at = ((red * 0x2545F4914F6CDD1D) ^ (tag * 0x5851F42D4C957F2D)) >> 17 & (cache.shape[0] - 1)
-    if cache[at, 2] == red + 1 and cache[at, 3] & ((1 << (g.size + 1)) - 1) == tag:
-        return cache[at, 3] >> (g.size + 1) == 1
+    """:func:`loses_in_four`, its answer kept in columns 2 and 3 of ``cache`` (:func:`_recall`; a cache of
+    fewer than 4 columns: asked every time)."""
+    at, known = _recall(g, cache, 2, red, blue, turn)
+    if known >= 0:
+        return known == 1
     answer = loses_in_four(g, red, blue, turn, memo, cache)
-    cache[at, 2], cache[at, 3] = red + 1, tag | (1 << (g.size + 1) if answer else 0)
+    _keep(g, cache, 2, at, red, blue, turn, answer)
     return answer
 
 
@@ -316,7 +329,7 @@ def loses_in_four(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: n
     near = 0
     points = empty
     while points:
-        p = _lowest(points)
+        p = lowest(points)
         points &= points - 1
         if winning_points(g, own | 1 << p, first, second, empty & ~(1 << p)):
             near |= 1 << p
@@ -331,7 +344,7 @@ def loses_in_four(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: n
     for stage in range(2):
         points = mine & (near | wins) if stage == 0 else mine & ~(near | wins)
         while points:
-            p = _lowest(points)
+            p = lowest(points)
             points &= points - 1
             bit = 1 << p
             r2 = red | bit if turn == 0 else red
