@@ -325,6 +325,8 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
     }
 
 
+#: The fields of a task's result that the store's records and the ledger's entries both keep.
+RESULT_FIELDS = ("line", "wins", "nodes", "seconds", "cpu_seconds", "proof")
 #: A position of the opening tree: its canonical pair (:func:`.moves.canonical_pair`), unique on every
 #: board the kernels take (the one-word key of :func:`.kernels.canonical` overflows beyond 5 x 5).
 TreeKey = tuple[int, int]
@@ -393,32 +395,30 @@ def prove_openings(
     log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
     recorded: dict[int, dict[str, Any]] = {}
     book = Ledger(n, Path(ledger), commit, search, split, log) if ledger is not None else None
+    names = [task_name([grid.name(p) for p in task.line]) for task in tasks]
+
+    def record(i: int, table: int, fields: dict[str, Any], where: str) -> None:
+        """Take task i's result as recorded in ``where`` (not run again)."""
+        recorded[i] = res = {"search": search, "table": table, "recorded": True, **fields}
+        log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
+            f"(recorded in {where}: {res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
+
     if book is not None:
-        for i, task in enumerate(tasks):
-            entry = book.held.get(task_name([grid.name(p) for p in task.line]))
-            if entry is not None:
-                recorded[i] = {"search": search, "table": 0, "recorded": True, "round": 0,
-                               **{k: entry[k] for k in ("line", "wins", "nodes", "seconds", "cpu_seconds",
-                                                        "proof")}}
-                res = recorded[i]
-                log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
-                    f"(recorded in the ledger: {res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
+        for i, name in enumerate(names):
+            if name in book.held:
+                record(i, 0, {"round": 0, **{k: book.held[name][k] for k in RESULT_FIELDS}}, "the ledger")
         log(f"{len(recorded)} of {len(tasks)} tasks decided in the ledger {ledger}")
     if store is not None:
         from .proof_store import ProofStore, decided
 
         held = decided(ProofStore(store, n, create=True).load(warn=log)[1])
-        for i, task in enumerate(tasks):
-            r = held.get(task_name([grid.name(p) for p in task.line]))
+        for i, name in enumerate(names):
+            r = held.get(name)
             if r is not None and i not in recorded:
-                recorded[i] = {"search": search, "table": r.record.get("table", 0), "recorded": True,
-                               **{k: r.record[k] for k in ("line", "wins", "nodes", "seconds",
-                                                           "cpu_seconds", "proof", "round")}}
-                res = recorded[i]
-                log(f"  {' '.join(res['line']) or '(empty)'}: {_word(res['wins'])} for the side to move "
-                    f"(recorded in the store: {res['nodes']:,} nodes, {res['cpu_seconds']} s CPU)")
+                record(i, r.record.get("table", 0), {k: r.record[k] for k in (*RESULT_FIELDS, "round")},
+                       "the store")
                 if book is not None:
-                    book.add(res)
+                    book.add(recorded[i])
         log(f"{len(recorded)} of {len(tasks)} tasks decided in {store}")
     todo = [i for i in range(len(tasks)) if i not in recorded]
     on_result = None
@@ -494,7 +494,8 @@ class Ledger:
         """Write a decided line's entry unless the ledger holds it (and commit it when asked)."""
         from .ledger import commit_entry, write_entry
 
-        if result["wins"] is None or task_name(list(result["line"])) in self.held:
+        name = task_name(list(result["line"]))
+        if result["wins"] is None or name in self.held:
             return
         try:
             path = write_entry(self.folder, self.n, result, self.settings)
@@ -502,7 +503,7 @@ class Ledger:
             self.log(f"warning: ledger {self.folder}: cannot write ({exc.strerror or exc}); the line is in "
                      "the results only")
             return
-        self.held[path.name[: -len(".json")]] = {}
+        self.held[name] = {}
         if self.commit:
             line = " ".join(result["line"]) or "the empty board"
             commit_entry(path, f"nd-prove {self.n}x{self.n}: {line}, {_word(result['wins'])} for the side "
