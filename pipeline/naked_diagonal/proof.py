@@ -320,6 +320,7 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
         "proof": proof,
         "rounds": index - 1,
         "run_nodes": search.nodes,
+        "run_cpu_seconds": round(time.process_time() - c0, 3),
         "loaded": loaded,
         "hints_loaded": 0 if hints is None else int(hints.shape[0]),
     }
@@ -518,7 +519,7 @@ class Ledger:
         """A task of this run is done: its entry, then a line of progress."""
         self.add(result)
         self.run_nodes += int(result.get("run_nodes", result["nodes"]))
-        self.run_cpu += float(result["cpu_seconds"])
+        self.run_cpu += float(result.get("run_cpu_seconds", result["cpu_seconds"]))
         if result["wins"] is not None:
             self.decided.append(result)
         rate = self.run_nodes / self.run_cpu if self.run_cpu > 0 else 0.0
