@@ -23,6 +23,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,19 +39,18 @@ from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
 from unitile_py.naked_diagonal.position import Position  # noqa: E402
 
 
-def starts(n: int, rng: random.Random) -> list[tuple[int, int, int]]:
+def starts(n: int, rng: random.Random) -> Iterator[tuple[int, int, int]]:
     """``(red, blue, turn)``: the empty board, then positions of seeded random games of 1 to 2N
-    placements, without end (the caller stops)."""
-    out = [(0, 0, 0)]
-    while len(out) < 10_000:
+    placements, as many as the caller takes."""
+    yield 0, 0, 0
+    while True:
         game = Game(Position.empty(n))
         plies = rng.randint(1, 2 * n)
         while not game.is_over() and len(game.moves) < plies:
             game.push(rng.choice(game.legal_moves()))
         if not game.is_over():
             p = game.position
-            out.append((p.red, p.blue, int(p.turn == "b")))
-    return out
+            yield p.red, p.blue, int(p.turn == "b")
 
 
 def collect(n: int, frames: int, budget: int, seed: int) -> tuple[np.ndarray, int, float]:
