@@ -10,6 +10,7 @@
     .venv/bin/python bench/nd_solve.py depth --board 5x5 --stones 14 12 10 --samples 20 --budget 2000000
     .venv/bin/python bench/nd_solve.py compare --stones 13 11 9 7 5 --samples 6 --budget 2000000
     .venv/bin/python bench/nd_solve.py dfpn-check --board 4x4    # df-pn vs every record of the tables
+    .venv/bin/python bench/nd_solve.py rate --board 6x6 --openings a6 c3 --nodes 200000   # nodes per CPU s
     .venv/bin/python bench/nd_solve.py solve --board 5x5 --workers 1 2   # the 5x5 openings on 1, 2 workers
 
 * ``build`` runs ``python -m pipeline nd-build`` on a fresh store (a temporary one unless ``--store``)
@@ -39,6 +40,10 @@
 * ``empty`` proves the empty board of each size by df-pn (its defaults, or ``--plain``): nodes, CPU
   seconds, nodes per CPU second and peak memory, against the bound of 600,000 nodes on 5x5 (exit
   status 1 above it).
+* ``rate`` runs df-pn (its defaults) for ``--nodes`` nodes from each opening (the first placement, the
+  other side to move), a fresh table of ``--slots`` slots and a fresh memo each, and prints nodes per
+  CPU second (the numba compile excluded), the table's entries and the peak memory; exit status 1 when
+  the rate of all openings together is below ``--bound`` (issue 48: 50,000 on 6x6; 0: none).
 * ``dfpn-check`` proves every record of a solved size's tables with one df-pn search and compares the
   outcome.
 """
@@ -536,6 +541,36 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_rate(args: argparse.Namespace) -> int:
+    """df-pn's nodes per CPU second from the first placements ``--openings`` (see the module docstring)."""
+    import resource
+
+    from pipeline.naked_diagonal.dfpn import DfpnSearch
+    from unitile_py.coords import parse_cell
+
+    n = size_of(args.board)
+    DfpnSearch(n, slots=16).prove(0, 0, 0, 10)  # the numba compile, outside the measurement
+    nodes = 0
+    cpu = 0.0
+    for name in args.openings:
+        point = parse_cell(name, n, n, "opening")
+        search = DfpnSearch(n, slots=args.slots)
+        c0 = time.process_time()
+        wins = search.prove(1 << point, 0, 1, args.nodes)
+        spent = time.process_time() - c0
+        nodes, cpu = nodes + search.nodes, cpu + spent
+        print(json.dumps({"board": args.board, "opening": name, "blue_wins": wins, "nodes": search.nodes,
+                          "cpu_seconds": round(spent, 2),
+                          "nodes_per_cpu_second": round(search.nodes / max(spent, 1e-9)),
+                          "table": search.stored,
+                          "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                          "load_average": os.getloadavg()}), flush=True)
+    rate = nodes / max(cpu, 1e-9)
+    print(json.dumps({"board": args.board, "nodes": nodes, "cpu_seconds": round(cpu, 2),
+                      "nodes_per_cpu_second": round(rate), "bound": args.bound or None}))
+    return 1 if args.bound and rate < args.bound else 0
+
+
 def cmd_dfpn_check(args: argparse.Namespace) -> int:
     """df-pn's outcome of every record of a solved size's tables against the tables."""
     from pipeline.naked_diagonal.dfpn import DfpnSearch
@@ -616,6 +651,13 @@ def main() -> int:
     sv.add_argument("--board", default="5x5")
     sv.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     sv.set_defaults(func=cmd_solve)
+    rt = sub.add_parser("rate")
+    rt.add_argument("--board", default="6x6")
+    rt.add_argument("--openings", nargs="+", default=["a6", "c3"])
+    rt.add_argument("--nodes", type=int, default=200_000)
+    rt.add_argument("--slots", type=int, default=1 << 22, help="df-pn table slots")
+    rt.add_argument("--bound", type=int, default=50_000, help="fewest nodes per CPU second (0: none)")
+    rt.set_defaults(func=cmd_rate)
     dc = sub.add_parser("dfpn-check")
     dc.add_argument("--board", default="4x4")
     dc.add_argument("--tables", help="tables directory (default: the committed ones)")

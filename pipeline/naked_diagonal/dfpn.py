@@ -29,10 +29,13 @@ table keyed by :func:`.moves.canonical_pair` (the eight symmetries share entries
   Each is a complete search of its few placements with :func:`.moves.wins_at_once` at the leaves,
   exactly what expanding the child and its children would prove, so a hit is a proof, stored in the
   table as one; a miss proves nothing and the child gets starting numbers. It costs CPU, not nodes.
-  The answers of :func:`.moves.loses_to_threat`, the inner test of the others, and of
-  :func:`.moves.loses_in_four` are kept in a direct-mapped cache (``cache_slots``, 0 none) keyed by the
-  exact position: transpositions ask for the same positions again, and a deterministic answer read back
-  is the answer.
+  ``lazy`` (bits of :func:`_tested`'s tests, none by default) puts the tests it names off until the
+  search is about to enter the child: a hit then proves it without a node, a miss lets the search enter
+  it; fewer children are tested, and the parent sees a proof only once it picks that child.
+  The answers of :func:`.moves.loses_to_threat`, the inner test of the others, of
+  :func:`.moves.wins_by_threat` and of :func:`.moves.loses_in_four` are kept in a direct-mapped cache
+  (``cache_slots``, 0 none) keyed by the exact position: transpositions ask for the same positions
+  again, and a deterministic answer read back is the answer.
 * **Weak sums** (``weak``, off by default: it took more nodes here): a node's ``dn`` is the largest
   ``pn`` of its unproven children plus their number less one (weak proof-number search, Ueda et al.
   2008), which does not count a transposition twice; the chosen child's ``pn`` threshold is then the
@@ -71,7 +74,7 @@ from .moves import (
     loses_to_threat_cached,
     ordered_children,
     wins_at_once,
-    wins_by_threat,
+    wins_by_threat_cached,
 )
 
 #: A proof number meaning "proven" for the other side (a disproof's ``pn``, a proof's ``dn``).
@@ -93,8 +96,13 @@ MOBILITY = 16
 #: :func:`.moves.wins_by_threat` with threats of two or more and of one or more winning points, 4 also
 #: :func:`.moves.loses_in_four`).
 DEEP = 4
-#: Default slots of the cache of :func:`.moves.loses_to_threat` and :func:`.moves.loses_in_four` answers
-#: (32 bytes each).
+#: The threat tests of a new child (:func:`_tested`), as bits.
+AT_ONCE, BY_THREAT, TO_THREAT, IN_FOUR = 1, 2, 4, 8
+ALL_TESTS = AT_ONCE | BY_THREAT | TO_THREAT | IN_FOUR
+#: The tests put off until the search would enter the child (module docstring): none by default.
+LAZY = 0
+#: Default slots of the cache of :func:`.moves.loses_to_threat`, :func:`.moves.wins_by_threat` and
+#: :func:`.moves.loses_in_four` answers (48 bytes each).
 CACHE_SLOTS = 1 << 20
 
 
@@ -197,9 +205,32 @@ def _start(g: NDArgs, kid: np.ndarray, init: int, mobility: int) -> tuple[int, i
     return pn, dn
 
 @JIT
+def _tested(g: NDArgs, kid: np.ndarray, memo: Any, cache: np.ndarray, deep: int,
+            tests: int) -> tuple[int, int]:
+    """``(pn, dn)`` that the threat tests up to ``deep`` (module docstring) among ``tests`` prove of a new
+    child row, or ``(-1, -1)`` when none does. ``tests`` is a sum of :data:`AT_ONCE`
+    (:func:`.moves.wins_at_once`), :data:`BY_THREAT` (:func:`.moves.wins_by_threat`), :data:`TO_THREAT`
+    (:func:`.moves.loses_to_threat`) and :data:`IN_FOUR` (:func:`.moves.loses_in_four`)."""
+    r2, b2, t2 = kid[RED], kid[BLUE], kid[TURN]
+    # A win at once needs a chain one empty point short (path length 1).
+    if tests & AT_ONCE and kid[NEXT_PATH] <= 1 and wins_at_once(g, r2, b2, t2, memo):
+        return 0, INF  # the opponent wins with its next placement
+    if deep >= 2 and tests & BY_THREAT and kid[NEXT_PATH] <= 2 and wins_by_threat_cached(
+            g, r2, b2, t2, memo, max(1, 4 - deep), cache):
+        return 0, INF  # the opponent makes a threat we cannot stop
+    if deep >= 1 and tests & TO_THREAT and kid[MOVER_PATH] == 1 and loses_to_threat_cached(
+            g, r2, b2, t2, memo, cache):
+        return INF, 0  # the opponent cannot stop our threat
+    if deep >= 4 and tests & IN_FOUR and kid[MOVER_PATH] <= 2 and loses_in_four_cached(g, r2, b2, t2, memo,
+                                                                                     cache):
+        return INF, 0  # every reply lets us make a threat it cannot stop
+    return -1, -1
+
+
+@JIT
 def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.ndarray, red: int, blue: int,
            turn: int, budget: int, eps_num: int, eps_den: int, init: int, threats: bool, weak: bool,
-           mobility: int, deep: int) -> tuple[int, int, int]:
+           mobility: int, deep: int, lazy: int) -> tuple[int, int, int]:
     """``(pn, dn, nodes)`` of the position for the side to move (``turn`` 0 Red, 1 Blue; no winner yet)
     after at most ``budget`` node expansions; ``pn`` 0 is a proven win, ``dn`` 0 a proven loss, and
     ``(-1, -1, nodes)`` means the budget ran out (see the module docstring).
@@ -229,6 +260,7 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.n
     k_low = np.zeros((depth, size), dtype=np.int64)
     k_pn = np.zeros((depth, size), dtype=np.int64)
     k_dn = np.zeros((depth, size), dtype=np.int64)
+    k_new = np.zeros((depth, size), dtype=np.int64)
     score = np.zeros(size, dtype=np.int64)
 
     f_high[0], f_low[0] = canonical_pair(g, red, blue, turn)
@@ -267,31 +299,21 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.n
                     hi, lo = canonical_pair(g, kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN])
                     k_high[d, j], k_low[d, j] = hi, lo
                     at = tt_find(keys, hi, lo)
+                    k_new[d, j] = 0
                     if at >= 0:
                         k_pn[d, j], k_dn[d, j] = nums[at, 0], nums[at, 1]
+                        continue
+                    c_pn, c_dn = -1, -1
+                    if threats:
+                        c_pn, c_dn = _tested(g, kids[d, j], memo, cache, deep, ALL_TESTS & ~lazy)
+                    if c_pn >= 0:
+                        tt_store(keys, nums, hi, lo, c_pn, c_dn, 1, 0)
+                        k_pn[d, j], k_dn[d, j] = c_pn, c_dn
                     else:
-                        r2, b2, t2 = kids[d, j, RED], kids[d, j, BLUE], kids[d, j, TURN]
-                        c_pn, c_dn = -1, -1
-                        # A win at once needs a chain one empty point short (path length 1).
-                        if threats and kids[d, j, NEXT_PATH] <= 1 and wins_at_once(g, r2, b2, t2, memo):
-                            c_pn, c_dn = 0, INF  # the opponent wins with its next placement
-                        elif threats and deep >= 1:
-                            if deep >= 2 and kids[d, j, NEXT_PATH] <= 2 and wins_by_threat(
-                                    g, r2, b2, t2, memo, max(1, 4 - deep), cache):
-                                c_pn, c_dn = 0, INF  # the opponent makes a threat we cannot stop
-                            elif kids[d, j, MOVER_PATH] == 1 and loses_to_threat_cached(
-                                    g, r2, b2, t2, memo, cache):
-                                c_pn, c_dn = INF, 0  # the opponent cannot stop our threat
-                            elif deep >= 4 and kids[d, j, MOVER_PATH] <= 2 and loses_in_four_cached(
-                                    g, r2, b2, t2, memo, cache):
-                                c_pn, c_dn = INF, 0  # every reply lets us make a threat it cannot stop
-                            if c_pn >= 0:
-                                tt_store(keys, nums, hi, lo, c_pn, c_dn, 1, 0)
-                        if c_pn >= 0:
-                            k_pn[d, j], k_dn[d, j] = c_pn, c_dn
-                        else:
-                            k_pn[d, j], k_dn[d, j] = _start(g, kids[d, j], init, mobility)
-        if not finished:
+                        k_pn[d, j], k_dn[d, j] = _start(g, kids[d, j], init, mobility)
+                        k_new[d, j] = 1 if threats and lazy else 0
+        descend = False
+        while not finished:
             count = f_count[d]
             pn, dn = INF, 0
             best = -1
@@ -318,23 +340,33 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.n
                 dn = 0
             if pn >= f_thpn[d] or dn >= f_thdn[d]:
                 finished = True
+            elif k_new[d, best]:
+                # The dear tests of a new child, put off until the search would enter it.
+                k_new[d, best] = 0
+                c_pn, c_dn = _tested(g, kids[d, best], memo, cache, deep, lazy)
+                if c_pn >= 0:
+                    tt_store(keys, nums, k_high[d, best], k_low[d, best], c_pn, c_dn, 1, 0)
+                    k_pn[d, best], k_dn[d, best] = c_pn, c_dn
             else:
-                f_chosen[d] = best
-                top = d + 1
-                f_high[top], f_low[top] = k_high[d, best], k_low[d, best]
-                f_red[top], f_blue[top], f_turn[top] = f_low[top], f_high[top] & g.full, f_high[top] >> size
-                # Keep this node's dn below its threshold, and the child the best while its dn stays
-                # under 1 + epsilon times the second best.
-                th_dn = f_thdn[d]
-                if th_dn >= INF:
-                    f_thpn[top] = INF
-                elif weak:
-                    f_thpn[top] = min(LARGE, th_dn - open_kids + 1)
-                else:
-                    f_thpn[top] = min(LARGE, th_dn - dn + k_pn[d, best])
-                f_thdn[top] = min(f_thpn[d], _widen(second, eps_num, eps_den))
-                entering = True
-                continue
+                descend = True
+                break
+        if descend:
+            f_chosen[d] = best
+            top = d + 1
+            f_high[top], f_low[top] = k_high[d, best], k_low[d, best]
+            f_red[top], f_blue[top], f_turn[top] = f_low[top], f_high[top] & g.full, f_high[top] >> size
+            # Keep this node's dn below its threshold, and the child the best while its dn stays
+            # under 1 + epsilon times the second best.
+            th_dn = f_thdn[d]
+            if th_dn >= INF:
+                f_thpn[top] = INF
+            elif weak:
+                f_thpn[top] = min(LARGE, th_dn - open_kids + 1)
+            else:
+                f_thpn[top] = min(LARGE, th_dn - dn + k_pn[d, best])
+            f_thdn[top] = min(f_thpn[d], _widen(second, eps_num, eps_den))
+            entering = True
+            continue
         # The frame is done: store it and return its numbers to the frame below.
         tt_store(keys, nums, f_high[d], f_low[d], pn, dn, nodes - f_start[d] + 1, f_legal[d])
         if d == 0:
@@ -347,6 +379,7 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.n
                 at = tt_find(keys, k_high[top, j], k_low[top, j])
                 if at >= 0:
                     k_pn[top, j], k_dn[top, j] = nums[at, 0], nums[at, 1]
+                    k_new[top, j] = 0
 
 
 class DfpnSearch:
@@ -356,13 +389,15 @@ class DfpnSearch:
     trick's fraction (``(0, 1)`` for plain df-pn); ``init``: the starting numbers (:func:`_leaf`);
     ``threats``: a child whose side to move wins at once is a proof; ``weak``: weak sums; ``mobility``:
     the empty-point factor of starting ``dn`` (0 off); ``deep``: the threat lookahead (0 off);
-    ``cache_slots``: the cache of the threat tests (0 none); see the module docstring.
+    ``cache_slots``: the cache of the threat tests (0 none); ``lazy``: the tests put off until the search
+    enters a child (:data:`LAZY`); see the module docstring.
     ``DfpnSearch(n, mobility=0, deep=0)`` is the search before these options.
     """
 
     def __init__(self, n: int, slots: int = 0, epsilon: tuple[int, int] = EPSILON,
                  init: int = 2, threats: bool = True, weak: bool = False,
-                 mobility: int = MOBILITY, deep: int = DEEP, cache_slots: int = CACHE_SLOTS) -> None:
+                 mobility: int = MOBILITY, deep: int = DEEP, cache_slots: int = CACHE_SLOTS,
+                 lazy: int = LAZY) -> None:
         self.n = n
         self.geo = NDGeometry.of(n)
         self.memo = memo_for(n)
@@ -373,7 +408,8 @@ class DfpnSearch:
         self.weak = weak
         self.mobility = mobility
         self.deep = deep
-        self.cache = np.zeros((1 << (cache_slots - 1).bit_length() if cache_slots > 0 else 0, 4),
+        self.lazy = lazy
+        self.cache = np.zeros((1 << (cache_slots - 1).bit_length() if cache_slots > 0 else 0, 6),
                               dtype=np.int64)
         #: Nodes expanded by every call so far, and by the last call.
         self.nodes = 0
@@ -446,7 +482,7 @@ class DfpnSearch:
         limit = budget if budget > 0 else 1 << 62
         pn, dn, nodes = search(self.geo.args, self.memo, self.table.keys, self.table.nums, self.cache,
                                red, blue, turn, limit, *self.epsilon, self.init, self.threats,
-                               self.weak, self.mobility, self.deep)
+                               self.weak, self.mobility, self.deep, self.lazy)
         self.nodes += nodes
         self.last_nodes = nodes
         return True if pn == 0 else False if dn == 0 else None

@@ -634,28 +634,33 @@ def is_legal_in(g: NDArgs, region: int, red: int, blue: int, colour: int, p: int
 
 
 @INLINE
-def _witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.ndarray, w_red: np.ndarray,
-             w_blue: np.ndarray, w_index: np.ndarray) -> bool:
-    """Whether one of :func:`_greedy`'s reading orders fills all of ``empty`` cleanly (a *witness*); if so
-    the arrays hold it: ``w_colour[i]`` of its i-th placement, ``w_red[i]`` and ``w_blue[i]`` the stones
-    before it, ``w_index[p]`` the placement of point p."""
-    for order in range(4):
-        r, b = red, blue
-        at = 0
-        for i in range(g.size):
-            p = _in_order(g, order, i)
-            if not empty >> p & 1:
-                continue
-            colour = _colour_for(g, r, b, 0, p, 2)
-            if colour < 0:
-                break
-            w_colour[at], w_red[at], w_blue[at] = colour, r, b
-            w_index[p] = at
-            at += 1
-            r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
-        else:
-            return True
-    return False
+def _witness(g: NDArgs, empty: int, red: int, blue: int, first: int, first_colour: int, order: int,
+             w_colour: np.ndarray, w_red: np.ndarray, w_blue: np.ndarray, w_index: np.ndarray) -> bool:
+    """Whether a clean filling of all of ``empty`` is found by placing ``first_colour`` (0 Red, 1 Blue) on
+    ``first`` (-1: none; the caller checks that it forms no naked diagonal) and then the rest in
+    :func:`_greedy`'s reading order ``order``; if so it is a *witness*, held by the arrays:
+    ``w_colour[i]`` of its i-th placement, ``w_red[i]`` and ``w_blue[i]`` the stones before it,
+    ``w_index[p]`` the placement of point p."""
+    r, b = red, blue
+    at = 0
+    if first >= 0:
+        w_colour[0], w_red[0], w_blue[0] = first_colour, r, b
+        w_index[first] = 0
+        at = 1
+        r, b = (r | 1 << first, b) if first_colour == 0 else (r, b | 1 << first)
+    rest = empty & ~(r | b)
+    for i in range(g.size):
+        p = _in_order(g, order, i)
+        if not rest >> p & 1:
+            continue
+        colour = _colour_for(g, r, b, 0, p, 2)
+        if colour < 0:
+            return False
+        w_colour[at], w_red[at], w_blue[at] = colour, r, b
+        w_index[p] = at
+        at += 1
+        r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
+    return True
 
 
 @INLINE
@@ -700,28 +705,53 @@ def legal_points(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> int
     return _legal(g, red, blue, colour, colour, memo)[colour]
 
 
+#: Witnesses that :func:`_legal` keeps at once.
+WITNESSES = 8
+
+
 @INLINE
 def _legal(g: NDArgs, red: int, blue: int, first: int, last: int, memo: Dict) -> tuple[int, int]:
     """Red's and Blue's legal points, for the colours ``first`` to ``last`` (0 Red, 1 Blue; 0 for the
-    others). When a reading order fills every empty point cleanly (a *witness*), a placement that forms
-    no naked diagonal and that the witness still covers with it moved to the front (:func:`_covered`)
-    is legal without a search; every other placement is decided by :func:`is_legal_in`."""
+    others). A clean filling of every empty point (a *witness*, :func:`_witness`) proves legal each
+    placement that forms no naked diagonal and that it still covers with the placement moved to the
+    front (:func:`_covered`). The first witness is a reading order's; a placement none of the witnesses
+    kept covers gets one of its own, that placement first and then a reading order, kept for the
+    placements after it (the oldest given up past :data:`WITNESSES`). A placement no witness is found
+    for is decided by :func:`is_legal_in`."""
     empty = g.full & ~(red | blue)
-    w_colour = np.empty(g.size, dtype=np.int64)
-    w_red = np.empty(g.size, dtype=np.int64)
-    w_blue = np.empty(g.size, dtype=np.int64)
-    w_index = np.empty(g.size, dtype=np.int64)
-    witnessed = _witness(g, empty, red, blue, w_colour, w_red, w_blue, w_index)
+    w_colour = np.empty((WITNESSES, g.size), dtype=np.int64)
+    w_red = np.empty((WITNESSES, g.size), dtype=np.int64)
+    w_blue = np.empty((WITNESSES, g.size), dtype=np.int64)
+    w_index = np.empty((WITNESSES, g.size), dtype=np.int64)
+    valid = np.zeros(WITNESSES, dtype=np.bool_)
+    for order in range(4):
+        if _witness(g, empty, red, blue, -1, 0, order, w_colour[0], w_red[0], w_blue[0], w_index[0]):
+            valid[0] = True
+            break
     out_red = out_blue = 0
-    if not witnessed and not all_fillable(g, empty, red, blue, memo):
+    if not valid[0] and not all_fillable(g, empty, red, blue, memo):
         return out_red, out_blue
+    made = 1 if valid[0] else 0
     for colour in range(first, last + 1):
         own = red if colour == 0 else blue
         out = 0
         for p in range(g.size):
             if not empty >> p & 1 or forms(g, own, own, p):
                 continue
-            covered = witnessed and _covered(g, empty, p, colour, w_colour, w_red, w_blue, w_index)
+            covered = False
+            for k in range(WITNESSES):
+                if valid[k] and _covered(g, empty, p, colour, w_colour[k], w_red[k], w_blue[k], w_index[k]):
+                    covered = True
+                    break
+            if not covered:
+                k = made % WITNESSES
+                for order in range(4):
+                    covered = _witness(g, empty, red, blue, p, colour, order, w_colour[k], w_red[k],
+                                       w_blue[k], w_index[k])
+                    if covered:
+                        break
+                valid[k] = covered  # a failed attempt leaves the slot's arrays half written
+                made += 1 if covered else 0
             if covered or is_legal_in(g, grow(g, 1 << p, empty), red, blue, colour, p, memo):
                 out |= 1 << p
         if colour == 0:

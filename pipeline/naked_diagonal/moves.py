@@ -114,8 +114,12 @@ def loses_to_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> boo
         return False
     if not wins_at_once(g, red, blue, other, memo) or wins_at_once(g, red, blue, turn, memo):
         return False
+    # A reply outside the regions of the winning points leaves each of them a winning point with its
+    # region, and so its legality, unchanged (fact 1 of docs/naked-diagonal.md: regions never interact):
+    # only the replies inside those regions can stop the threat.
+    inside = grow(g, first, empty)
     for stage in range(2):
-        points = first if stage == 0 else empty & ~first
+        points = first if stage == 0 else inside & ~first
         while points:
             p = lowest(points)
             points &= points - 1
@@ -178,6 +182,19 @@ def loses_to_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any,
 
 
 @JIT
+def wins_by_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int,
+                          cache: np.ndarray) -> bool:
+    """:func:`wins_by_threat`, its answer kept in columns 4 and 5 of ``cache`` (:func:`_recall`; a cache of
+    fewer than 6 columns: asked every time). ``least`` must be the same in every call on one cache."""
+    at, known = _recall(g, cache, 4, red, blue, turn)
+    if known >= 0:
+        return known == 1
+    answer = wins_by_threat(g, red, blue, turn, memo, least, cache)
+    _keep(g, cache, 4, at, red, blue, turn, answer)
+    return answer
+
+
+@JIT
 def _threat_point(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int, within: int,
                   cache: np.ndarray) -> int:
     """The placement of :func:`wins_by_threat` (-1 if none), trying only the placements on ``within``.
@@ -203,9 +220,11 @@ def _threat_point(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: i
         if threats & (threats - 1) == 0 and is_legal_in(g, grow(g, threats, empty & ~bit), r2, b2, 1 - turn,
                                                         lowest(threats), memo):
             continue  # the opponent can take the one winning point (tested before ``p`` is: only a filter)
-        if not is_legal_in(g, grow(g, bit, empty), red, blue, turn, p, memo):
-            continue
-        if loses_to_threat_cached(g, r2, b2, 1 - turn, memo, cache):
+        # Whether the opponent loses to the threat is asked first: it is usually no, and legality costs more.
+        # On an illegal placement the answer means nothing (it is a function of the position all the same,
+        # so the cache stays right), and the placement is then refused.
+        if loses_to_threat_cached(g, r2, b2, 1 - turn, memo, cache) and is_legal_in(
+                g, grow(g, bit, empty), red, blue, turn, p, memo):
             return p
     return -1
 

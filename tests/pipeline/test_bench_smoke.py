@@ -61,6 +61,8 @@ SMOKE: dict[str, tuple[list[str], str]] = {
     ),
     "nd_solve.py": (["build", "--board", "2x2"], r"\"wall_seconds\": [\d.]+"),
     "nd_solve.py empty": (["empty", "--sizes", "3", "4"], r'"board": "4x4", "settings": "default"'),
+    "nd_solve.py rate": (["rate", "--board", "4x4", "--openings", "a4", "--nodes", "300", "--slots", "4096",
+                          "--bound", "0"], r'"opening": "a4", (.|\n)*"nodes_per_cpu_second": \d+'),
     "nd_frames.py": (["--sizes", "4", "--frames", "300", "--budget", "200"],
                      r'"size": "4x4", "frames": 300, "median_us": [\d.]+(.|\n)*"over_1ms": \d+'),
     "nd_atlas.py": (

@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.executor import InProcessExecutor
 from pipeline.naked_diagonal.check_strategy import check_strategy, load_checked
-from pipeline.naked_diagonal.dfpn import DfpnSearch
+from pipeline.naked_diagonal.dfpn import ALL_TESTS, DfpnSearch
 from pipeline.naked_diagonal.geometry import NDGeometry
 from pipeline.naked_diagonal.kernels import memo_for, winner_bits
 from pipeline.naked_diagonal.moves import COLUMNS, ordered_children, wins_at_once
@@ -153,11 +153,14 @@ def test_wins_at_once_is_the_winning_point_of_the_move_generator() -> None:
 
 def test_the_threat_check_changes_nodes_not_outcomes() -> None:
     plain, checked = DfpnSearch(5, slots=1 << 16, threats=False), DfpnSearch(5, slots=1 << 16)
+    deferred = DfpnSearch(5, slots=1 << 16, lazy=ALL_TESTS)
     for stones in (9, 11, 13):
         for p in random_positions(5, stones, 4, seed=100 + stones):
             turn = int(p.turn == "b")
-            assert checked.prove(p.red, p.blue, turn) is plain.prove(p.red, p.blue, turn)
-    assert checked.nodes < plain.nodes
+            expected = plain.prove(p.red, p.blue, turn)
+            assert checked.prove(p.red, p.blue, turn) is expected
+            assert deferred.prove(p.red, p.blue, turn) is expected
+    assert checked.nodes < plain.nodes and deferred.nodes < plain.nodes
 
 
 @pytest.mark.parametrize("n", [3, 4])
