@@ -35,10 +35,12 @@ placement.
 A placement of colour X on p is legal when every region of the position is fillable, X on p forms no
 naked diagonal, and every part of p's region minus p is fillable afterwards (the other regions are
 unchanged). :func:`legal_masks` gives both colours' legal points, ``(0, 0)`` when some region is not
-fillable (a position no game reaches). Most placements are decided without a search: when a reading
-order fills every empty point cleanly (a *witness*), a placement that the witness still covers with it
-moved to the front is legal (only the placements of its eight neighbours can change), and only the
-others go to :func:`is_legal_in`.
+fillable (a position no game reaches). Most placements are decided without a search, by a *witness*
+(a clean filling of every empty point): a placement that a witness still covers with it moved to the
+front is legal (only the placements of its eight neighbours can change). The first witness is a
+reading order's, else a small search's, else one read off :func:`fillable`'s answers; a placement no
+kept witness covers gets its own (it first, then a reading order), and only the placements left go to
+:func:`is_legal_in`.
 """
 
 from __future__ import annotations
@@ -377,6 +379,15 @@ def settle(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int,
     """``(area, red, blue)`` after placing safe placements (:func:`_safe`) until none is left: the area
     left is fillable exactly when ``area`` is (each safe placement keeps a clean filling when there is
     one, and the parts it leaves never interact)."""
+    a, r, b, _ = _settle_recorded(g, area, red, blue, jokers, np.empty(0, dtype=np.int64), -1)
+    return a, r, b
+
+
+@INLINE
+def _settle_recorded(g: NDArgs, area: int, red: int, blue: int, jokers: int, seq: np.ndarray,
+                     at: int) -> tuple[int, int, int, int]:
+    """:func:`settle`, each safe placement written to ``seq`` from ``at`` on (as ``point * 2 +
+    colour``; ``at`` -1: not written): ``(area, red, blue, at)`` after them."""
     a, r, b = area, red, blue
     changed = True
     while changed and a:
@@ -385,13 +396,17 @@ def settle(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int,
         while rest:
             bit = rest & -rest
             rest &= rest - 1
-            safe = _safe_colour(g, a, r, b, jokers, lowest(bit))
+            p = lowest(bit)
+            safe = _safe_colour(g, a, r, b, jokers, p)
             if safe < 0:
                 continue
             r, b = (r | bit, b) if safe == 0 else (r, b | bit)
             a &= ~bit
+            if at >= 0:
+                seq[at] = p * 2 + safe
+                at += 1
             changed = True
-    return a, r, b
+    return a, r, b, at
 
 
 @INLINE
@@ -664,6 +679,171 @@ def _witness(g: NDArgs, empty: int, red: int, blue: int, first: int, first_colou
 
 
 @INLINE
+def _finishing_order(g: NDArgs, area: int, red: int, blue: int) -> tuple[int, int]:
+    """``(order, stuck)``: the first of :func:`_greedy`'s reading orders that fills ``area`` cleanly (-1:
+    none) and the points where the orders before it got stuck."""
+    stuck = 0
+    for order in range(4):
+        point = _stuck_at(g, area, red, blue, 0, order)
+        if point < 0:
+            return order, stuck
+        stuck |= 1 << point
+    return -1, stuck
+
+
+@INLINE
+def _append_order(g: NDArgs, area: int, red: int, blue: int, order: int, seq: np.ndarray,
+                  length: int) -> tuple[int, int, int]:
+    """Reading order ``order``'s placements on ``area`` written to ``seq`` from ``length`` on (as
+    ``point * 2 + colour``, :func:`_colour_for`'s colours): ``(red, blue, length)`` after them."""
+    r, b = red, blue
+    for i in range(g.size):
+        p = _in_order(g, order, i)
+        if area >> p & 1:
+            colour = _colour_for(g, r, b, 0, p, 2)
+            seq[length] = p * 2 + colour
+            length += 1
+            r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
+    return r, b, length
+
+
+@INLINE
+def _as_witness(g: NDArgs, empty: int, red: int, blue: int, seq: np.ndarray, length: int,
+                w_colour: np.ndarray, w_red: np.ndarray, w_blue: np.ndarray, w_index: np.ndarray) -> bool:
+    """Whether the placements ``seq[:length]`` (``point * 2 + colour``) fill ``empty`` and none forms a
+    naked diagonal when it is made; if so they are written as a witness (:func:`_witness`)."""
+    r, b = red, blue
+    for i in range(length):
+        p, colour = seq[i] >> 1, seq[i] & 1
+        bit = 1 << p
+        own = r if colour == 0 else b
+        if not empty & bit or (r | b) & bit or forms(g, own, own, p):
+            return False
+        w_colour[i], w_red[i], w_blue[i] = colour, r, b
+        w_index[p] = i
+        r, b = (r | bit, b) if colour == 0 else (r, b | bit)
+    return (r | b) == (red | blue | empty)
+
+
+@JIT
+def _searched_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.ndarray, w_red: np.ndarray,
+                      w_blue: np.ndarray, w_index: np.ndarray, budget: int) -> bool:
+    """:func:`_witness` found by a small search where no reading order fills the points: each node makes
+    the safe placements (:func:`settle`), then tries to finish with a reading order, then branches on
+    its placements that form no naked diagonal, first those that clothe a point where the reading
+    orders got stuck; at most ``budget`` nodes. Every placement is checked as it is made
+    (:func:`_as_witness`), so a witness found is a clean filling; False says nothing."""
+    depth = g.size + 2
+    seq = np.empty(g.size, dtype=np.int64)
+    frames = np.empty((7, depth), dtype=np.int64)  # one row a field, one column a frame
+    f_area, f_red, f_blue, f_length = frames[0], frames[1], frames[2], frames[3]
+    f_next, f_clothe_red, f_clothe_blue = frames[4], frames[5], frames[6]
+    f_area[0], f_red[0], f_blue[0], f_length[0] = empty, red, blue, 0
+    top = 0
+    nodes = 0
+    entering = True
+    while True:
+        if entering:
+            entering = False
+            nodes += 1
+            a, r, b, length = _settle_recorded(g, f_area[top], f_red[top], f_blue[top], 0, seq, f_length[top])
+            finish, stuck = _finishing_order(g, a, r, b)
+            if finish >= 0:
+                r, b, length = _append_order(g, a, r, b, finish, seq, length)
+                return _as_witness(g, empty, red, blue, seq, length, w_colour, w_red, w_blue, w_index)
+            f_area[top], f_red[top], f_blue[top], f_length[top] = a, r, b, length
+            f_clothe_red[top], f_clothe_blue[top] = _clothing(g, a, r, b, 0, stuck)
+            f_next[top] = 0
+        if nodes >= budget:
+            return False
+        a, r, b = f_area[top], f_red[top], f_blue[top]
+        # Two passes, as in fillable: first the placements that clothe a stuck point, then the others.
+        k = f_next[top]
+        while k < 4 * g.size:
+            p, colour = (k >> 1) % g.size, k & 1
+            own = r if colour == 0 else b
+            clothing = (f_clothe_red[top] if colour == 0 else f_clothe_blue[top]) >> p & 1
+            if a >> p & 1 and (k < 2 * g.size) == (clothing != 0) and not forms(g, own, own, p):
+                break
+            k += 1
+        f_next[top] = k + 1
+        if k == 4 * g.size:
+            if top == 0:
+                return False
+            top -= 1
+            continue
+        p, colour = (k >> 1) % g.size, k & 1
+        bit = 1 << p
+        seq[f_length[top]] = p * 2 + colour
+        f_area[top + 1] = a & ~bit
+        f_red[top + 1], f_blue[top + 1] = (r | bit, b) if colour == 0 else (r, b | bit)
+        f_length[top + 1] = f_length[top] + 1
+        top += 1
+        entering = True
+
+
+@JIT
+def _extracted_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.ndarray, w_red: np.ndarray,
+                       w_blue: np.ndarray, w_index: np.ndarray, memo: Dict, budget: int) -> bool:
+    """:func:`_witness` read off :func:`fillable`'s answers, for points that :func:`fillable` found
+    fillable: the parts are filled one after the other (fact 1 of docs/naked-diagonal.md: they never
+    interact), each by its safe placements, then a reading order if one finishes it, else the first
+    placement in :func:`fillable`'s order after which it finds every part left fillable. At most
+    ``budget`` calls of :func:`fillable`; every placement is checked as it is made
+    (:func:`_as_witness`), so a witness found is a clean filling."""
+    seq = np.empty(g.size, dtype=np.int64)
+    todo = np.empty(g.size + 1, dtype=np.int64)
+    r, b, length = red, blue, 0
+    rest = empty
+    count = 0
+    while rest:
+        part = grow(g, rest & -rest, rest)
+        rest &= ~part
+        todo[count] = part
+        count += 1
+    calls = 0
+    while count:
+        count -= 1
+        a, r, b, length = _settle_recorded(g, todo[count], r, b, 0, seq, length)
+        if a == 0:
+            continue
+        finish, seeds = _finishing_order(g, a, r, b)
+        if finish >= 0:
+            r, b, length = _append_order(g, a, r, b, finish, seq, length)
+            continue
+        # fillable's order (first the placements that clothe a stuck point), so that its answers are
+        # mostly in the memo already.
+        first_red, first_blue = _clothing(g, a, r, b, 0, seeds)
+        chosen = -1
+        for k in range(4 * g.size):
+            p, colour = (k >> 1) % g.size, k & 1
+            own = r if colour == 0 else b
+            clothing = (first_red if colour == 0 else first_blue) >> p & 1
+            if not a >> p & 1 or (k < 2 * g.size) != (clothing != 0) or forms(g, own, own, p):
+                continue
+            if calls >= budget:
+                return False
+            calls += 1
+            r2, b2 = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
+            if all_fillable(g, a & ~(1 << p), r2, b2, memo):
+                chosen = p * 2 + colour
+                break
+        if chosen < 0:
+            return False
+        p, colour = chosen >> 1, chosen & 1
+        seq[length] = chosen
+        length += 1
+        r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
+        left = a & ~(1 << p)
+        while left:
+            part = grow(g, left & -left, left)
+            left &= ~part
+            todo[count] = part
+            count += 1
+    return _as_witness(g, empty, red, blue, seq, length, w_colour, w_red, w_blue, w_index)
+
+
+@INLINE
 def _covered(g: NDArgs, empty: int, p: int, colour: int, w_colour: np.ndarray, w_red: np.ndarray,
              w_blue: np.ndarray, w_index: np.ndarray) -> bool:
     """Whether the witness with ``colour`` on ``p`` moved to the front is still clean after ``p``: then
@@ -707,6 +887,10 @@ def legal_points(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> int
 
 #: Witnesses that :func:`_legal` keeps at once.
 WITNESSES = 8
+#: Nodes of :func:`_searched_witness` for one witness.
+WITNESS_NODES = 8
+#: Calls of :func:`fillable` that :func:`_extracted_witness` may make for one witness.
+EXTRACT_CALLS = 24
 
 
 @INLINE
@@ -714,10 +898,11 @@ def _legal(g: NDArgs, red: int, blue: int, first: int, last: int, memo: Dict) ->
     """Red's and Blue's legal points, for the colours ``first`` to ``last`` (0 Red, 1 Blue; 0 for the
     others). A clean filling of every empty point (a *witness*, :func:`_witness`) proves legal each
     placement that forms no naked diagonal and that it still covers with the placement moved to the
-    front (:func:`_covered`). The first witness is a reading order's; a placement none of the witnesses
-    kept covers gets one of its own, that placement first and then a reading order, kept for the
-    placements after it (the oldest given up past :data:`WITNESSES`). A placement no witness is found
-    for is decided by :func:`is_legal_in`."""
+    front (:func:`_covered`). The first witness is a reading order's, else a small search's
+    (:func:`_searched_witness`), else, the points being fillable, one read off :func:`fillable`'s
+    answers (:func:`_extracted_witness`). A placement none of the witnesses kept covers gets one of its
+    own, that placement first and then a reading order, kept for the placements after it (the oldest
+    given up past :data:`WITNESSES`); without one, :func:`is_legal_in` decides it."""
     empty = g.full & ~(red | blue)
     w_colour = np.empty((WITNESSES, g.size), dtype=np.int64)
     w_red = np.empty((WITNESSES, g.size), dtype=np.int64)
@@ -728,9 +913,15 @@ def _legal(g: NDArgs, red: int, blue: int, first: int, last: int, memo: Dict) ->
         if _witness(g, empty, red, blue, -1, 0, order, w_colour[0], w_red[0], w_blue[0], w_index[0]):
             valid[0] = True
             break
+    if not valid[0]:
+        valid[0] = _searched_witness(g, empty, red, blue, w_colour[0], w_red[0], w_blue[0], w_index[0],
+                                     WITNESS_NODES)
     out_red = out_blue = 0
-    if not valid[0] and not all_fillable(g, empty, red, blue, memo):
-        return out_red, out_blue
+    if not valid[0]:
+        if not all_fillable(g, empty, red, blue, memo):
+            return out_red, out_blue
+        valid[0] = _extracted_witness(g, empty, red, blue, w_colour[0], w_red[0], w_blue[0], w_index[0],
+                                      memo, EXTRACT_CALLS)
     made = 1 if valid[0] else 0
     for colour in range(first, last + 1):
         own = red if colour == 0 else blue

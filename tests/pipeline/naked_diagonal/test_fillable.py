@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from pipeline.naked_diagonal import kernels
@@ -126,3 +127,45 @@ def test_the_positions_that_stalled_the_search_agree_with_unitile_py(text: str,
         after = Position(grid, position.red | bit, position.blue, "b")
         assert kernels.legal_masks(g, after.red, after.blue, memo) == legal_masks(after)
     assert len(memo) < 1_000
+
+
+#: Positions of 6x6 and 7x7 df-pn runs where no reading order fills the empty points (the slowest
+#: frames of bench/nd_frames.py): the kernel finds its witness by a small search or reads it off
+#: ``fillable``'s answers.
+UNORDERED = [
+    "R.B.../B..R../...B../RB..../R...../.B.R.. r",
+    ".BB.R../......R/...BR../......B/.R..B.R/.B...../....... r",
+    ".BB.R../......R/...BR../......./.R..BR./B.B..../....... r",
+    ".BB.R../.....BR/...BR../......./.R..BR./..B..../....... r",
+]
+
+
+@pytest.mark.parametrize("text", UNORDERED)
+def test_witnesses_found_without_a_reading_order_are_clean_fillings(text: str) -> None:
+    position = Position.parse(text)
+    n = position.grid.n
+    g = NDGeometry.of(n).args
+    empty = g.full & ~(position.red | position.blue)
+    colours, reds, blues, index = (np.empty(n * n, dtype=np.int64) for _ in range(4))
+    red, blue = position.red, position.blue
+    assert not any(kernels._witness(g, empty, red, blue, -1, 0, order, colours, reds, blues, index)
+                   for order in range(4))
+    memo = kernels.new_memo()
+    assert kernels.all_fillable(g, empty, red, blue, memo)
+    witnesses = []
+    if kernels._extracted_witness(g, empty, red, blue, colours, reds, blues, index, memo, 1_000):
+        witnesses.append((colours.copy(), index.copy()))
+    if kernels._searched_witness(g, empty, red, blue, colours, reds, blues, index, 64):
+        witnesses.append((colours.copy(), index.copy()))
+    assert witnesses
+    for colours, index in witnesses:
+        # Replay the witness by the reference's rules: its placements in order, each forming no naked
+        # diagonal when it is made, filling every empty point.
+        order = sorted(points_of(empty), key=lambda p: int(index[p]))
+        board = ref.board_of_masks(n * n, red, blue)
+        for p in order:
+            colour = "RB"[int(colours[int(index[p])])]
+            assert not ref.forms_naked(board, p, colour), (text, p)
+            board = ref.put(board, p, colour)
+        assert sorted(int(index[p]) for p in order) == list(range(len(order)))
+    assert kernels.legal_masks(g, red, blue, kernels.new_memo()) == legal_masks(position)
