@@ -57,9 +57,7 @@ test: $(STAMP) lint site browser-check
 	$(PY) -m pytest
 
 # Rebuild the committed lookup tables (tables/3x3, 3x5, 5x5) from the values, bit for bit; builds the
-# values first where build/<board>.zarr lacks them. 5x5 from scratch on this 2-core machine when quiet:
-# 45.1 s, 73.7 CPU s (bench/stages.py, 2026-12-03; the code before issue 18 the same morning: 150.6 s,
-# 258.4 CPU s; the issue measured it at 4 min 42 s quiet, 831 s and 356 CPU s loaded).
+# values first where build/<board>.zarr lacks them (its time: docs/pipeline.md).
 # `python -m pipeline report --board 5x5` prints each stage's time, CPU time, bound and peak memory.
 tables: $(STAMP)
 	for b in 3x3 3x5 5x5; do $(PY) -m pipeline build --board $$b --force tables || exit 1; done

@@ -307,7 +307,7 @@ class Partition(Peers):
 
     def ask(self) -> None:
         """Tell every part this one reads from which of its values (their :meth:`serve`); then let go
-        of the halo's ids, which nothing else reads (3x9, two parts: 60 MB a part), and give the heap's
+        of the halo's ids, which nothing else reads (docs/cluster.md gives their size), and give the heap's
         freed blocks back: they are below the workers' mmap threshold (``WORKER_MALLOC_ENV``), so they
         would stay resident through the CG loop."""
         self._send_all([(q, "serve", (self.plan.index, *ids)) for q, ids in self.needs().items()])
@@ -334,8 +334,8 @@ class Partition(Peers):
         reading the halo (the module's docstring), and so does between a push of p (at the start of an
         iteration) and one of x (at a check of the true residual after it), or of t and of x_E: the
         reductions of ``<p, q>`` and of the true residual. A fresh array per push is what a dask actor
-        call keeps alive in reference cycles until the garbage collector runs: measured on 3x9, 0.6-0.8
-        GiB more per worker by the end of the CG loop (docs/cluster.md, "The halo pushes' arrays"). Each
+        call keeps alive in reference cycles until the garbage collector runs, a worker's memory growing
+        through the CG loop (docs/cluster.md, "The halo pushes' arrays"). Each
         reader's values go in pieces of at most :data:`PIECE`."""
         half = "O" if name in O_VECTORS else "E"
         vec = self.ext[name]

@@ -328,8 +328,7 @@ def _positions(mask: np.ndarray, out: np.ndarray) -> None:
 @JIT
 def _positions_weighed(weight_log: np.ndarray, active: np.ndarray, value: np.ndarray) -> tuple[int, int]:
     """The positions of the active classes (``2 ** weight_log`` each) and of those where red wins
-    (``value > 0``), in one pass: whole-array temporaries here were 8 bytes a class several times over
-    (3x9, two parts: 0.5 GiB at the end of the stage)."""
+    (``value > 0``), in one pass: whole-array temporaries here were 8 bytes a class several times over."""
     total = 0
     red = 0
     for i in range(active.shape[0]):

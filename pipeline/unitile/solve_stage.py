@@ -144,8 +144,8 @@ def t_task(task: TTask, order: SolveOrder) -> tuple[float, float]:
     """Write ``values/r[lo:hi]`` and ``values/T_class[lo:hi]`` from the parts' solution arrays
     (:func:`pipeline.unitile.partition.write_class_values`); return T's ``(min, max)``. Reads only the
     chunks of the parts' arrays that hold the classes and their colour-swap partners. ``order`` is
-    shared by the tasks (:meth:`pipeline.executor.Executor.map_shared`): 5.8 MB on 3x9, which each of
-    its 268 tasks used to carry."""
+    shared by the tasks (:meth:`pipeline.executor.Executor.map_shared`), not carried by each of them
+    (docs/cluster.md gives its size)."""
     solution = SolutionParts(task.path, task.plans)
     _, low, high = write_class_values(task.path, order, task.lo, task.hi, solution.at)
     return low, high

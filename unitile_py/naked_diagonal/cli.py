@@ -77,8 +77,7 @@ def checked_size(position: Position) -> Position:
     if n > MAX_SIZE:
         raise NakedDiagonalError(
             f"a {n}x{n} board is refused: the command line plays up to {MAX_SIZE}x{MAX_SIZE}, as the site "
-            f"does, the largest size whose every request was measured within 1 s of CPU (a placement of a "
-            f"random 24x24 game took 1.4 s)"
+            f"does, the largest size whose every request is answered within 1 s of CPU"
         )
     return position
 

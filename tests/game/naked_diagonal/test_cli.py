@@ -148,8 +148,8 @@ def test_a_board_larger_than_13x13_is_refused_in_one_line(args: list[str], capsy
     n = next(k for k in range(14, 27) if f"a {k}x{k} board" in err)
     assert out == "" and err.count("\n") == 1
     assert err == (f"error: {'-: ' if args[1] == 'record' else ''}a {n}x{n} board is refused: the command "
-                   f"line plays up to 13x13, as the site does, the largest size whose every request was "
-                   f"measured within 1 s of CPU (a placement of a random 24x24 game took 1.4 s)\n")
+                   f"line plays up to 13x13, as the site does, the largest size whose every request is "
+                   f"answered within 1 s of CPU\n")
 
 
 def test_13x13_is_still_played_on_the_command_line() -> None:
