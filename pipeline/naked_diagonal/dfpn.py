@@ -204,6 +204,7 @@ def _start(g: NDArgs, kid: np.ndarray, init: int, mobility: int) -> tuple[int, i
         dn = min(LARGE, dn * max(1, (empties * mobility) >> 4))
     return pn, dn
 
+
 @JIT
 def _tested(g: NDArgs, kid: np.ndarray, memo: Any, cache: np.ndarray, deep: int,
             tests: int) -> tuple[int, int]:

@@ -237,6 +237,15 @@ def _in_order(g: NDArgs, order: int, i: int) -> int:
 @INLINE
 def _stuck_at(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> int:
     """The point where :func:`_greedy`'s filling finds neither colour clean, -1 when it fills ``area``."""
+    return _filled_in_order(g, area, red, blue, jokers, order, np.empty(0, dtype=np.int64), -1)[0]
+
+
+@INLINE
+def _filled_in_order(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int, seq: np.ndarray,
+                     at: int) -> tuple[int, int, int, int]:
+    """:func:`_greedy`'s filling of ``area`` in reading order ``order``, each placement written to ``seq``
+    from ``at`` on (as ``point * 2 + colour``; ``at`` -1: not written): ``(stuck, red, blue, at)`` where
+    it ended, ``stuck`` the point where it found neither colour clean (-1 when it filled ``area``)."""
     r, b = red, blue
     for i in range(g.size):
         p = _in_order(g, order, i)
@@ -244,9 +253,12 @@ def _stuck_at(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int
             continue
         colour = _colour_for(g, r, b, jokers, p, 2)
         if colour < 0:
-            return p
+            return p, r, b, at
         r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
-    return -1
+        if at >= 0:
+            seq[at] = p * 2 + colour
+            at += 1
+    return -1, r, b, at
 
 
 @INLINE
@@ -470,6 +482,23 @@ def _clothing(g: NDArgs, area: int, red: int, blue: int, jokers: int, stuck: int
     return out_red, out_blue
 
 
+@INLINE
+def _next_placement(g: NDArgs, at: int, area: int, red: int, blue: int, jokers: int, first_red: int,
+                    first_blue: int) -> int:
+    """The next first placement from ``at`` on in :func:`fillable`'s order (``4 * size``: none left):
+    ``at`` stands for the point ``(at >> 1) % size`` and the colour ``at & 1`` (0 Red, 1 Blue); a first
+    pass takes the placements of ``first_red`` and ``first_blue`` (those that clothe a stuck point), a
+    second the others; each is a point of ``area`` that forms no naked diagonal (jokers clothing)."""
+    while at < 4 * g.size:
+        p, colour = (at >> 1) % g.size, at & 1
+        own = red if colour == 0 else blue
+        first = (first_red if colour == 0 else first_blue) >> p & 1
+        if area >> p & 1 and (at < 2 * g.size) == (first != 0) and not forms(g, own, own | jokers, p):
+            return at
+        at += 1
+    return at
+
+
 @JIT
 def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict) -> bool:
     """Whether the connected set of empty points ``area`` has a clean filling (see the module docstring).
@@ -576,17 +605,7 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
                 state = _PLACE
                 f_at[top] += 1
         if done < 0 and call_area == 0 and state == _PLACE:
-            at = f_at[top]
-            # Two passes: first the placements that clothe a stuck point, then the others.
-            first_red, first_blue = f_first_red[top], f_first_blue[top]
-            while at < 4 * g.size:
-                p, colour = (at >> 1) % g.size, at & 1
-                bit = 1 << p
-                own = r if colour == 0 else b
-                first = (first_red if colour == 0 else first_blue) & bit
-                if a & bit and (at < 2 * g.size) == (first != 0) and not forms(g, own, own | j, p):
-                    break
-                at += 1
+            at = _next_placement(g, f_at[top], a, r, b, j, f_first_red[top], f_first_blue[top])
             f_at[top] = at
             if at == 4 * g.size:
                 done = 0
@@ -679,32 +698,19 @@ def _witness(g: NDArgs, empty: int, red: int, blue: int, first: int, first_colou
 
 
 @INLINE
-def _finishing_order(g: NDArgs, area: int, red: int, blue: int) -> tuple[int, int]:
-    """``(order, stuck)``: the first of :func:`_greedy`'s reading orders that fills ``area`` cleanly (-1:
-    none) and the points where the orders before it got stuck."""
+def _finishing_order(g: NDArgs, area: int, red: int, blue: int, seq: np.ndarray,
+                     length: int) -> tuple[bool, int, int, int, int]:
+    """``(finished, stuck, red, blue, length)``: whether one of :func:`_greedy`'s reading orders fills
+    ``area`` cleanly (the first that does writes its placements to ``seq`` from ``length`` on, and
+    ``red``, ``blue`` and ``length`` are those after them), and the points where the orders before it
+    got stuck."""
     stuck = 0
     for order in range(4):
-        point = _stuck_at(g, area, red, blue, 0, order)
+        point, r, b, at = _filled_in_order(g, area, red, blue, 0, order, seq, length)
         if point < 0:
-            return order, stuck
+            return True, stuck, r, b, at
         stuck |= 1 << point
-    return -1, stuck
-
-
-@INLINE
-def _append_order(g: NDArgs, area: int, red: int, blue: int, order: int, seq: np.ndarray,
-                  length: int) -> tuple[int, int, int]:
-    """Reading order ``order``'s placements on ``area`` written to ``seq`` from ``length`` on (as
-    ``point * 2 + colour``, :func:`_colour_for`'s colours): ``(red, blue, length)`` after them."""
-    r, b = red, blue
-    for i in range(g.size):
-        p = _in_order(g, order, i)
-        if area >> p & 1:
-            colour = _colour_for(g, r, b, 0, p, 2)
-            seq[length] = p * 2 + colour
-            length += 1
-            r, b = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
-    return r, b, length
+    return False, stuck, red, blue, length
 
 
 @INLINE
@@ -747,9 +753,8 @@ def _searched_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.n
             entering = False
             nodes += 1
             a, r, b, length = _settle_recorded(g, f_area[top], f_red[top], f_blue[top], 0, seq, f_length[top])
-            finish, stuck = _finishing_order(g, a, r, b)
-            if finish >= 0:
-                r, b, length = _append_order(g, a, r, b, finish, seq, length)
+            finished, stuck, r, b, length = _finishing_order(g, a, r, b, seq, length)
+            if finished:
                 return _as_witness(g, empty, red, blue, seq, length, w_colour, w_red, w_blue, w_index)
             f_area[top], f_red[top], f_blue[top], f_length[top] = a, r, b, length
             f_clothe_red[top], f_clothe_blue[top] = _clothing(g, a, r, b, 0, stuck)
@@ -757,15 +762,7 @@ def _searched_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.n
         if nodes >= budget:
             return False
         a, r, b = f_area[top], f_red[top], f_blue[top]
-        # Two passes, as in fillable: first the placements that clothe a stuck point, then the others.
-        k = f_next[top]
-        while k < 4 * g.size:
-            p, colour = (k >> 1) % g.size, k & 1
-            own = r if colour == 0 else b
-            clothing = (f_clothe_red[top] if colour == 0 else f_clothe_blue[top]) >> p & 1
-            if a >> p & 1 and (k < 2 * g.size) == (clothing != 0) and not forms(g, own, own, p):
-                break
-            k += 1
+        k = _next_placement(g, f_next[top], a, r, b, 0, f_clothe_red[top], f_clothe_blue[top])
         f_next[top] = k + 1
         if k == 4 * g.size:
             if top == 0:
@@ -807,27 +804,23 @@ def _extracted_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.
         a, r, b, length = _settle_recorded(g, todo[count], r, b, 0, seq, length)
         if a == 0:
             continue
-        finish, seeds = _finishing_order(g, a, r, b)
-        if finish >= 0:
-            r, b, length = _append_order(g, a, r, b, finish, seq, length)
+        finished, seeds, r, b, length = _finishing_order(g, a, r, b, seq, length)
+        if finished:
             continue
-        # fillable's order (first the placements that clothe a stuck point), so that its answers are
-        # mostly in the memo already.
+        # fillable's order, so that its answers are mostly in the memo already.
         first_red, first_blue = _clothing(g, a, r, b, 0, seeds)
         chosen = -1
-        for k in range(4 * g.size):
-            p, colour = (k >> 1) % g.size, k & 1
-            own = r if colour == 0 else b
-            clothing = (first_red if colour == 0 else first_blue) >> p & 1
-            if not a >> p & 1 or (k < 2 * g.size) != (clothing != 0) or forms(g, own, own, p):
-                continue
+        k = _next_placement(g, 0, a, r, b, 0, first_red, first_blue)
+        while k < 4 * g.size:
             if calls >= budget:
                 return False
             calls += 1
+            p, colour = (k >> 1) % g.size, k & 1
             r2, b2 = (r | 1 << p, b) if colour == 0 else (r, b | 1 << p)
             if all_fillable(g, a & ~(1 << p), r2, b2, memo):
                 chosen = p * 2 + colour
                 break
+            k = _next_placement(g, k + 1, a, r, b, 0, first_red, first_blue)
         if chosen < 0:
             return False
         p, colour = chosen >> 1, chosen & 1
