@@ -6,10 +6,16 @@ rules engine of :mod:`unitile_py.naked_diagonal` (``grid``, ``position``, ``rule
 and the strategy reader (``tests/test_imports.py`` checks this). From the start:
 
 * at each of the winner's turns the strategy must hold the position and give a placement that is legal
-  there (:func:`unitile_py.naked_diagonal.legality.is_legal`, the exact legality of the game);
+  there (:func:`unitile_py.naked_diagonal.legality.is_legal`, the exact legality of the game), or, in a
+  compact strategy (manifest field ``bounded``), the documented bounded search
+  (:func:`unitile_py.naked_diagonal.perfect.winning_placement`, an exact search with the same rules
+  and a budget of positions) must find a placement that wins there: it has then searched every line
+  below, and the replay stops;
 * at each of the loser's turns every legal placement is followed;
 * every line must end with the winner's chain: a line where the loser wins, or where the loser has no
-  legal placement and nobody has won, is a failure.
+  legal placement and nobody has won, is a failure;
+* every stored position must be reached (a file with records no line uses was not written by the
+  writer: a changed placement strands the records of the lines it left).
 
 Positions are memoised by the verifier's own canonical form (the smallest image under the four
 symmetries that keep each edge's owner, which keep the rules), so a subtree reached by several lines
@@ -29,6 +35,7 @@ from unitile_py.colours import COLOUR_NAMES, RED, other
 from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.grid import Grid, Symmetry
 from unitile_py.naked_diagonal.legality import after, explain, is_legal, legal_masks
+from unitile_py.naked_diagonal.perfect import winning_placement
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.strategy import Strategy
 
@@ -50,22 +57,25 @@ class Report:
     loser_turns: int = 0
     #: Distinct positions where the winner has just won.
     won: int = 0
+    #: Distinct positions of the winner's turns that the bounded search won (compact strategies).
+    searched: int = 0
     seconds: float = 0.0
     used: set[int] = field(default_factory=set, repr=False)
 
     @property
     def positions(self) -> int:
         """All distinct positions checked."""
-        return self.winner_turns + self.loser_turns + self.won
+        return self.winner_turns + self.loser_turns + self.won + self.searched
 
     def text(self) -> str:
         """One line for the command line."""
         n = self.board
+        searched = f", {self.searched:,} won by the bounded search" if self.searched else ""
         return (f"accepted: {n}x{n} strategy for {COLOUR_NAMES[self.winner]}, {self.stored:,} stored "
                 f"positions ({len(self.used):,} used); checked {self.positions:,} positions: "
                 f"{self.winner_turns:,} of {COLOUR_NAMES[self.winner]}'s turns, {self.loser_turns:,} of "
-                f"{COLOUR_NAMES[other(self.winner)]}'s with every legal reply, {self.won:,} won; "
-                f"{self.seconds:.1f} s")
+                f"{COLOUR_NAMES[other(self.winner)]}'s with every legal reply, {self.won:,} won"
+                f"{searched}; {self.seconds:.1f} s")
 
 
 def _keeping(grid: Grid) -> tuple[Symmetry, ...]:
@@ -88,6 +98,7 @@ def check_strategy(strategy: Strategy) -> Report:
     grid = Grid.get(n)
     keeping = _keeping(grid)
     report = Report(n, winner, len(strategy))
+    bounded = strategy.bounded
     done: set[tuple[int, int, str]] = set()
     line: list[int] = []
 
@@ -112,8 +123,12 @@ def check_strategy(strategy: Strategy) -> Report:
         done.add(key)
         if position.turn == winner:
             found = strategy.record_for(position)
+            if found is None and bounded is not None and winning_placement(position, bounded) is not None:
+                report.searched += 1
+                return
             if found is None:
-                raise fail(position, f"the strategy has no placement for {COLOUR_NAMES[winner]}")
+                searched = " and its bounded search finds no win" if bounded is not None else ""
+                raise fail(position, f"the strategy has no placement for {COLOUR_NAMES[winner]}{searched}")
             move = found[1]
             if not is_legal(position, move, winner):
                 ban = explain(position, move, winner) if 0 <= move < grid.size else None
@@ -141,6 +156,10 @@ def check_strategy(strategy: Strategy) -> Report:
         visit(Position.empty(n))
     finally:
         sys.setrecursionlimit(limit)
+    if len(report.used) < len(strategy):
+        stray = len(strategy) - len(report.used)
+        raise Rejected(f"strategy {n}x{n} rejected: {stray:,} of its {len(strategy):,} stored positions are "
+                       "never reached from the empty board")
     report.seconds = time.perf_counter() - began
     return report
 

@@ -21,6 +21,7 @@ from pipeline.puzzles import puzzle_arguments
 from pipeline.store import resolved
 from unitile_py.command_line import EXIT_INTERRUPTED, Parser, run_command
 from unitile_py.errors import NakedDiagonalError
+from unitile_py.naked_diagonal.strategy import MAX_BOUNDED_NODES, Bounded
 
 from . import puzzles
 from .build import plan, run_plan
@@ -248,8 +249,14 @@ def register_strategy(sub: Any) -> None:
     strategy.add_argument("--board", default="4x4", help="NxN, a board with tables (default 4x4)")
     strategy.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
     strategy.add_argument("--out", metavar="DIR", required=True, help="the strategy folder to write")
-    strategy.add_argument("--from", dest="source", choices=("tables", "proof"), default="tables",
-                          help="the tables' fastest wins (default), or a df-pn proof (boards without tables)")
+    strategy.add_argument("--from", dest="source", choices=("tables", "proof", "strategy"), default="tables",
+                          help="the tables' fastest wins (default), a df-pn proof (boards without tables), "
+                               "or the whole strategy in --strategy DIR (to write it compact)")
+    strategy.add_argument("--strategy", metavar="DIR",
+                          help="with --from strategy: the strategy folder to read")
+    strategy.add_argument("--bounded", metavar="NODES:EMPTY", type=_bounded,
+                          help="write a compact strategy: leave out the winner's turns (and all below) where "
+                               "the bounded search wins within NODES positions on at most EMPTY empty points")
     strategy.add_argument("--openings", metavar="FILE",
                           help="with --from proof: nd-prove --search dfpn --out FILE's results for the "
                                "manifest (default: prove the openings here, in this process)")
@@ -262,17 +269,68 @@ def register_strategy(sub: Any) -> None:
     check.set_defaults(run=_check_strategy)
 
 
+def _bounded(text: str) -> Bounded:
+    """``NODES:EMPTY`` of ``--bounded``."""
+    nodes, _, empty = text.partition(":")
+    if not (nodes.isdigit() and empty.isdigit() and 0 < int(nodes) <= MAX_BOUNDED_NODES
+            and 0 < int(empty) <= MAX_N * MAX_N):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected NODES:EMPTY, NODES from 1 to "
+                                         f"{MAX_BOUNDED_NODES:,} and EMPTY from 1 to {MAX_N * MAX_N}, such "
+                                         "as 300:12")
+    return Bounded(int(nodes), int(empty))
+
+
+def _with_bounded(command: str, bounded: Bounded | None) -> str:
+    return command if bounded is None else f"{command} --bounded {bounded.nodes}:{bounded.empty}"
+
+
+def _written(args: argparse.Namespace, records: Any, sizes: dict[str, int]) -> str:
+    """The end of the summary line: what went into the folder."""
+    compact = ""
+    if args.bounded:
+        stored = json.loads((Path(args.out) / "manifest.json").read_text(encoding="utf-8"))["positions"]
+        compact = f", {stored:,} of them stored (compact)"
+    return (f"{len(records):,} positions of the winner's turns{compact}; {args.out}: "
+            + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
+
+
 def _strategy(args: argparse.Namespace) -> int:
     from .strategy_file import strategy_from_tables, write_strategy
 
     n = board_size(args.board)
     if args.source == "proof":
         return _strategy_from_proof(args, n)
+    if args.source == "strategy":
+        return _strategy_from_strategy(args, n)
     winner, records = strategy_from_tables(n, args.tables)
-    command = f"python -m pipeline nd-strategy --board {n}x{n}"
-    sizes = write_strategy(args.out, n, winner, records, command)
-    print(f"{n}x{n}: {len(records):,} positions of the winner's turns; {args.out}: "
-          + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
+    command = _with_bounded(f"python -m pipeline nd-strategy --board {n}x{n}", args.bounded)
+    sizes = write_strategy(args.out, n, winner, records, command, bounded=args.bounded)
+    print(f"{n}x{n}: {_written(args, records, sizes)}")
+    return 0
+
+
+def _strategy_from_strategy(args: argparse.Namespace, n: int) -> int:
+    """A whole strategy written again (compact with ``--bounded``), its proof's results kept."""
+    from unitile_py.naked_diagonal.strategy import Strategy
+
+    from .strategy_file import write_strategy
+
+    if not args.strategy:
+        raise NakedDiagonalError("--from strategy needs --strategy DIR, the strategy folder to read")
+    source = Strategy.load(None, args.strategy)
+    if source.n != n:
+        raise NakedDiagonalError(f"{args.strategy}: a {source.n}x{source.n} strategy, not {n}x{n}")
+    if source.bounded is not None:
+        raise NakedDiagonalError(f"{args.strategy}: already compact (it leaves turns to a bounded search)")
+    records = dict(zip(source.keys, source.moves, strict=True))
+    kept = ("empty_board", "first_placements", "proof")
+    results: dict[str, Any] = {name: source.manifest[name] for name in kept if name in source.manifest}
+    results["whole"] = {"positions": len(records), "records_sha256": source.manifest["records_sha256"],
+                        "command": source.manifest.get("command", "")}
+    command = _with_bounded(str(source.manifest.get("command") or f"python -m pipeline nd-strategy "
+                                f"--board {n}x{n}"), args.bounded)
+    sizes = write_strategy(args.out, n, source.winner, records, command, results, args.bounded)
+    print(f"{n}x{n}: {_written(args, records, sizes)}")
     return 0
 
 
@@ -300,11 +358,10 @@ def _strategy_from_proof(args: argparse.Namespace, n: int) -> int:
         "proof": {"search": "dfpn", "nodes": found.proof_nodes, "walk_nodes": found.walk_nodes,
                   "loser_turns": found.loser_turns, "opening_nodes": openings["nodes"]},
     }
-    command = f"python -m pipeline nd-strategy --board {n}x{n} --from proof"
-    sizes = write_strategy(args.out, n, found.winner, found.moves, command, results)
-    print(f"{n}x{n}: {'Red' if found.winner == 'r' else 'Blue'} wins; {len(found.moves):,} positions of the "
-          f"winner's turns, {found.loser_turns:,} of the loser's; {args.out}: "
-          + ", ".join(f"{name} {size:,} bytes" for name, size in sizes.items()))
+    command = _with_bounded(f"python -m pipeline nd-strategy --board {n}x{n} --from proof", args.bounded)
+    sizes = write_strategy(args.out, n, found.winner, found.moves, command, results, args.bounded)
+    print(f"{n}x{n}: {'Red' if found.winner == 'r' else 'Blue'} wins, {found.loser_turns:,} of the loser's "
+          f"turns walked; {_written(args, found.moves, sizes)}")
     return 0
 
 

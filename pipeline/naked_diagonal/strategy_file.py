@@ -22,9 +22,10 @@ from typing import Any
 
 from unitile_py.colours import COLOUR_NAMES, RED, other
 from unitile_py.errors import NakedDiagonalError
-from unitile_py.naked_diagonal.grid import Grid
+from unitile_py.naked_diagonal.grid import Grid, Symmetry
 from unitile_py.naked_diagonal.keys import canonical, key_position, position_key
 from unitile_py.naked_diagonal.legality import after, legal_masks
+from unitile_py.naked_diagonal.perfect import winning_placement
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.strategy import (
     DATA_FILE,
@@ -34,6 +35,8 @@ from unitile_py.naked_diagonal.strategy import (
     MAGIC,
     MAX_N,
     WINNERS,
+    Bounded,
+    inverse_point,
     key_bytes,
     records_digest,
 )
@@ -81,6 +84,51 @@ def canonical_records(n: int, winner: str, strategy: Entries) -> dict[int, int]:
     return out
 
 
+def compacted(n: int, winner: str, records: Mapping[int, int], bounded: Bounded) -> dict[int, int]:
+    """The records of a compact strategy (docs/naked-diagonal-tables.md, "Compact strategies"): the
+    records of ``records`` (``{canonical key: placement}``, a whole strategy) that the replay from the
+    empty board reaches before the bounded search (:func:`.perfect.winning_placement` with ``bounded``)
+    wins. A winner's turn where that search finds a win is left out with every line below it; the
+    others are kept and followed through every legal reply of the loser."""
+    kept: dict[int, int] = {}
+
+    def keep(position: Position, key: int, symmetry: Symmetry) -> int | None:
+        if winning_placement(position, bounded) is not None:
+            return None
+        if key not in records:
+            raise NakedDiagonalError(f"strategy {n}x{n}: no placement for {position}, a turn of "
+                                     f"{COLOUR_NAMES[winner]} that the strategy reaches")
+        kept[key] = records[key]
+        return inverse_point(symmetry, records[key])
+
+    replay(n, winner, keep)
+    return kept
+
+
+def replay(n: int, winner: str, choose: Callable[[Position, int, Symmetry], int | None]) -> None:
+    """Follow a strategy from the empty n x n board, each canonical position once: at each of the
+    winner's turns ``choose(position, canonical key, symmetry to it)`` gives the placement to follow
+    (a point of the position's frame) or None to stop there; at each of the loser's turns every legal
+    reply."""
+    seen: set[tuple[int, str]] = set()
+    stack = [Position.empty(n)]
+    while stack:
+        position = stack.pop()
+        if position.winner() is not None:
+            continue
+        key, symmetry = canonical(position)
+        if (key, position.turn) in seen:
+            continue
+        seen.add((key, position.turn))
+        if position.turn == winner:
+            move = choose(position, key, symmetry)
+            if move is not None:
+                stack.append(after(position, move))
+        else:
+            red, blue = legal_masks(position)
+            stack.extend(after(position, p) for p in Grid.points(red if position.turn == RED else blue))
+
+
 def encode(n: int, winner: str, records: Mapping[int, int]) -> tuple[bytes, list[int], bytes]:
     """The bytes of ``strategy.bin``, with its sorted keys and their placements."""
     keys = sorted(records)
@@ -106,15 +154,20 @@ def encode(n: int, winner: str, records: Mapping[int, int]) -> tuple[bytes, list
     return head + firsts + table + b"".join(body), keys, moves
 
 
-def strategy_files(n: int, winner: str, strategy: Entries, command: str = "",
-                   results: Mapping[str, Any] | None = None) -> dict[str, bytes]:
+def strategy_files(
+    n: int, winner: str, strategy: Entries, command: str = "", results: Mapping[str, Any] | None = None,
+    bounded: Bounded | None = None,
+) -> dict[str, bytes]:
     """The files of a strategy folder, ``{"manifest.json": ..., "strategy.bin": ...}``; ``results`` (the
-    proof's ``empty_board``, ``first_placements`` and what it cost) go into the manifest as they are."""
+    proof's ``empty_board``, ``first_placements`` and what it cost) go into the manifest as they are;
+    with ``bounded``, a compact strategy (:func:`compacted`)."""
     if not 1 <= n <= MAX_N:
         raise NakedDiagonalError(f"board {n}x{n}: a strategy file holds boards up to {MAX_N}x{MAX_N}")
     if winner not in WINNERS:
         raise NakedDiagonalError(f"winner {winner!r}: expected 'r' or 'b'")
     records = canonical_records(n, winner, strategy)
+    if bounded is not None:
+        records = compacted(n, winner, records, bounded)
     data, keys, moves = encode(n, winner, records)
     stones: dict[int, int] = {}
     for key in keys:
@@ -132,6 +185,8 @@ def strategy_files(n: int, winner: str, strategy: Entries, command: str = "",
         "records_sha256": records_digest(n, keys, moves),
         "files": {DATA_FILE: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}},
     }
+    if bounded is not None:
+        manifest["bounded"] = bounded.manifest()
     for name, value in (results or {}).items():
         if name in manifest:
             raise NakedDiagonalError(f"strategy result {name!r}: a field of the manifest itself")
@@ -142,10 +197,10 @@ def strategy_files(n: int, winner: str, strategy: Entries, command: str = "",
 
 def write_strategy(
     out: str | os.PathLike[str], n: int, winner: str, strategy: Entries, command: str = "",
-    results: Mapping[str, Any] | None = None,
+    results: Mapping[str, Any] | None = None, bounded: Bounded | None = None,
 ) -> dict[str, int]:
     """Write a strategy folder (created if needed); ``{file name: bytes}`` of what was written."""
-    files = strategy_files(n, winner, strategy, command, results)
+    files = strategy_files(n, winner, strategy, command, results, bounded)
     folder = Path(out)
     manifest = folder / "manifest.json"
     if manifest.is_file() and b'"kind": "strategy"' not in manifest.read_bytes():
@@ -182,37 +237,28 @@ def strategy_from_tables(n: int, directory: str | None = None) -> tuple[str, dic
     from the tables: every winner's turn reached from the empty board through the winner's choices
     (:func:`fastest_win`) and every legal reply of the loser, each canonical position once."""
     tables = tables_for(n, directory)
-    start = Position.empty(n)
-    outcome = tables.outcome(start)[0]
+    outcome = tables.outcome(Position.empty(n))[0]
     winner = RED if outcome == "win" else other(RED)
-    choose = fastest_win(tables)
+    fastest = fastest_win(tables)
     records: dict[int, int] = {}
-    seen: set[tuple[int, str]] = set()
-    stack = [start]
-    while stack:
-        position = stack.pop()
-        if position.winner() is not None:
-            continue
-        key, symmetry = canonical(position)
-        if (key, position.turn) in seen:
-            continue
-        seen.add((key, position.turn))
-        if position.turn == winner:
-            move = choose(position)
-            records[key] = normalised(n, key, symmetry.image[move])
-            stack.append(after(position, move))
-        else:
-            red, blue = legal_masks(position)
-            stack.extend(after(position, p) for p in Grid.points(red if position.turn == RED else blue))
+
+    def choose(position: Position, key: int, symmetry: Symmetry) -> int:
+        move = fastest(position)
+        records[key] = normalised(n, key, symmetry.image[move])
+        return move
+
+    replay(n, winner, choose)
     return winner, records
 
 
 __all__ = [
     "PER_BLOCK",
     "canonical_records",
+    "compacted",
     "encode",
     "fastest_win",
     "normalised",
+    "replay",
     "strategy_files",
     "strategy_from_tables",
     "write_strategy",

@@ -27,10 +27,11 @@ from typing import Any
 from ..colours import COLOUR_NAMES, RED, other
 from ..mcts import Steps, finish
 from .grid import Grid
+from .keys import canonical, key_position
 from .legality import legal_masks
 from .position import Position, _unchecked
-from .search import winning_points
-from .strategy import Strategy
+from .rules import winning_points
+from .strategy import Bounded, Strategy, inverse_point
 
 #: Positions with more empty points than this are not searched exactly.
 EXACT_EMPTY = 16
@@ -55,12 +56,18 @@ class OutOfBudget(Exception):
 
 
 class Search:
-    """An exact search on one position's board, with a shared budget and memo of outcomes."""
+    """An exact search on one position's board, with a shared budget and memo of outcomes.
+
+    It works on canonical images (:func:`.keys.canonical`): a position is expanded as its canonical
+    image, its placements tried in that image's reading order, and its outcome kept under its canonical
+    key. So every image of a position is searched alike, at the same cost: what a strategy's bounded
+    search (:func:`winning_placement`) decided once is decided again wherever the position comes back.
+    """
 
     def __init__(self, grid: Grid, nodes: int = NODES) -> None:
         self.grid = grid
         self.nodes = nodes
-        self.memo: dict[tuple[int, int, str], bool] = {}
+        self.memo: dict[int, bool] = {}
         self.masks: dict[tuple[int, int], tuple[int, int]] = {}
 
     def legal(self, red: int, blue: int) -> tuple[int, int]:
@@ -100,7 +107,7 @@ class Search:
         won = position.winner()
         if won is not None:
             return won == position.turn
-        key = (position.red, position.blue, position.turn)
+        key, _ = canonical(position)
         known = self.memo.get(key)
         if known is not None:
             return known
@@ -109,14 +116,15 @@ class Search:
         self.nodes -= 1
         if self.nodes % PAUSE == 0:
             yield
-        mine = self.mine(position)
-        turn = position.turn
-        if winning_points(self.grid, position.stones(turn), turn, mine):
+        image = key_position(self.grid.n, key)
+        mine = self.mine(image)
+        turn = image.turn
+        if winning_points(self.grid, image.stones(turn), turn, mine):
             result = True
         else:
             result = False
             for p in self.grid.points(mine):
-                result = yield from self.after_steps(position, p)
+                result = yield from self.after_steps(image, p)
                 if result:
                     break
         self.memo[key] = result
@@ -134,28 +142,48 @@ class Search:
         return won if same else not won
 
 
-def exact_moves(position: Position, nodes: int = NODES) -> dict[int, bool] | None:
+def exact_moves(position: Position, nodes: int = NODES, empty: int = EXACT_EMPTY) -> dict[int, bool] | None:
     """``{point: True when the mover wins after placing there}`` for the legal placements of the side
-    to move, searched in reading order and stopping at the first win; None when the position has more
-    than :data:`EXACT_EMPTY` empty points or the search runs out of :data:`NODES`."""
-    return finish(exact_moves_steps(position, nodes))
+    to move, searched in the reading order of the position's canonical image (:class:`Search`) and
+    stopping at the first win; None when the position has more than ``empty`` empty points or the
+    search expands more than ``nodes`` positions."""
+    return finish(exact_moves_steps(position, nodes, empty))
 
 
-def exact_moves_steps(position: Position, nodes: int = NODES) -> Steps[dict[int, bool] | None]:
+def exact_moves_steps(
+    position: Position, nodes: int = NODES, empty: int = EXACT_EMPTY
+) -> Steps[dict[int, bool] | None]:
     """:func:`exact_moves` in pieces: it pauses before each placement it searches."""
-    if position.empty_points.bit_count() > EXACT_EMPTY:
+    if position.empty_points.bit_count() > empty:
         return None
     search = Search(position.grid, nodes)
+    key, symmetry = canonical(position)
+    image = key_position(position.grid.n, key)
     out: dict[int, bool] = {}
     try:
-        for p in position.grid.points(search.mine(position)):
+        for p in position.grid.points(search.mine(image)):
             yield
-            out[p] = yield from search.after_steps(position, p)
-            if out[p]:
+            won = yield from search.after_steps(image, p)
+            out[inverse_point(symmetry, p)] = won
+            if won:
                 break
     except OutOfBudget:
         return None
     return out
+
+
+def winning_placement(position: Position, bounded: Bounded) -> int | None:
+    """The bounded search of a compact strategy (docs/naked-diagonal-tables.md, "Compact strategies"):
+    the first placement that :func:`exact_moves` proves to win for the side to move, with the budget of
+    ``bounded`` (positions expanded, empty points at most), or None when it finds none.
+
+    The search is the same on every image of a position, and a search from a position it reached
+    expands only positions it expanded, so where it found a win within the budget it finds one again
+    at each later turn of the winner, within the same budget."""
+    moves = exact_moves(position, bounded.nodes, bounded.empty)
+    if moves is None:
+        return None
+    return next((p for p, won in moves.items() if won), None)
 
 
 def loses_at_once(position: Position, point: int) -> bool:
@@ -210,7 +238,7 @@ def choose_steps(
         move = strategy.move_for(position)
         if move is not None:
             return move, PROOF
-    moves = yield from exact_moves_steps(position)
+    moves = yield from exact_moves_steps(position, *_budget(strategy))
     if moves is not None:
         winning = [p for p, won in moves.items() if won]
         if winning:
@@ -219,6 +247,15 @@ def choose_steps(
     if position.turn == strategy.winner:
         return (yield from level5()), FALLBACK
     return (yield from defence_steps(position, level5)), UNPROVEN_DEFENCE
+
+
+def _budget(strategy: Strategy) -> tuple[int, int]:
+    """``(nodes, empty points)`` of the exact search on a strategy size: at least the strategy's bounded
+    search, so that the winner's turns a compact strategy leaves to it are won."""
+    bounded = strategy.bounded
+    if bounded is None:
+        return NODES, EXACT_EMPTY
+    return max(NODES, bounded.nodes), max(EXACT_EMPTY, bounded.empty)
 
 
 # ----- analysis ----------------------------------------------------------------------------------
@@ -238,9 +275,18 @@ def _held_loss(position: Position, strategy: Strategy, search: Search) -> bool:
         if won is not None:
             if won != strategy.winner:
                 return False
-        elif c.turn != strategy.winner or strategy.record_for(c) is None:
+        elif c.turn != strategy.winner or not _held_win(c, strategy):
             return False
     return True
+
+
+def _held_win(position: Position, strategy: Strategy) -> bool:
+    """True when the winner is to move and the strategy holds the position or, in a compact strategy,
+    its bounded search wins there."""
+    if strategy.record_for(position) is not None:
+        return True
+    bounded = strategy.bounded
+    return bounded is not None and winning_placement(position, bounded) is not None
 
 
 def outcome(position: Position, strategy: Strategy, search: Search) -> tuple[str, str]:
@@ -251,12 +297,12 @@ def outcome(position: Position, strategy: Strategy, search: Search) -> tuple[str
         return ("win" if won == position.turn else "loss"), "the game is over"
     if position == Position.empty(position.grid.n) and strategy.empty_board is not None:
         return strategy.empty_board, PROOF
-    if position.turn == strategy.winner and strategy.record_for(position) is not None:
+    if position.turn == strategy.winner and _held_win(position, strategy):
         return "win", PROOF
     if _held_loss(position, strategy, search):
         return "loss", PROOF
     empty = position.empty_points.bit_count()
-    if empty > EXACT_EMPTY:
+    if empty > _budget(strategy)[1]:
         too_many = f"{empty} empty points are too many for an exact search"
         return "unknown", f"not in the stored proof, and {too_many}"
     try:
@@ -283,7 +329,7 @@ def analysis(position: Position, strategy: Strategy, nodes: int = NODES) -> dict
     ``"unknown"``), ``distance`` None, ``moves`` ``{point name: {"outcome", "distance": None}}`` for
     the mover after each legal placement, and ``source``: ``"strategy"``, ``how`` (where the outcome
     came from, or why it is unknown) and ``note`` (why there are no distances)."""
-    search = Search(position.grid, nodes)
+    search = Search(position.grid, max(nodes, _budget(strategy)[0]))
     kind, how = outcome(position, strategy, search)
     moves: dict[str, dict[str, Any]] = {}
     if position.winner() is None:
@@ -324,4 +370,5 @@ __all__ = [
     "exact_moves",
     "loses_at_once",
     "outcome",
+    "winning_placement",
 ]

@@ -49,7 +49,8 @@ from . import perfect
 from .grid import Grid
 from .legality import legal_mask
 from .position import Position, _unchecked
-from .search import QuickDomain, winning_points
+from .rules import winning_points
+from .search import QuickDomain
 from .strategy import strategy_for, strategy_sizes
 from .tables import solved_sizes, tables_for
 

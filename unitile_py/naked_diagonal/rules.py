@@ -113,3 +113,17 @@ def winner(grid: Grid, red: int, blue: int) -> str | None:
     if chain(grid, blue, BLUE):
         return BLUE
     return None
+
+
+def winning_points(grid: Grid, own: int, colour: str, where: int) -> int:
+    """The points of ``where`` (empty) on which a stone of ``colour`` (stones ``own``) joins its edges.
+
+    Two flood fills for all of them: a stone joins the edges when it touches, or lies on, each edge or
+    a group of ``own`` that reaches that edge.
+    """
+    first, second = (grid.north, grid.south) if colour == RED else (grid.west, grid.east)
+    if own.bit_count() + 1 < grid.n:
+        return 0  # a chain between the edges has at least n stones
+    near_first = grid.dilate4(grid.grow(own & first, own)) | first
+    near_second = grid.dilate4(grid.grow(own & second, own)) | second
+    return where & near_first & near_second

@@ -30,21 +30,7 @@ from ..mcts import Edge
 from .grid import Grid
 from .notation import SKIP
 from .position import Position, _unchecked
-from .rules import chain, forming
-
-
-def winning_points(grid: Grid, own: int, colour: str, where: int) -> int:
-    """The points of ``where`` (empty) on which a stone of ``colour`` (stones ``own``) joins its edges.
-
-    Two flood fills for all of them: a stone joins the edges when it touches, or lies on, each edge or
-    a group of ``own`` that reaches that edge.
-    """
-    first, second = (grid.north, grid.south) if colour == RED else (grid.west, grid.east)
-    if own.bit_count() + 1 < grid.n:
-        return 0  # a chain between the edges has at least n stones
-    near_first = grid.dilate4(grid.grow(own & first, own)) | first
-    near_second = grid.dilate4(grid.grow(own & second, own)) | second
-    return where & near_first & near_second
+from .rules import chain, forming, winning_points
 
 
 def crossing_winner(grid: Grid, red: int) -> str:
@@ -148,4 +134,4 @@ class QuickDomain:
         return (RED if chain(g, red, RED) else BLUE), placed_red, placed_blue
 
 
-__all__ = ["QuickDomain", "crossing_winner", "winning_points"]
+__all__ = ["QuickDomain", "crossing_winner"]

@@ -28,6 +28,7 @@ import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
@@ -73,6 +74,24 @@ OUTCOMES = ("win", "loss")
 POINT_NAME = re.compile(r"[a-z][1-9][0-9]?", re.ASCII)
 #: Array type codes of the delta widths that have one.
 WIDTHS = {1: "B", 2: "H", 4: "I", 8: "Q"}
+
+
+@dataclass(frozen=True)
+class Bounded:
+    """The bounded search of a compact strategy (manifest field ``bounded``): a turn of the winner that
+    the file does not hold is answered by :func:`.perfect.winning_placement` on positions with at most
+    ``empty`` empty points, expanding at most ``nodes`` positions."""
+
+    nodes: int
+    empty: int
+
+    def manifest(self) -> dict[str, int]:
+        """The manifest's ``bounded`` field."""
+        return {"nodes": self.nodes, "empty": self.empty}
+
+
+#: The largest budget a manifest may give the bounded search (a player runs it within a move's time).
+MAX_BOUNDED_NODES = 100_000
 
 
 def key_bytes(n: int) -> int:
@@ -205,6 +224,12 @@ def parse_manifest(n: int | None, raw: bytes) -> dict[str, Any]:
     # Optional: the proof's outcomes for Red at the start (the empty board, each first placement).
     if "empty_board" in manifest and manifest["empty_board"] not in OUTCOMES:
         raise NakedDiagonalError(f"{where}: field 'empty_board' must be 'win' or 'loss'")
+    if "bounded" in manifest:
+        bounded = field(where, manifest, "bounded", dict, "an object", NakedDiagonalError)
+        for name, top in (("nodes", MAX_BOUNDED_NODES), ("empty", MAX_N * MAX_N)):
+            value = bounded.get(name)
+            if type(value) is not int or not 0 < value <= top:
+                raise NakedDiagonalError(f"{where}: bounded.{name} must be a whole number from 1 to {top}")
     if "first_placements" in manifest:
         first = field(where, manifest, "first_placements", dict, "an object", NakedDiagonalError)
         for name, outcome in first.items():
@@ -286,6 +311,13 @@ class Strategy:
         """The manifest's outcome for Red after each first placement named there (may be empty)."""
         return dict(self.manifest.get("first_placements", {}))
 
+    @property
+    def bounded(self) -> Bounded | None:
+        """The bounded search that answers the winner's turns the file does not hold, or None when it
+        holds them all."""
+        value = self.manifest.get("bounded")
+        return Bounded(value["nodes"], value["empty"]) if isinstance(value, dict) else None
+
     def stored(self, key: int) -> int | None:
         """The placement stored for a canonical key (a point of the key's own frame), or None."""
         i = bisect_left(self.keys, key)
@@ -350,7 +382,9 @@ __all__ = [
     "HEADER",
     "KIND",
     "MAGIC",
+    "MAX_BOUNDED_NODES",
     "MAX_N",
+    "Bounded",
     "Strategy",
     "board_of",
     "decode",

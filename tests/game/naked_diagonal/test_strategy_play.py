@@ -33,7 +33,7 @@ from unitile_py.naked_diagonal.players import (
     perfect_sizes,
 )
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.naked_diagonal.strategy import Strategy, strategy_for, strategy_sizes
+from unitile_py.naked_diagonal.strategy import Bounded, Strategy, strategy_for, strategy_sizes
 from unitile_py.naked_diagonal.tables import NDTables, solved_sizes, tables_for
 from unitile_py.naked_diagonal.webapi import Api
 from unitile_py.playing import run_games
@@ -110,6 +110,38 @@ def test_level_6_as_the_winner_wins_every_game(use_root: Path, n: int, winner: s
                 assert tables.after(position, point)[0] == "win"
                 checked += 1
     assert checked
+
+
+@pytest.fixture(scope="module")
+def compact_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tables root whose naked-diagonal/4x4 holds a compact strategy (a small bounded search)."""
+    root = tmp_path_factory.mktemp("compact")
+    winner, records = strategy_from_tables(4, str(COMMITTED))
+    write_strategy(root / "naked-diagonal" / "4x4", 4, winner, records, "test", bounded=Bounded(40, 12))
+    return root
+
+
+@pytest.mark.parametrize(("opponent", "games"), [(1, 6), (5, 2)])
+def test_level_6_wins_every_game_on_a_compact_strategy(compact_root: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       opponent: int, games: int) -> None:
+    """Every placement of level 6 comes from the stored proof or from the bounded search below it, and
+    each is a winning placement by the tables."""
+    monkeypatch.setenv(ENV, str(compact_root))
+    strategy = strategy_for(4)
+    assert strategy.bounded == Bounded(40, 12) and len(strategy) < 1000
+    summary, played = run_games(opponent, PERFECT, games, 3, lambda: Game(Position.empty(4)), make_player)
+    assert summary.blue_wins == games
+    tables = reference(4)
+    player = make_player(PERFECT, 1)
+    assert isinstance(player, PerfectPlayer)
+    sources = set()
+    for result in played:
+        for position in result.game.positions:
+            if position.winner() is None and position.turn == BLUE:
+                point, how = player.choose_why(position)
+                sources.add(how)
+                assert tables.after(position, point)[0] == "win"
+    assert sources == {perfect.PROOF, perfect.EXACT}
 
 
 def test_match_command_plays_level_6_on_a_strategy_size(use_root: Path,

@@ -21,6 +21,7 @@ from pipeline.naked_diagonal import cli as nd_cli
 from pipeline.naked_diagonal.check_strategy import Rejected, check_strategy, load_checked
 from pipeline.naked_diagonal.strategy_file import (
     canonical_records,
+    compacted,
     strategy_files,
     strategy_from_tables,
     write_strategy,
@@ -29,10 +30,11 @@ from unitile_py.colours import RED, other
 from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.game import Game
 from unitile_py.naked_diagonal.grid import Grid
-from unitile_py.naked_diagonal.keys import canonical, canonical_key
+from unitile_py.naked_diagonal.keys import canonical, canonical_key, key_position
 from unitile_py.naked_diagonal.legality import after, is_legal, legal_masks
+from unitile_py.naked_diagonal.perfect import winning_placement
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.naked_diagonal.strategy import DATA_FILE, Strategy
+from unitile_py.naked_diagonal.strategy import DATA_FILE, Bounded, Strategy
 from unitile_py.naked_diagonal.tables import tables_for
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -171,6 +173,95 @@ def test_a_strategy_from_a_proof_carries_the_openings(
     assert nd_cli.main(["nd-strategy", "--board", "3x3", "--from", "proof", "--openings", str(results),
                         "--out", str(again)]) == 2
     assert "not decided" in capsys.readouterr().err
+
+
+# Compact strategies ---------------------------------------------------------------------------------
+
+#: The bounded search of the compact 4x4 strategies here (the whole board is in its reach).
+BOUNDED = Bounded(50, 16)
+
+
+@cache
+def compact_4x4() -> dict[int, int]:
+    winner, recs = built(4)
+    return compacted(4, winner, recs, BOUNDED)
+
+
+def written_compact(tmp_path: Path, recs: dict[int, int]) -> Path:
+    folder = tmp_path / "compact"
+    files = strategy_files(4, built(4)[0], recs, "test")
+    manifest = json.loads(files["manifest.json"])
+    manifest["bounded"] = BOUNDED.manifest()
+    folder.mkdir()
+    (folder / DATA_FILE).write_bytes(files[DATA_FILE])
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return folder
+
+
+def test_a_compact_strategy_is_accepted_and_holds_only_what_the_search_cannot_win(tmp_path: Path) -> None:
+    winner, whole = built(4)
+    folder = tmp_path / "c"
+    write_strategy(folder, 4, winner, whole, "test", bounded=BOUNDED)
+    strategy = load_checked(folder)
+    assert strategy.bounded == BOUNDED and strategy.manifest["bounded"] == {"nodes": 50, "empty": 16}
+    assert dict(zip(strategy.keys, strategy.moves, strict=True)) == compact_4x4()
+    assert len(strategy) < len(whole) // 4
+    report = check_strategy(strategy)
+    assert report.searched > 0 and len(report.used) == len(strategy)
+    assert "won by the bounded search" in report.text()
+    # A turn is stored where the bounded search finds no win.
+    for key in random.Random(5).sample(strategy.keys, 30):
+        assert winning_placement(key_position(4, key), BOUNDED) is None
+
+
+def test_a_compact_strategy_with_a_changed_move_is_rejected(tmp_path: Path) -> None:
+    recs = dict(compact_4x4())
+    tables = tables_for(4)
+    for key in sorted(recs, key=lambda k: k.bit_count()):
+        position = key_position(4, key)
+        losing = [p for p, (kind, _) in tables.moves(position).items() if kind == "loss"]
+        if losing:
+            break
+    # ``position`` is the key's own frame (Red to move there: the colours exchanged), as is a record's.
+    recs[key] = canonical_records(4, built(4)[0], {key: losing[0]})[key]
+    message = rejection(written_compact(tmp_path, recs))
+    positions, _ = line_and_position(message, 4)
+    assert any(canonical(p)[0] == key for p in positions)
+
+
+def test_a_compact_strategy_without_a_position_its_search_cannot_win_is_rejected(tmp_path: Path) -> None:
+    recs = dict(compact_4x4())
+    key = max(recs, key=lambda k: k.bit_count())
+    del recs[key]
+    message = rejection(written_compact(tmp_path, recs))
+    _, named = line_and_position(message, 4)
+    assert canonical(named)[0] == key and "its bounded search finds no win" in message
+
+
+def test_a_stored_position_no_line_reaches_is_rejected(tmp_path: Path) -> None:
+    # A record of the whole strategy below a turn that the bounded search wins: every line stops there.
+    recs = dict(compact_4x4())
+    reached: set[int] = set()
+    for key, move in recs.items():
+        placed = after(key_position(4, key), move)
+        if placed.winner() is None:
+            replies = legal_masks(placed)[placed.turn != RED]
+            reached.update(canonical_key(after(placed, p)) for p in Grid.points(replies))
+    stray = next(k for k in records(4) if k not in recs and k not in reached)
+    recs[stray] = records(4)[stray]
+    message = rejection(written_compact(tmp_path, recs))
+    assert "1 of its" in message and "never reached from the empty board" in message
+
+
+def test_a_bounded_field_out_of_range_is_a_one_line_error(tmp_path: Path) -> None:
+    folder = written_compact(tmp_path, compact_4x4())
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for bad in ({"nodes": 0, "empty": 16}, {"nodes": 10**9, "empty": 16}, {"nodes": 50},
+                {"nodes": 50, "empty": True}):
+        manifest["bounded"] = bad
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+        with pytest.raises(NakedDiagonalError, match=r"bounded\.(nodes|empty) must be a whole number"):
+            Strategy.load(None, folder)
 
 
 # Rejected -------------------------------------------------------------------------------------------
@@ -399,14 +490,14 @@ def test_the_writer_is_deterministic(tmp_path: Path) -> None:
         canonical_records(3, RED, {start.with_turn("b"): 0})
 
 
-def test_the_verifier_imports_no_search_and_no_tables() -> None:
+def test_the_verifier_imports_no_search_but_the_bounded_one_and_no_tables() -> None:
     code = ("import sys, pipeline.naked_diagonal.check_strategy\n"
             "print(' '.join(sorted(sys.modules)))")
     loaded = set(subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True,
                                 text=True, env={"PYTHONPATH": str(ROOT)}).stdout.split())
     assert "pipeline.naked_diagonal.check_strategy" in loaded
     engine = {"areas", "cache", "construct", "game", "grid", "keys", "legality", "notation", "position",
-              "rules", "strategy", "witness"}
+              "rules", "strategy", "witness", "perfect"}
     ours = {m for m in loaded if m.startswith(("unitile_py.naked_diagonal.", "pipeline."))}
     pipeline = {"pipeline", "pipeline.errors", "pipeline.naked_diagonal",
                 "pipeline.naked_diagonal.check_strategy"}
