@@ -199,14 +199,21 @@ TAP = """async (name) => {
 }"""
 
 
-def nd_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
-    """Naked Diagonal on 9x9: the worker's time per computer move at each level, and the bans."""
+def nd_page(browser: Any, server: Any) -> tuple[Any, Any]:
+    """A fresh context (no service worker) and its page, with Naked Diagonal's page loaded and playable
+    under :data:`ND_SETTINGS`."""
     context = browser.new_context(service_workers="block")
     page = context.new_page()
     page.goto(server.url + "about.html")
     page.evaluate(ND_SETTINGS)
     page.goto(server.url + "nd.html")
     wait_for(page, "window.unitile && window.unitile.timings.playable")
+    return context, page
+
+
+def nd_times(browser: Any, server: Any, positions: int) -> dict[str, Any]:
+    """Naked Diagonal on 9x9: the worker's time per computer move at each level, and the bans."""
+    context, page = nd_page(browser, server)
     games = nd_games(page, positions)
     levels = page.evaluate("window.unitile.info.levels")
     plies = [len(g["moves"]) for g in games]
@@ -244,12 +251,7 @@ def nd_budgets(browser: Any, server: Any, sizes: list[int], positions: int) -> d
     """The worker's time for Naked Diagonal's search levels 2-5 and the hint on each size: for each,
     ``{"ms": [...], "wall": [...], "hurried": [...]}`` over the positions (Python time, arrival to
     reply, and whether the worker's deadline cut the search short)."""
-    context = browser.new_context(service_workers="block")
-    page = context.new_page()
-    page.goto(server.url + "about.html")
-    page.evaluate(ND_SETTINGS)
-    page.goto(server.url + "nd.html")
-    wait_for(page, "window.unitile && window.unitile.timings.playable")
+    context, page = nd_page(browser, server)
     out: dict[str, Any] = {}
     for size in sizes:
         games = nd_games(page, positions, size, every=max(2, size * size // 8))

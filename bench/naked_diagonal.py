@@ -32,15 +32,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from unitile_py.naked_diagonal.bans import LeavesNDE  # noqa: E402
 from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
-from unitile_py.naked_diagonal.legality import (  # noqa: E402
-    Engine,
-    LeavesNDE,
-    after,
-    engine,
-    explain,
-    legal_masks,
-)
+from unitile_py.naked_diagonal.legality import Engine, after, engine, explain, legal_masks  # noqa: E402
 from unitile_py.naked_diagonal.position import Position  # noqa: E402
 from unitile_py.naked_diagonal.rules import forming  # noqa: E402
 

@@ -59,7 +59,7 @@ from unitile_py.webapi import handle  # noqa: E402
 #: Legal placements an adversarial game compares at each turn.
 ADVERSARY_SAMPLE = 6
 #: Starts found slow by a longer climb than the bench's, played as crafted games too (with each side to
-#: move): tests/game/naked_diagonal/test_culprit_bound.py's CRAFTED_13.
+#: move): tests/game/naked_diagonal/test_bounded_work.py's CRAFTED_13.
 KNOWN_STARTS = {
     13: ["BR..R..B..B../B...B..RR.B.B/B..RR.B...R.B/R.BR..R.B.RRB/.....RR.R..../.B.....B..RRR/"
          ".B..R..R..B../.R.........../...R.B..RR.BR/B.B....BR..BB/B.R..BBB...RB/......BBB..../"

@@ -19,15 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pyodide_runner import run_in_pyodide
 
 from unitile_py.colours import BLUE, RED
 from unitile_py.seeds import game_seed
@@ -89,44 +88,10 @@ def speed(args: argparse.Namespace) -> None:
     print(f"search cache after the warm level 5 games: {entries} positions, about {per_entry:.0f} bytes each")
 
 
-#: Node script: boot Pyodide from node_modules, copy unitile_py and the tables in, run bench/players.py.
-NODE_RUNNER = r"""
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-const [pyodideDir, root, board, games] = process.argv.slice(2);
-const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: pyodideDir + path.sep });
-const home = "/home/pyodide";
-for (const dir of ["unitile_py", "bench", `tables/${board}`]) {
-  pyodide.FS.mkdirTree(`${home}/${dir}`);
-  for (const name of fs.readdirSync(path.join(root, dir))) {
-    const file = path.join(root, dir, name);
-    if (fs.statSync(file).isFile()) pyodide.FS.writeFile(`${home}/${dir}/${name}`, fs.readFileSync(file));
-  }
-}
-pyodide.runPython(`
-import sys
-sys.argv = ["bench/players.py", "speed", "--board", "${board}", "--games", "${games}"]
-sys.path.insert(0, "${home}")
-import runpy
-runpy.run_path("${home}/bench/players.py", run_name="__main__")
-`);
-"""
-
-
 def pyodide(args: argparse.Namespace) -> None:
     """Run ``speed`` inside Pyodide (the site's interpreter) under node."""
-    root = Path(__file__).resolve().parent.parent
-    node = shutil.which("node")
-    pyodide_dir = root / "node_modules" / "pyodide"
-    if node is None or not (pyodide_dir / "pyodide.mjs").exists():
-        sys.exit("node and node_modules/pyodide are needed (npm ci)")
-    with tempfile.TemporaryDirectory() as tmp:
-        runner = Path(tmp) / "runner.mjs"
-        runner.write_text(NODE_RUNNER, encoding="utf-8")
-        cmd = [node, str(runner), str(pyodide_dir), str(root), args.board, str(args.games)]
-        sys.exit(subprocess.run(cmd, check=False).returncode)
+    argv = ["speed", "--board", args.board, "--games", str(args.games)]
+    run_in_pyodide("players.py", ["unitile_py", f"tables/{args.board}"], argv)
 
 
 def one_pairing(job: tuple[int, int, int, int, str]) -> dict[str, object]:

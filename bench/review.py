@@ -26,16 +26,15 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from pyodide_runner import run_in_pyodide  # noqa: E402
 
 from unitile_py.naked_diagonal.game import Game as NDGame  # noqa: E402
 from unitile_py.naked_diagonal.position import Position as NDPosition  # noqa: E402
@@ -79,51 +78,6 @@ def review(moves: list[str], cold: bool) -> float:
     return spent
 
 
-#: Node script: boot Pyodide from node_modules, copy unitile_py, the tables and this script in, run it.
-NODE_RUNNER = r"""
-import fs from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-const [pyodideDir, root, games, seed] = process.argv.slice(2);
-const { loadPyodide } = await import(pathToFileURL(path.join(pyodideDir, "pyodide.mjs")).href);
-const pyodide = await loadPyodide({ indexURL: pyodideDir + path.sep });
-const home = "/home/pyodide";
-function copy(dir) {
-  pyodide.FS.mkdirTree(`${home}/${dir}`);
-  for (const name of fs.readdirSync(path.join(root, dir))) {
-    const file = path.join(root, dir, name);
-    if (name === "__pycache__") continue;
-    if (fs.statSync(file).isDirectory()) copy(`${dir}/${name}`);
-    else pyodide.FS.writeFile(`${home}/${dir}/${name}`, fs.readFileSync(file));
-  }
-}
-const dirs = ["unitile_py", "tables/5x5", "tables/naked-diagonal/3x3", "tables/naked-diagonal/4x4"];
-for (const dir of dirs) copy(dir);
-pyodide.FS.mkdirTree(`${home}/bench`);
-pyodide.FS.writeFile(`${home}/bench/review.py`, fs.readFileSync(path.join(root, "bench", "review.py")));
-pyodide.runPython(`
-import sys
-sys.argv = ["bench/review.py", "--games", "${games}", "--seed", "${seed}"]
-sys.path.insert(0, "${home}")
-import runpy
-runpy.run_path("${home}/bench/review.py", run_name="__main__")
-`);
-"""
-
-
-def in_pyodide(games: int, seed: int) -> None:
-    """Run this benchmark inside Pyodide (the site's interpreter) under node."""
-    node = shutil.which("node")
-    pyodide_dir = ROOT / "node_modules" / "pyodide"
-    if node is None or not (pyodide_dir / "pyodide.mjs").exists():
-        sys.exit("node and node_modules/pyodide are needed (npm ci)")
-    with tempfile.TemporaryDirectory() as tmp:
-        runner = Path(tmp) / "runner.mjs"
-        runner.write_text(NODE_RUNNER, encoding="utf-8")
-        cmd = [node, str(runner), str(pyodide_dir), str(ROOT), str(games), str(seed)]
-        sys.exit(subprocess.run(cmd, check=False).returncode)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games of each kind (default 200)")
@@ -131,7 +85,8 @@ def main() -> None:
     parser.add_argument("--pyodide", action="store_true", help="run inside Pyodide under node")
     args = parser.parse_args()
     if args.pyodide:
-        in_pyodide(args.games, args.seed)
+        tables = ["unitile_py", "tables/5x5", "tables/naked-diagonal/3x3", "tables/naked-diagonal/4x4"]
+        run_in_pyodide("review.py", tables, ["--games", str(args.games), "--seed", str(args.seed)])
     rng = random.Random(args.seed)
     tables = Tables.load(BOARD)
     worst = 0.0

@@ -168,6 +168,28 @@ def test_unitile_py_has_no_import_cycle() -> None:
     assert cycles_through("unitile_py") == []
 
 
+def reachable(module: str) -> set[str]:
+    """The modules of the packages that ``module`` imports, directly or through others."""
+    graph = import_graph()
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        for child in graph[todo.pop()] - seen:
+            seen.add(child)
+            todo.append(child)
+    return seen
+
+
+def test_the_match_runner_and_the_web_services_load_no_command_line_or_terminal() -> None:
+    """``playing`` (the protocols and the match runner) imports neither argparse nor the terminal, so
+    the worker's services, which take ``Player`` from it, load neither the terminal nor the commands."""
+    path = module_files()["unitile_py.playing"]
+    names = set(imported_names(ast.parse(path.read_text()), "unitile_py.playing", is_package=False))
+    assert "argparse" not in {n.split(".")[0] for n in names}
+    for module in ("unitile_py.playing", "unitile_py.unitile.webapi", "unitile_py.naked_diagonal.webapi"):
+        assert not reachable(module) & {"unitile_py.terminal", "unitile_py.match_command"}, module
+
+
 def game_of(module: str) -> str | None:
     """The game whose subpackage holds ``module`` (``pipeline.unitile.cg``: ``unitile``), or None for a
     shared module."""

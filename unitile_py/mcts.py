@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Generator, Hashable, Sequence
-from typing import Generic, Protocol, TypeVar, cast
+from collections.abc import Callable, Generator, Hashable, Sequence
+from typing import Generic, ParamSpec, Protocol, TypeVar, cast
 
 #: UCB1 exploration constant (rewards are 0 or 1).
 EXPLORATION = 1.4
@@ -44,6 +44,7 @@ CHUNK = 8
 
 S = TypeVar("S")
 T = TypeVar("T")
+A = ParamSpec("A")
 Move = Hashable
 #: A computation that pauses (yields None) between short pieces of work and returns a ``T`` at its end.
 #: Resumed with ``send(True)`` instead of ``next()``, it hurries: a search stops adding playouts and
@@ -259,10 +260,15 @@ def choose_steps(
     edges: Sequence[Edge[S]] | None = None,
     search: type[Search[S]] = Search,
 ) -> Steps[int]:
-    """:func:`choose_move` in pieces: a generator that pauses after every :data:`CHUNK` playouts and
-    returns the move; run to its end (:func:`finish`) it gives exactly :func:`choose_move`'s move.
-    Resumed with ``send(True)`` it plays no more playouts and chooses from the visits so far (see
-    :data:`Steps`)."""
+    """The move a search player makes, in pieces: a move that wins at once if there is one (at random
+    among several), the only move if there is one, else by a search of ``playouts`` games: the most
+    visited move (ties to more wins, then at random), or with ``proportional`` a draw weighted by
+    visits. ``edges`` are the root's moves if not the domain's (see :meth:`Search.run`); ``search`` is
+    the search class (:class:`RaveSearch` for a domain that supports it).
+
+    A generator that pauses after every :data:`CHUNK` playouts and returns the move; run to its end
+    (:func:`finish`) it gives exactly :func:`choose_move`'s move. Resumed with ``send(True)`` it plays
+    no more playouts and chooses from the visits so far (see :data:`Steps`)."""
     edges = domain.edges(state) if edges is None else edges
     winning = [move for move, _, winner in edges if winner == turn]
     if winning:
@@ -293,23 +299,18 @@ def finish(steps: Steps[T]) -> T:
             return cast(T, stop.value)
 
 
-def choose_move(
-    domain: Domain[S],
-    state: S,
-    turn: str,
-    playouts: int,
-    rng: random.Random,
-    proportional: bool = False,
-    edges: Sequence[Edge[S]] | None = None,
-    search: type[Search[S]] = Search,
-) -> int:
-    """The move a search player makes: a move that wins at once if there is one (at random among
-    several), the only move if there is one, else by a search of ``playouts`` games: the most visited
-    move (ties to more wins, then at random), or with ``proportional`` a draw weighted by visits.
-    ``edges`` are the root's moves if not the domain's (see :meth:`Search.run`); ``search`` is the
-    search class (:class:`RaveSearch` for a domain that supports it). :func:`choose_steps` is the same
-    in pieces."""
-    return finish(choose_steps(domain, state, turn, playouts, rng, proportional, edges, search))
+def in_one_call(steps: Callable[A, Steps[T]]) -> Callable[A, T]:
+    """The function that makes the computation in pieces ``steps`` makes and runs it to its end
+    (:func:`finish`): the same arguments, its result."""
+
+    def run(*args: A.args, **kwargs: A.kwargs) -> T:
+        return finish(steps(*args, **kwargs))
+
+    return run
+
+
+#: :func:`choose_steps` in one call: the move a search player makes.
+choose_move = in_one_call(choose_steps)
 
 
 __all__ = [
@@ -324,4 +325,5 @@ __all__ = [
     "choose_move",
     "choose_steps",
     "finish",
+    "in_one_call",
 ]

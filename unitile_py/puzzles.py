@@ -20,7 +20,7 @@ import hashlib
 import json
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -85,14 +85,8 @@ class Puzzle:
     grade: str
 
     def plain(self) -> dict[str, Any]:
-        """As ``puzzles --json`` prints it."""
-        return {
-            "index": self.index,
-            "position": self.position,
-            "solution": self.solution,
-            "distance": self.distance,
-            "grade": self.grade,
-        }
+        """As ``puzzles --json`` prints it: the fields by name, in their order."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -25,11 +25,14 @@ before and after). The verdicts (:func:`verdict`):
 
 from __future__ import annotations
 
+import argparse
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from .colours import BLUE, RED
+from .errors import GameError
+from .inputs import read_text
 
 #: The mover's result with perfect play: ``("win" | "loss", turns to the end)``.
 Result = tuple[str, int]
@@ -183,6 +186,35 @@ def print_review(review: Mapping[str, Any], as_json: bool, unit: str) -> int:
     return 0
 
 
+def add_review_command(
+    cmds: Any,
+    help_text: str,
+    tables_help: str,
+    review_text: Callable[[str, str | None], Mapping[str, Any]],
+    error: type[GameError],
+    turn: str,
+    unit: str,
+) -> None:
+    """Add ``review FILE|- [--json] [--tables DIR]`` to a game's subparsers ``cmds``: the game of one
+    record (``review_text`` of its text and the tables folder) printed by :func:`print_review`, a row
+    a ``turn``, distances in ``unit``; a bad record is one ``error`` line that names the file."""
+    p = cmds.add_parser("review", help=help_text)
+    p.add_argument("file", help="record file, or - for standard input")
+    fields = ", ".join(json.dumps(field) for field in FIELDS)
+    p.add_argument("--json", action="store_true", help=f"one line per {turn}: {{{fields}}}")
+    p.add_argument("--tables", metavar="DIR", help=tables_help)
+
+    def run(args: argparse.Namespace) -> int:
+        text = read_text(args.file)
+        try:
+            review = review_text(text, args.tables)
+        except GameError as exc:
+            raise error(f"{args.file}: {exc}") from None
+        return print_review(review, args.json, unit)
+
+    p.set_defaults(func=run)
+
+
 __all__ = [
     "BEST",
     "FIELDS",
@@ -192,6 +224,7 @@ __all__ = [
     "SIDES",
     "VERDICTS",
     "Result",
+    "add_review_command",
     "best_of",
     "format_review",
     "ply_row",

@@ -141,7 +141,8 @@ def update_xs(
     p: np.ndarray,
     q: np.ndarray,
 ) -> tuple[np.ndarray, float]:
-    """``x += alpha p``, ``s -= alpha q``; returns per-chunk sums of ``<s, s>_omega`` and ``max |s|``."""
+    """``x += alpha p``, ``s -= alpha q``; returns per-chunk sums of ``<s, s>_omega`` and ``max |s|``
+    (as :func:`square_sums`, each chunk summed right after its update)."""
     n = x.shape[0]
     nb = (n + BLOCK - 1) // BLOCK
     partial = np.zeros(nb)
@@ -149,16 +150,10 @@ def update_xs(
     for b in prange(nb):
         lo = b * BLOCK
         hi = min(lo + BLOCK, n)
-        acc = 0.0
-        mx = 0.0
         for i in range(lo, hi):
             x[i] += alpha * p[i]
-            v = s[i] - alpha * q[i]
-            s[i] = v
-            acc += omega[info[i]] * v * v
-            mx = max(mx, abs(v))
-        partial[b] = acc
-        peak[b] = mx
+            s[i] -= alpha * q[i]
+        partial[b], peak[b] = _chunk_square_sum(info, omega, s, lo, hi)
     return partial, peak.max() if nb else 0.0
 
 
@@ -171,16 +166,22 @@ def square_sums(info: np.ndarray, omega: np.ndarray, s: np.ndarray) -> tuple[np.
     peak = np.zeros(nb)
     for b in prange(nb):
         lo = b * BLOCK
-        hi = min(lo + BLOCK, n)
-        acc = 0.0
-        mx = 0.0
-        for i in range(lo, hi):
-            v = s[i]
-            acc += omega[info[i]] * v * v
-            mx = max(mx, abs(v))
-        partial[b] = acc
-        peak[b] = mx
+        partial[b], peak[b] = _chunk_square_sum(info, omega, s, lo, min(lo + BLOCK, n))
     return partial, peak.max() if nb else 0.0
+
+
+@JIT
+def _chunk_square_sum(
+    info: np.ndarray, omega: np.ndarray, s: np.ndarray, lo: int, hi: int
+) -> tuple[float, float]:
+    """``<s, s>_omega`` and ``max |s|`` over the rows ``lo`` to ``hi`` of one chunk, in row order."""
+    acc = 0.0
+    mx = 0.0
+    for i in range(lo, hi):
+        v = s[i]
+        acc += omega[info[i]] * v * v
+        mx = max(mx, abs(v))
+    return acc, mx
 
 
 @PARALLEL

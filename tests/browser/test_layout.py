@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import VIEWPORTS, Site, assert_play_page_fits, in_view, screen
-from .test_polish import fresh
+from .test_play_page import fresh
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -13,7 +13,7 @@ import pytest
 
 from .conftest import VIEWPORTS, Site, in_view, screen, wait_until
 from .naked_diagonal.test_play import nd
-from .test_polish import fresh
+from .test_play_page import fresh
 
 PAGES = ["", "rules.html", "puzzles.html", "nd.html", "nd-rules.html", "nd-puzzles.html", "nd-areas.html",
          "about.html"]  # fmt: skip

@@ -165,14 +165,19 @@ def test_unitile_illegal_set_ups_get_one_line_and_no_start(site: Site) -> None:
     wait_until(lambda: site.page.locator("#setup-play").is_enabled(), "Play to be enabled again")
 
 
-def test_unitile_analyse_a_set_up_position(site: Site) -> None:
-    open_game(site, "unitile", b="3")
-    enter_setup(site)
-    set_up(site, UNITILE_SET)
+def analyse(site: Site, position: str) -> None:
+    """Set ``position`` up and press Analyse: the editor closes on the analysis, Blue played by a person."""
+    set_up(site, position)
     wait_until(lambda: site.page.locator("#setup-analyse").is_enabled(), "Analyse to be enabled")
     site.page.locator("#setup-analyse").click()
     wait_until(lambda: site.page.locator("#setup").is_hidden() and site.idle(), "the analysis")
     assert site.page.locator("#player-b").input_value() == "human"
+
+
+def test_unitile_analyse_a_set_up_position(site: Site) -> None:
+    open_game(site, "unitile", b="3")
+    enter_setup(site)
+    analyse(site, UNITILE_SET)
     assert site.page.locator("#opt-analysis").is_checked()
     st = site.state()
     assert st["position"] == UNITILE_SET and set(st["analysis"]) == set(st["legal"])
@@ -185,11 +190,7 @@ def test_naked_diagonal_analyse_a_set_up_position(site: Site) -> None:
     switch = site.page.locator("#opt-analysis")
     assert switch.is_enabled() and not switch.is_checked()
     enter_setup(site)
-    set_up(site, ND_SET)
-    wait_until(lambda: site.page.locator("#setup-analyse").is_enabled(), "Analyse to be enabled")
-    site.page.locator("#setup-analyse").click()
-    wait_until(lambda: site.page.locator("#setup").is_hidden() and site.idle(), "the analysis")
-    assert site.page.locator("#player-b").input_value() == "human"
+    analyse(site, ND_SET)
     assert switch.is_checked()
     st = site.state()
     expected = NDApi().analysis_of(NDPosition.parse(ND_SET))

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import B33, build33
+from tests.pipeline.test_bad_input_and_damage import B33, build33
 
 
 @pytest.fixture(scope="session")

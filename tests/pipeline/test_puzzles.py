@@ -14,7 +14,7 @@ from pipeline.cli import main
 from pipeline.puzzles import write
 from pipeline.unitile.puzzles import scan
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import B33, cli
+from tests.pipeline.test_bad_input_and_damage import B33, cli
 from unitile_py.colours import RED
 from unitile_py.puzzles import file_name, load
 from unitile_py.unitile.position import Position

@@ -5,7 +5,8 @@ Modules: :mod:`.grid` and :mod:`.position` (the N x N board, point names, bit ma
 symmetries; immutable positions and their text form); :mod:`.rules` (naked diagonals, dead points,
 chains and the winner); :mod:`.witness`, :mod:`.construct`, :mod:`.areas` and :mod:`.cache` (clean
 fillings and the exact NDE solver, with its bounded cache); :mod:`.legality` (legal placements,
-explanations of bans, NDE regions); :mod:`.notation` (records); :mod:`.keys` (stored positions' keys,
+which ban a placement meets, NDE regions); :mod:`.bans` (the bans and their words); :mod:`.culprit`
+(the part of an NDE area to blame); :mod:`.notation` (records); :mod:`.keys` (stored positions' keys,
 canonical under the symmetries); :mod:`.tables` (perfect play on the solved sizes, from
 ``tables/naked-diagonal/``); :mod:`.strategy` (a winner's strategy: the placement at
 each of the winner's turns it reaches); :mod:`.game` (the game object that enforces the rules
@@ -21,13 +22,10 @@ site worker's service).
 
 from ..colours import BLUE, COLOURS, RED, other
 from ..errors import NakedDiagonalError
+from .bans import Ban, LeavesNDE, NakedDiagonal, Occupied
 from .game import Game, parse_record
 from .grid import Grid, Symmetry
 from .legality import (
-    Ban,
-    LeavesNDE,
-    NakedDiagonal,
-    Occupied,
     after,
     explain,
     has_legal_placement,

@@ -22,7 +22,7 @@
 
 Once a colour has won, ``legal``, ``why``, ``analyze`` (as text), ``play --position`` and ``match
 --position`` all say so in the same words as the web API ("The game is over: Red has won.",
-:func:`.legality.game_over`).
+:func:`.bans.game_over`).
 
 Malformed input prints one line to standard error and exits with status 2.
 """
@@ -38,23 +38,16 @@ from .. import puzzle_command
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import NakedDiagonalError
 from ..inputs import answer_lines
-from ..playing import (
-    HUMAN,
-    add_match_arguments,
-    play_in_terminal,
-    players_of,
-    report_match,
-    run_games,
-    show_after,
-    show_record,
-    side_type,
-)
+from ..match_command import add_match_arguments, report_match, side_type
+from ..playing import run_games
 from ..records import split_record
 from ..table_io import folder_of, manifest_kind, root_of
+from ..terminal import HUMAN, play_in_terminal, players_of, show_after, show_record
 from . import perfect, review
+from .bans import game_over
 from .game import Game, parse_record
 from .keys import default_root
-from .legality import check_start, explain, game_over, legal_masks
+from .legality import check_start, explain, legal_masks
 from .notation import DEFAULT_SIZE, parse_size, start_of
 from .players import LEVELS, PERFECT, best_hint, levels_for, make_player, perfect_sizes
 from .position import Position

@@ -43,13 +43,11 @@ red: 3 mistakes, 1 inaccuracy; blue: 3 mistakes, 0 inaccuracies
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from ..errors import GameError, NakedDiagonalError
-from ..inputs import read_text
+from ..errors import NakedDiagonalError
 from ..records import split_record
-from ..review import best_of, ply_row, print_review, review_of
+from ..review import add_review_command, best_of, ply_row, review_of
 from ..table_io import Directory, folder_of, manifest_kind, root_of
 from .game import Game, parse_record
 from .keys import default_root
@@ -110,26 +108,11 @@ def review_text(text: str, directory: Directory = None) -> dict[str, Any]:
     return review_game(Game.from_record(parse_record(text)), tables)
 
 
-def cmd_review(args: argparse.Namespace) -> int:
-    """Review the game of one record."""
-    text = read_text(args.file)
-    try:
-        review = review_text(text, args.tables)
-    except GameError as exc:
-        raise NakedDiagonalError(f"{args.file}: {exc}") from None
-    return print_review(review, args.json, "placements")
-
-
 def register(cmds: Any) -> None:
     """Add ``review`` to the subparsers of ``naked-diagonal``."""
-    p = cmds.add_parser("review", help="judge every turn of a game record on a size with tables (2x2-4x4)")
-    p.add_argument("file", help="record file, or - for standard input")
-    p.add_argument(
-        "--json", action="store_true", help='one line per turn: {"ply", "move", "mover", "position", '
-        '"before", "after", "best", "verdict"}'
-    )
-    p.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
-    p.set_defaults(func=cmd_review)
+    add_review_command(cmds, "judge every turn of a game record on a size with tables (2x2-4x4)",
+                       "tables folder (default tables/naked-diagonal)", review_text, NakedDiagonalError,
+                       "turn", "placements")
 
 
-__all__ = ["cmd_review", "register", "review_game", "review_tables", "review_text"]
+__all__ = ["register", "review_game", "review_tables", "review_text"]

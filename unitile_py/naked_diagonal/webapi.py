@@ -37,19 +37,11 @@ from ..mcts import Steps, finish
 from ..playing import Player
 from ..records import split_record
 from ..service import whole
+from .bans import LeavesNDE, NakedDiagonal, Occupied, game_over
 from .game import Game, parse_record
 from .grid import Grid
 from .keys import default_root
-from .legality import (
-    LeavesNDE,
-    NakedDiagonal,
-    Occupied,
-    check_start,
-    explain,
-    game_over,
-    is_legal,
-    legal_mask,
-)
+from .legality import check_start, explain, is_legal, legal_mask
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
 from .position import Position

@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import puzzle_command
 from ..errors import GameError, UnitileError
-from ..playing import show_after, show_record
+from ..terminal import show_after, show_record
 from . import analyze, match, review, terminal_play
 from .board import Board
 from .drawing import draw

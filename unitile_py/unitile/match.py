@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import playing
-from ..playing import GameResult, MatchSummary, Player, add_match_arguments, report_match, run_games
+from ..match_command import add_match_arguments, report_match
+from ..playing import GameResult, MatchSummary, Player, run_games
 from .board import Board
 from .game import Game
 from .lookups import Lookups

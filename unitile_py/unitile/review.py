@@ -29,12 +29,10 @@ red: 0 mistakes, 1 inaccuracy; blue: 1 mistake, 0 inaccuracies
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
-from ..errors import GameError, UnitileError
-from ..inputs import read_text
-from ..review import ply_row, print_review, review_of
+from ..errors import UnitileError
+from ..review import add_review_command, ply_row, review_of
 from .game import Game
 from .lookups import Lookups
 from .notation import parse_record
@@ -65,27 +63,12 @@ def review_text(text: str, rules: Lookups | None = None, directory: str | None =
     return review_game(Game.from_record(record, rules), rules)
 
 
-def cmd_review(args: argparse.Namespace) -> int:
-    """Review the game of one record."""
-    text = read_text(args.file)
-    try:
-        review = review_text(text, directory=args.tables)
-    except GameError as exc:
-        raise UnitileError(f"{args.file}: {exc}") from None
-    return print_review(review, args.json, "plies")
-
-
 def register(sub: Any) -> None:
     """Add the ``review`` subcommand to the command line's subparsers."""
-    p = sub.add_parser("review", help="judge every move of a game record from the tables")
-    p.add_argument("file", help="record file, or - for standard input")
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help='one line per ply: {"ply", "move", "mover", "position", "before", "after", "best", "verdict"}',
-    )
-    p.add_argument("--tables", metavar="DIR", help="directory of the tables (default: the committed ones)")
-    p.set_defaults(func=cmd_review)
+    add_review_command(sub, "judge every move of a game record from the tables",
+                       "directory of the tables (default: the committed ones)",
+                       lambda text, tables: review_text(text, directory=tables), UnitileError, "ply",
+                       "plies")
 
 
-__all__ = ["cmd_review", "register", "review_game", "review_text"]
+__all__ = ["register", "review_game", "review_text"]

@@ -13,10 +13,11 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from .. import playing
+from .. import terminal
 from ..colours import BLUE, RED
 from ..errors import UnitileError
-from ..playing import HUMAN, side_type
+from ..match_command import side_type
+from ..terminal import HUMAN
 from .board import Board
 from .drawing import draw
 from .game import Game
@@ -36,9 +37,9 @@ def play_in_terminal(
     write: Callable[[str], None] = print,
 ) -> Record:
     """Play one game; ``sides`` maps each colour to ``"human"`` or a level. The record of the game."""
-    players = playing.players_of(sides, seed, lambda level, side_seed: make_player(level, side_seed, tables))
+    players = terminal.players_of(sides, seed, lambda level, side_seed: make_player(level, side_seed, tables))
     game = Game(start, tables)
-    playing.play_in_terminal(game, dict(players), draw, lambda p: hint(p, tables), read, write)
+    terminal.play_in_terminal(game, dict(players), draw, lambda p: hint(p, tables), read, write)
     return game.record()
 
 

@@ -8,13 +8,11 @@ from tests.game.naked_diagonal import reference as ref
 from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal import legality
 from unitile_py.naked_diagonal.areas import Solver
+from unitile_py.naked_diagonal.bans import LeavesNDE, NakedDiagonal, Occupied
+from unitile_py.naked_diagonal.culprit import coverable
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import (
-    LeavesNDE,
-    NakedDiagonal,
-    Occupied,
     after,
-    coverable,
     explain,
     is_legal,
     legal_masks,

@@ -12,9 +12,10 @@ import pytest
 
 from unitile_py.colours import RED
 from unitile_py.errors import GameError
+from unitile_py.naked_diagonal.bans import LeavesNDE, NakedDiagonal
 from unitile_py.naked_diagonal.game import Game, parse_record
 from unitile_py.naked_diagonal.grid import Grid
-from unitile_py.naked_diagonal.legality import LeavesNDE, NakedDiagonal, explain, legal_placements
+from unitile_py.naked_diagonal.legality import explain, legal_placements
 from unitile_py.naked_diagonal.players import UNREACHABLE
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.strategy import strategy_sizes

@@ -123,7 +123,9 @@ def test_the_atlas_counts_up_to_four_points() -> None:
 def test_classify_agrees_with_the_game_engine() -> None:
     """The 2 x 2 hole of the atlas as a real 4 x 4 position: unitile_py's own solver finds it NDE, no
     colour banned, and a culprit that is smaller than the area."""
-    from unitile_py.naked_diagonal.legality import banned, engine, smallest_nde
+    from unitile_py.naked_diagonal.bans import banned
+    from unitile_py.naked_diagonal.culprit import smallest_nde
+    from unitile_py.naked_diagonal.legality import engine
 
     verdict = atlas.classify("BBRR/BooR/RooB/RRBB")
     assert verdict == {"valid": True, "nde": True, "banned": "", "irreducible": False, "culprit_bad": False}
@@ -131,5 +133,5 @@ def test_classify_agrees_with_the_game_engine() -> None:
     area = position.empty_points
     assert engine(position.grid).solver.witness(area, position.red, position.blue) is None
     assert banned(position, area) == ()
-    culprit = smallest_nde(position, area)
+    culprit = smallest_nde(engine(position.grid).solver, position, area)
     assert 0 < culprit.bit_count() < 4 and banned(position, culprit) == ()

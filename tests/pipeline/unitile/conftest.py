@@ -15,7 +15,7 @@ from pipeline.executor import InProcessExecutor
 from pipeline.unitile.build import run_build, value_stages
 from pipeline.unitile.context import Context
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import cli
+from tests.pipeline.test_bad_input_and_damage import cli
 from unitile_py.unitile import Board
 
 B35 = Board.get(3, 5)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.pipeline.test_reliability import cli, one_line
+from tests.pipeline.test_bad_input_and_damage import cli, one_line
 from tests.pipeline.unitile.conftest import rebuild
 from unitile_py.unitile import Board, Position
 

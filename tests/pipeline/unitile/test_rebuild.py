@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.unitile.store import Store
-from tests.pipeline.test_reliability import chunk_file, one_line
+from tests.pipeline.test_bad_input_and_damage import chunk_file, one_line
 from tests.pipeline.unitile.conftest import digests, rebuild
 from unitile_py.unitile import Board
 

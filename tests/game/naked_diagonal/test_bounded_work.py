@@ -1,6 +1,6 @@
 """Explanations of NDE bans in bounded work (issue 35, "Requests that freeze the page").
 
-The culprit search (:func:`legality.culprit_of`) counts the nodes it visits, so its answers are the
+The culprit search (:func:`culprit.culprit_of`) counts the nodes it visits, so its answers are the
 same on every machine; these tests pin the game of the issue, where the unbounded search took 23-51 s.
 """
 
@@ -14,21 +14,13 @@ from typing import Any
 import pytest
 
 from tests.game.naked_diagonal.test_rules import E6_POSITION
-from unitile_py.naked_diagonal import legality
+from unitile_py.naked_diagonal import culprit, legality
 from unitile_py.naked_diagonal import webapi as webapi_module
 from unitile_py.naked_diagonal.areas import Solver
+from unitile_py.naked_diagonal.bans import LeavesNDE
+from unitile_py.naked_diagonal.culprit import coverable, culprit_of, smallest_nde
 from unitile_py.naked_diagonal.grid import Grid
-from unitile_py.naked_diagonal.legality import (
-    LeavesNDE,
-    coverable,
-    culprit_of,
-    engine,
-    explain,
-    has_legal_placement,
-    is_legal,
-    nde_regions,
-    smallest_nde,
-)
+from unitile_py.naked_diagonal.legality import engine, explain, has_legal_placement, is_legal, nde_regions
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.rules import forming, forms
 from unitile_py.naked_diagonal.webapi import Api
@@ -109,13 +101,15 @@ def test_the_budget_is_work_not_time_and_unbounded_agrees_on_small_areas() -> No
         position = position.place(g.point(m), "r" if i % 2 == 0 else "b")
     after = position.place(g.point("d1"), "r")
     (area,) = nde_regions(after)
-    assert culprit_of(after, area) == (smallest_nde(after, area), True) == (1 << g.point("d2"), True)
+    solver = engine(g).solver
+    d2 = 1 << g.point("d2")
+    assert culprit_of(solver, after, area) == (smallest_nde(solver, after, area), True) == (d2, True)
     # No work at all: the area alone, not narrowed, and the words say so.
-    assert culprit_of(after, area, -1, 0, 0) == (area, False)
+    assert culprit_of(solver, after, area, -1, 0, 0) == (area, False)
 
 
 def test_a_cut_search_says_the_culprit_was_not_narrowed_down(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(legality, "CULPRIT_WORK", 0)
+    monkeypatch.setattr(culprit, "CULPRIT_WORK", 0)
     ban = Api().explain({"size": 5, "start": None,
                          "moves": ["a5", "b3", "e3", "c3", "c1", "d3", "b5", "b2", "e5", "e1"]}, "d1")
     assert ban is not None and ban["kind"] == "nde" and ban["narrowed"] is False
@@ -137,14 +131,14 @@ def test_the_minimal_core_search_is_bounded_and_its_cut_answer_is_still_a_core()
     after = position.place(e6, "r")
     (area,) = nde_regions(after, e6)
     solver = engine(g).solver
-    full, done = legality._irreducible(solver, area, after.red, after.blue, e6)
+    full, done = culprit._irreducible(solver, area, after.red, after.blue, e6)
     assert done and full.bit_count() == 16
-    bounded, done = legality._irreducible(solver, area, after.red, after.blue, e6, legality.CORE_WORK)
+    bounded, done = culprit._irreducible(solver, area, after.red, after.blue, e6, culprit.CORE_WORK)
     assert (bounded, done) == (full, True)
     # Cut short (the shared memo answers most pieces: a fresh engine's solver has none of them).
     fresh = legality.Engine(g).solver
     assert fresh.decide(area, after.red, after.blue, 0, e6, nde_likely=True)
-    cut, done = legality._irreducible(fresh, area, after.red, after.blue, e6, 5)
+    cut, done = culprit._irreducible(fresh, area, after.red, after.blue, e6, 5)
     assert not done and cut & full == full and cut & ~area == 0 and len(g.components(cut)) == 1
     # Still a core: no clean sequence fills it even with every other point of the area as a joker.
     assert Solver(g).witness(cut, after.red, after.blue, area & ~cut) is None
@@ -154,7 +148,7 @@ def test_a_cut_core_search_says_the_culprit_was_not_narrowed(monkeypatch: pytest
     position = Position.parse(E6_POSITION)
     g = position.grid
     monkeypatch.setattr(legality, "_ENGINES", {})  # a fresh engine, whose memo knows no piece
-    monkeypatch.setattr(legality, "CORE_WORK", 0)
+    monkeypatch.setattr(culprit, "CORE_WORK", 0)
     ban = explain(position, g.point("e6"), "r")
     assert isinstance(ban, LeavesNDE) and not ban.narrowed
     after = position.place(g.point("e6"), "r")
