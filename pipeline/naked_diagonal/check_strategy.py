@@ -35,9 +35,12 @@ from unitile_py.colours import COLOUR_NAMES, RED, other
 from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.grid import Grid, Symmetry
 from unitile_py.naked_diagonal.legality import after, explain, is_legal, legal_masks
-from unitile_py.naked_diagonal.perfect import winning_placement
+from unitile_py.naked_diagonal.perfect import Masks, winning_placement
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.strategy import Strategy
+
+#: The legal masks the bounded searches share at most (then the cache starts again).
+MASKS_KEPT = 500_000
 
 
 class Rejected(CheckFailed):
@@ -99,6 +102,7 @@ def check_strategy(strategy: Strategy) -> Report:
     keeping = _keeping(grid)
     report = Report(n, winner, len(strategy))
     bounded = strategy.bounded
+    masks: Masks = {}  # the bounded searches' legal masks, shared (a cache: it changes no answer)
     done: set[tuple[int, int, str]] = set()
     line: list[int] = []
 
@@ -106,6 +110,12 @@ def check_strategy(strategy: Strategy) -> Report:
         moves = " ".join(grid.name(p) for p in line) or "none"
         return Rejected(f"strategy {n}x{n} rejected: placements from the start: {moves} "
                         f"(position {position}): {what}")
+
+    def searched_win(position: Position) -> bool:
+        assert bounded is not None
+        if len(masks) > MASKS_KEPT:
+            masks.clear()
+        return winning_placement(position, bounded, masks) is not None
 
     def visit(position: Position) -> None:
         won = position.winner()
@@ -123,7 +133,7 @@ def check_strategy(strategy: Strategy) -> Report:
         done.add(key)
         if position.turn == winner:
             found = strategy.record_for(position)
-            if found is None and bounded is not None and winning_placement(position, bounded) is not None:
+            if found is None and bounded is not None and searched_win(position):
                 report.searched += 1
                 return
             if found is None:

@@ -325,8 +325,9 @@ def _strategy_from_strategy(args: argparse.Namespace, n: int) -> int:
     records = dict(zip(source.keys, source.moves, strict=True))
     kept = ("empty_board", "first_placements", "proof")
     results: dict[str, Any] = {name: source.manifest[name] for name in kept if name in source.manifest}
-    results["whole"] = {"positions": len(records), "records_sha256": source.manifest["records_sha256"],
-                        "command": source.manifest.get("command", "")}
+    if args.bounded:
+        results["whole"] = {"positions": len(records), "records_sha256": source.manifest["records_sha256"],
+                            "command": source.manifest.get("command", "")}
     command = _with_bounded(str(source.manifest.get("command") or f"python -m pipeline nd-strategy "
                                 f"--board {n}x{n}"), args.bounded)
     sizes = write_strategy(args.out, n, source.winner, records, command, results, args.bounded)

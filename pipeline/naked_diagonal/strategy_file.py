@@ -25,7 +25,7 @@ from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.grid import Grid, Symmetry
 from unitile_py.naked_diagonal.keys import canonical, key_position, position_key
 from unitile_py.naked_diagonal.legality import after, legal_masks
-from unitile_py.naked_diagonal.perfect import winning_placement
+from unitile_py.naked_diagonal.perfect import Masks, winning_placement
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.strategy import (
     DATA_FILE,
@@ -36,12 +36,15 @@ from unitile_py.naked_diagonal.strategy import (
     MAX_N,
     WINNERS,
     Bounded,
+    answers_digest,
     inverse_point,
     key_bytes,
     records_digest,
 )
 from unitile_py.naked_diagonal.tables import NDTables, tables_for
 
+#: The legal masks the bounded searches of :func:`compacted` share at most.
+MASKS_KEPT = 500_000
 #: Records per block.
 PER_BLOCK = 4096
 #: A strategy as the writer takes it: placements by position (in the position's frame, the winner to
@@ -91,9 +94,12 @@ def compacted(n: int, winner: str, records: Mapping[int, int], bounded: Bounded)
     wins. A winner's turn where that search finds a win is left out with every line below it; the
     others are kept and followed through every legal reply of the loser."""
     kept: dict[int, int] = {}
+    masks: Masks = {}  # the searches' legal masks, shared (a cache: it changes no answer)
 
     def keep(position: Position, key: int, symmetry: Symmetry) -> int | None:
-        if winning_placement(position, bounded) is not None:
+        if len(masks) > MASKS_KEPT:
+            masks.clear()
+        if winning_placement(position, bounded, masks) is not None:
             return None
         if key not in records:
             raise NakedDiagonalError(f"strategy {n}x{n}: no placement for {position}, a turn of "
@@ -188,9 +194,11 @@ def strategy_files(
     if bounded is not None:
         manifest["bounded"] = bounded.manifest()
     for name, value in (results or {}).items():
-        if name in manifest:
+        if name in manifest or name == "answers_sha256":
             raise NakedDiagonalError(f"strategy result {name!r}: a field of the manifest itself")
         manifest[name] = value
+    if "empty_board" in manifest or "first_placements" in manifest:
+        manifest["answers_sha256"] = answers_digest(manifest)
     text = json.dumps(manifest, indent=1) + "\n"
     return {"manifest.json": text.encode("utf-8"), DATA_FILE: data}
 

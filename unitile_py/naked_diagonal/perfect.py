@@ -51,6 +51,10 @@ UNPROVEN_DEFENCE = "the stored proof wins for the opponent: level 5's defence"
 NO_DISTANCE = "a strategy proves who wins, not in how many placements"
 
 
+#: Legal masks ``(red, blue)`` of positions by their stones ``(red, blue)``.
+Masks = dict[tuple[int, int], tuple[int, int]]
+
+
 class OutOfBudget(Exception):
     """The exact search expanded :data:`NODES` positions without deciding."""
 
@@ -64,11 +68,13 @@ class Search:
     search (:func:`winning_placement`) decided once is decided again wherever the position comes back.
     """
 
-    def __init__(self, grid: Grid, nodes: int = NODES) -> None:
+    def __init__(self, grid: Grid, nodes: int = NODES, masks: Masks | None = None) -> None:
         self.grid = grid
         self.nodes = nodes
         self.memo: dict[int, bool] = {}
-        self.masks: dict[tuple[int, int], tuple[int, int]] = {}
+        #: Legal masks by ``(red, blue)``: a cache of a pure function, so one may be shared by many
+        #: searches (it changes their time, never what they expand).
+        self.masks: Masks = {} if masks is None else masks
 
     def legal(self, red: int, blue: int) -> tuple[int, int]:
         """The legal masks of Red and Blue, remembered."""
@@ -142,21 +148,23 @@ class Search:
         return won if same else not won
 
 
-def exact_moves(position: Position, nodes: int = NODES, empty: int = EXACT_EMPTY) -> dict[int, bool] | None:
+def exact_moves(
+    position: Position, nodes: int = NODES, empty: int = EXACT_EMPTY, masks: Masks | None = None
+) -> dict[int, bool] | None:
     """``{point: True when the mover wins after placing there}`` for the legal placements of the side
     to move, searched in the reading order of the position's canonical image (:class:`Search`) and
     stopping at the first win; None when the position has more than ``empty`` empty points or the
     search expands more than ``nodes`` positions."""
-    return finish(exact_moves_steps(position, nodes, empty))
+    return finish(exact_moves_steps(position, nodes, empty, masks))
 
 
 def exact_moves_steps(
-    position: Position, nodes: int = NODES, empty: int = EXACT_EMPTY
+    position: Position, nodes: int = NODES, empty: int = EXACT_EMPTY, masks: Masks | None = None
 ) -> Steps[dict[int, bool] | None]:
     """:func:`exact_moves` in pieces: it pauses before each placement it searches."""
     if position.empty_points.bit_count() > empty:
         return None
-    search = Search(position.grid, nodes)
+    search = Search(position.grid, nodes, masks)
     key, symmetry = canonical(position)
     image = key_position(position.grid.n, key)
     out: dict[int, bool] = {}
@@ -172,7 +180,7 @@ def exact_moves_steps(
     return out
 
 
-def winning_placement(position: Position, bounded: Bounded) -> int | None:
+def winning_placement(position: Position, bounded: Bounded, masks: Masks | None = None) -> int | None:
     """The bounded search of a compact strategy (docs/naked-diagonal-tables.md, "Compact strategies"):
     the first placement that :func:`exact_moves` proves to win for the side to move, with the budget of
     ``bounded`` (positions expanded, empty points at most), or None when it finds none.
@@ -180,7 +188,7 @@ def winning_placement(position: Position, bounded: Bounded) -> int | None:
     The search is the same on every image of a position, and a search from a position it reached
     expands only positions it expanded, so where it found a win within the budget it finds one again
     at each later turn of the winner, within the same budget."""
-    moves = exact_moves(position, bounded.nodes, bounded.empty)
+    moves = exact_moves(position, bounded.nodes, bounded.empty, masks)
     if moves is None:
         return None
     return next((p for p, won in moves.items() if won), None)
@@ -314,14 +322,9 @@ def outcome(position: Position, strategy: Strategy, search: Search) -> tuple[str
 def _first_placement(position: Position, strategy: Strategy, point: int) -> str | None:
     """The manifest's outcome for Red after the first placement ``point`` (or an image of it under a
     symmetry that keeps the players), or None."""
-    first = strategy.first_placements
-    if not first or position != Position.empty(position.grid.n):
+    if position != Position.empty(position.grid.n):
         return None
-    g = position.grid
-    for s in g.symmetries:
-        if not s.swaps_edges and g.name(s.image[point]) in first:
-            return first[g.name(s.image[point])]
-    return None
+    return strategy.first_outcome(point)
 
 
 def analysis(position: Position, strategy: Strategy, nodes: int = NODES) -> dict[str, Any]:

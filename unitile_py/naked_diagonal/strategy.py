@@ -32,10 +32,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..colours import BLUE, COLOUR_NAMES, RED
-from ..errors import NakedDiagonalError
+from ..errors import GameError, NakedDiagonalError
 from ..table_io import (
     SHA256,
     Directory,
+    check_files,
     check_per_block,
     checked,
     field,
@@ -70,6 +71,8 @@ FILE_NAME = re.compile(re.escape(DATA_FILE), re.ASCII)
 WINNERS = {RED: 0, BLUE: 1}
 #: The outcomes a manifest's ``empty_board`` and ``first_placements`` may give (for the mover).
 OUTCOMES = ("win", "loss")
+#: The manifest's fields that answer questions (``answers_sha256`` covers them).
+ANSWERS = ("board", "winner", "empty_board", "first_placements")
 #: A point name in a manifest's ``first_placements``.
 POINT_NAME = re.compile(r"[a-z][1-9][0-9]?", re.ASCII)
 #: Array type codes of the delta widths that have one.
@@ -232,12 +235,46 @@ def parse_manifest(n: int | None, raw: bytes) -> dict[str, Any]:
                 raise NakedDiagonalError(f"{where}: bounded.{name} must be a whole number from 1 to {top}")
     if "first_placements" in manifest:
         first = field(where, manifest, "first_placements", dict, "an object", NakedDiagonalError)
+        grid = Grid.get(size)
         for name, outcome in first.items():
-            if not POINT_NAME.fullmatch(name) or outcome not in OUTCOMES:
-                raise NakedDiagonalError(
-                    f"{where}: first_placements[{name[:10]!r}] must be 'win' or 'loss' for a point name"
-                )
+            if not POINT_NAME.fullmatch(name) or outcome not in OUTCOMES or not _on_board(grid, name):
+                raise NakedDiagonalError(f"{where}: first_placements[{name[:10]!r}] must be 'win' or 'loss' "
+                                         f"for a point of the {size}x{size} board")
+    _check_answers(where, manifest)
     return manifest
+
+
+def answers_digest(manifest: Mapping[str, Any]) -> str:
+    """``answers_sha256``: sha256 of the manifest's answering fields (``board``, ``winner``,
+    ``empty_board``, ``first_placements``) as JSON with sorted keys and no spaces."""
+    answers = {name: manifest.get(name) for name in ANSWERS}
+    return hashlib.sha256(json.dumps(answers, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _check_answers(where: str, manifest: dict[str, Any]) -> None:
+    """The answering fields against ``answers_sha256`` (required once the manifest gives an answer of
+    the proof) and against the winner: the empty board is a win for Red exactly when Red is the winner,
+    and when Blue is, every first placement of Red loses."""
+    if "empty_board" not in manifest and "first_placements" not in manifest:
+        return
+    digest = manifest.get("answers_sha256")
+    if not isinstance(digest, str) or digest != answers_digest(manifest):
+        raise NakedDiagonalError(f"{where}: the answers (empty_board, first_placements) differ from "
+                                 "answers_sha256")
+    red_wins = manifest["winner"] == "red"
+    if "empty_board" in manifest and (manifest["empty_board"] == "win") != red_wins:
+        raise NakedDiagonalError(f"{where}: empty_board {manifest['empty_board']!r} contradicts the winner "
+                                 f"{manifest['winner']!r}")
+    if not red_wins and "win" in manifest.get("first_placements", {}).values():
+        raise NakedDiagonalError(f"{where}: a first placement wins for Red, but Blue is the winner")
+
+
+def _on_board(grid: Grid, name: str) -> bool:
+    try:
+        grid.point(name)
+    except GameError:
+        return False
+    return True
 
 
 def board_of(text: str) -> int | None:
@@ -298,7 +335,12 @@ class Strategy:
             raise NakedDiagonalError(
                 f"{_where(n)}: {DATA_FILE} records differ from manifest.json (records_sha256)"
             )
-        return Strategy(n, manifest, winner, keys, moves)
+        strategy = Strategy(n, manifest, winner, keys, moves)
+        first = strategy.move_for(Position.empty(n)) if winner == RED else None
+        if first is not None and strategy.first_outcome(first) == "loss":
+            raise NakedDiagonalError(f"{_where(n)}: manifest.json says {strategy.grid.name(first)} loses for "
+                                     "Red, the strategy's own first placement")
+        return strategy
 
     @property
     def empty_board(self) -> str | None:
@@ -310,6 +352,15 @@ class Strategy:
     def first_placements(self) -> dict[str, str]:
         """The manifest's outcome for Red after each first placement named there (may be empty)."""
         return dict(self.manifest.get("first_placements", {}))
+
+    def first_outcome(self, point: int) -> str | None:
+        """The manifest's outcome for Red after the first placement ``point`` or an image of it under a
+        symmetry that keeps the players, or None when it names none of them."""
+        first = self.first_placements
+        for s in self.grid.symmetries:
+            if not s.swaps_edges and self.grid.name(s.image[point]) in first:
+                return first[self.grid.name(s.image[point])]
+        return None
 
     @property
     def bounded(self) -> Bounded | None:
@@ -367,6 +418,22 @@ def winner_of(n: int, directory: Directory = None) -> str | None:
     return winner if winner in ("red", "blue") else None
 
 
+def strategy_problem(n: int, directory: Directory = None) -> str | None:
+    """Why the strategy of the n x n board in ``directory`` (default :func:`default_root`) cannot answer,
+    in one line, or None. A quick check for offering it: the manifest's fields and answers and the data
+    file's size and sha256, without decoding the records (loading does)."""
+    folder = folder_of(root_of(directory, default_root), f"{n}x{n}")
+    where = _where(n)
+    try:
+        raw = read_bytes(where, folder / "manifest.json", NakedDiagonalError)
+        manifest = parse_manifest(n, raw)
+        files = {"manifest.json": raw, DATA_FILE: read_bytes(where, folder / DATA_FILE, NakedDiagonalError)}
+        check_files(where, files, manifest, NakedDiagonalError)
+    except NakedDiagonalError as exc:
+        return str(exc)
+    return None
+
+
 _strategy_for = loaded_once(Strategy.load, default_root)
 
 
@@ -377,6 +444,7 @@ def strategy_for(n: int, directory: Directory = None) -> Strategy:
 
 
 __all__ = [
+    "ANSWERS",
     "DATA_FILE",
     "FORMAT",
     "HEADER",
@@ -386,12 +454,14 @@ __all__ = [
     "MAX_N",
     "Bounded",
     "Strategy",
+    "answers_digest",
     "board_of",
     "decode",
     "inverse_point",
     "key_bytes",
     "records_digest",
     "strategy_for",
+    "strategy_problem",
     "strategy_sizes",
     "winner_of",
 ]

@@ -47,7 +47,7 @@ from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_pl
 from .position import Position
 from .review import review_game, review_tables
 from .rules import chain, forms
-from .strategy import strategy_sizes, winner_of
+from .strategy import strategy_problem, strategy_sizes, winner_of
 from .tables import solved_sizes, tables_for, tables_problem
 
 #: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
@@ -110,9 +110,11 @@ class Api(service.Service[Game]):
         gives the hint; ``proof_sizes`` maps each size whose level 6 follows a stored proof (a strategy,
         5x5) to the winner it proves (``"red"`` or ``"blue"``); ``table_sizes`` the sizes whose tables
         give the analysis and the review."""
-        # Sizes whose tables are damaged are not offered (a lookup would say so at the first move).
+        # Sizes whose tables or strategy are damaged are not offered (a lookup would say so at the first
+        # move).
         tables = solved_sizes()
-        perfect = [n for n in perfect_sizes() if n in SIZES and (n not in tables or not tables_problem(n))]
+        perfect = [n for n in perfect_sizes() if n in SIZES
+                   and not (tables_problem(n) if n in tables else strategy_problem(n))]
         proofs = {str(n): winner_of(n) for n in strategy_sizes() if n in perfect and n not in solved_sizes()}
         return {
             "sizes": list(SIZES),

@@ -33,7 +33,13 @@ from unitile_py.naked_diagonal.players import (
     perfect_sizes,
 )
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.naked_diagonal.strategy import Bounded, Strategy, strategy_for, strategy_sizes
+from unitile_py.naked_diagonal.strategy import (
+    Bounded,
+    Strategy,
+    answers_digest,
+    strategy_for,
+    strategy_sizes,
+)
 from unitile_py.naked_diagonal.tables import NDTables, solved_sizes, tables_for
 from unitile_py.naked_diagonal.webapi import Api
 from unitile_py.playing import run_games
@@ -64,6 +70,7 @@ def strategy_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
         manifest = json.loads((folder / "manifest.json").read_text())
         manifest["empty_board"] = tables.outcome(start)[0]
         manifest["first_placements"] = names
+        manifest["answers_sha256"] = answers_digest(manifest)
         (folder / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return root
 

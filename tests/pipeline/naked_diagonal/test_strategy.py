@@ -10,6 +10,7 @@ import hashlib
 import json
 import random
 import re
+import shutil
 import subprocess
 import sys
 from functools import cache
@@ -34,7 +35,13 @@ from unitile_py.naked_diagonal.keys import canonical, canonical_key, key_positio
 from unitile_py.naked_diagonal.legality import after, is_legal, legal_masks
 from unitile_py.naked_diagonal.perfect import winning_placement
 from unitile_py.naked_diagonal.position import Position
-from unitile_py.naked_diagonal.strategy import DATA_FILE, Bounded, Strategy
+from unitile_py.naked_diagonal.strategy import (
+    DATA_FILE,
+    Bounded,
+    Strategy,
+    answers_digest,
+    strategy_problem,
+)
 from unitile_py.naked_diagonal.tables import tables_for
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -352,6 +359,43 @@ def rewrite_manifest(folder: Path, data: bytes) -> None:
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["files"][DATA_FILE] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def copy_of_5x5(tmp_path: Path, **answers: object) -> Path:
+    """A copy of the committed 5x5 strategy whose manifest gives ``answers`` (first placements by
+    name, or ``empty_board``), re-signed (``answers_sha256`` recomputed) unless ``signed`` is False."""
+    folder = tmp_path / "5x5"
+    shutil.copytree(ROOT / "tables" / "naked-diagonal" / "5x5", folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    signed = answers.pop("signed", True)
+    for name, value in answers.items():
+        if name == "empty_board":
+            manifest["empty_board"] = value
+        else:
+            manifest["first_placements"][name] = value
+    if signed:
+        manifest["answers_sha256"] = answers_digest(manifest)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    return folder
+
+
+def test_the_answers_of_a_strategy_manifest_are_checked(tmp_path: Path) -> None:
+    """Issue 51, item 4: the empty board's and the first placements' outcomes answer questions, so a
+    changed one is caught: by its digest, by the winner, by the strategy's own first placement."""
+    start = Position.empty(5)
+    first = Grid.get(5).name(Strategy.load(5, ROOT / "tables" / "naked-diagonal").move_for(start) or -1)
+    unsigned = copy_of_5x5(tmp_path / "a", a5="loss", signed=False)
+    assert "differ from answers_sha256" in damaged_message(unsigned)
+    message = damaged_message(copy_of_5x5(tmp_path / "b", **{first: "loss"}))
+    assert f"says {first} loses for Red, the strategy's own first placement" in message
+    assert "contradicts the winner" in damaged_message(copy_of_5x5(tmp_path / "c", empty_board="loss"))
+    assert "for a point of the 5x5 board" in damaged_message(copy_of_5x5(tmp_path / "d", z99="win"))
+    assert "for a point of the 5x5 board" in damaged_message(copy_of_5x5(tmp_path / "e", f1="win"))
+    # The verifier refuses the folder too, and the web API does not offer a damaged size.
+    with pytest.raises(Rejected, match="contradicts the winner"):
+        load_checked(copy_of_5x5(tmp_path / "f", empty_board="loss"))
+    assert strategy_problem(5, tmp_path / "c") is not None and strategy_problem(5, tmp_path / "a") is not None
+    assert strategy_problem(5, ROOT / "tables" / "naked-diagonal") is None
 
 
 def test_damaged_files_are_one_line_errors(tmp_path: Path) -> None:
