@@ -1,0 +1,150 @@
+"""The proof store trusts none of its records (issue 51, item 3): on a copy of a finished 4x4 store, a rerun
+of ``nd-prove`` reports each damaged or implausible deciding round once, in one line, with or without
+``--quiet``, does its work again and answers what the proven entries say (Blue wins 4x4), never what a
+damaged record says."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.naked_diagonal import cli as nd_cli
+from pipeline.naked_diagonal.proof_store import ProofStore, decided, decided_by_entries, record_problem
+
+#: Nodes per round, as in the issue's store.
+ROUND = "1000"
+
+
+def prove(store: Path, *extra: str) -> list[str]:
+    return ["nd-prove", "--in-process", "--board", "4x4", "--store", str(store), "--round-nodes", ROUND,
+            *extra]
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished ``nd-prove --board 4x4 --store S --round-nodes 1000`` store."""
+    store = tmp_path_factory.mktemp("finished") / "p4.zarr"
+    assert nd_cli.main([*prove(store), "--quiet"]) == 0
+    return store
+
+
+def deciding(store: Path) -> dict[str, Path]:
+    """The folder of each task's deciding round."""
+    return {task: store / r.path for task, r in decided(ProofStore(str(store), 4).load()[1]).items()}
+
+
+def edit_meta(folder: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    meta = json.loads((folder / "zarr.json").read_text())
+    change(meta)
+    (folder / "zarr.json").write_text(json.dumps(meta))
+
+
+def edit_record(folder: Path, change: Callable[[dict[str, Any]], None]) -> None:
+    edit_meta(folder, lambda meta: change(meta["attributes"]["record"]))
+
+
+def rerun(store: Path, capsys: pytest.CaptureFixture[str], quiet: bool = True) -> tuple[dict[str, Any], str]:
+    capsys.readouterr()
+    assert nd_cli.main(prove(store, *(["--quiet"] if quiet else []))) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return json.loads(out), err
+
+
+def warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if line.startswith("warning:")]
+
+
+def damaged_copy(finished: Path, tmp_path: Path) -> tuple[Path, dict[str, Path]]:
+    store = tmp_path / "copy.zarr"
+    shutil.copytree(finished, store)
+    return store, deciding(store)
+
+
+def check_redone(result: dict[str, Any], task: str) -> None:
+    """Blue wins 4x4 as before, and the damaged task was searched again."""
+    assert result["empty_board"] == "loss" and result["winner"] == "blue"
+    (done,) = [t for t in result["tasks"] if "-".join(t["line"]) == task]
+    assert not done.get("recorded") and done["wins"] is True
+
+
+def test_the_finished_store_is_trusted_as_it_is(finished: Path, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    store, rounds = damaged_copy(finished, tmp_path)
+    assert len(rounds) >= 2
+    result, err = rerun(store, capsys, quiet=False)
+    assert not warnings(err) and all(t.get("recorded") for t in result["tasks"])
+    assert result["empty_board"] == "loss"
+
+
+@pytest.mark.parametrize(("damage", "words"), [
+    (lambda f: (f / "zarr.json").write_text(""), "metadata cannot be read"),
+    (lambda f: (f / "zarr.json").write_text("{"), "metadata cannot be read"),
+    (lambda f: edit_meta(f, lambda m: m.update(shape=[10**12, 5])), "shape is [1000000000000, 5]"),
+    (lambda f: edit_record(f, lambda r: r.update(wins="yes")), "field wins is 'yes'"),
+    (lambda f: edit_record(f, lambda r: r.update(nodes=-5)), "field nodes is -5"),
+    (lambda f: edit_record(f, lambda r: r.update(round="x")), "field round is 'x'"),
+    (lambda f: edit_record(f, lambda r: r.update(entries=10**12)), "field entries is 1000000000000"),
+], ids=["emptied", "brace", "shape", "wins-yes", "nodes-negative", "round-x", "entries-huge"])
+def test_a_damaged_deciding_round_is_reported_once_and_redone(
+        damage: Callable[[Path], None], words: str, finished: Path, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    store, rounds = damaged_copy(finished, tmp_path)
+    task, folder = sorted(rounds.items())[0]
+    damage(folder)
+    result, err = rerun(store, capsys)  # --quiet: the damage is still reported
+    (line,) = warnings(err)
+    assert words in line and folder.name in line and "round ignored" in line, line
+    check_redone(result, task)
+    # Without --quiet the warning is printed once too (it was printed twice), and the store, redone, holds.
+    again, err = rerun(store, capsys, quiet=False)
+    assert len(warnings(err)) == 1 and again["empty_board"] == "loss"
+
+
+def test_flipped_wins_in_every_deciding_round_change_nothing(finished: Path, tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    store, rounds = damaged_copy(finished, tmp_path)
+    for folder in rounds.values():
+        edit_record(folder, lambda r: r.update(wins=not r["wins"]))
+    result, err = rerun(store, capsys, quiet=False)
+    lines = warnings(err)
+    assert len(lines) == len(rounds), lines
+    assert all("its record says a loss, the store's proven entries a win" in line for line in lines)
+    assert result["empty_board"] == "loss" and result["winner"] == "blue"  # not "Red wins 4x4"
+    for task in rounds:
+        check_redone(result, task)
+    # The redone rounds decide now; the flipped ones are still reported, once each.
+    again, err = rerun(store, capsys)
+    assert again["empty_board"] == "loss" and len(warnings(err)) == len(rounds)
+
+
+def test_a_decided_round_is_checked_against_the_proven_entries(finished: Path) -> None:
+    store = ProofStore(str(finished), 4)
+    rows, rounds = store.load()
+    said: list[str] = []
+    assert decided_by_entries(4, rows, rounds, said.append, str(finished)) == decided(rounds)
+    assert not said
+    # Without the entries nothing is decided, and each deciding round says why.
+    assert decided_by_entries(4, rows[:0], rounds, said.append) == {}
+    assert len(said) == len(decided(rounds)) and all("no proven entry" in s for s in said)
+
+
+def test_record_fields_are_checked_for_type_and_range() -> None:
+    good = {"round": 1, "writer": "w", "entries": 2, "wins": True, "nodes": 5, "cpu_seconds": 0.5,
+            "line": ["a1"], "proof": ["b2"]}
+    assert record_problem(4, "a1", "00001-w", good, (2, 5)) is None
+    for change, words in [({"round": True}, "field round"), ({"round": 2}, "field round"),
+                          ({"writer": "v"}, "field writer"), ({"entries": 3}, "shape is [2, 5]"),
+                          ({"wins": 1}, "field wins"), ({"nodes": 1.5}, "field nodes"),
+                          ({"cpu_seconds": -1}, "field cpu_seconds"), ({"seconds": "x"}, "field seconds"),
+                          ({"line": ["b1"]}, "not the line of task a1"), ({"proof": [3]}, "field proof"),
+                          ({"entries": 1 << 40}, "field entries")]:
+        why = record_problem(4, "a1", "00001-w", {**good, **change}, (2, 5))
+        assert why is not None and words in why, (change, why)
+    assert record_problem(4, "a1", "1-w", good, (2, 5)) == "its name is not <round>-<writer>"
+
