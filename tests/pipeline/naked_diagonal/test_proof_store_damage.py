@@ -1,20 +1,27 @@
 """The proof store trusts none of its records (issue 51, item 3): on a copy of a finished 4x4 store, a rerun
 of ``nd-prove`` reports each damaged or implausible deciding round once, in one line, with or without
 ``--quiet``, does its work again and answers what the proven entries say (Blue wins 4x4), never what a
-damaged record says."""
+damaged record says; and the readers' fuzzer on the store (truncations, bit flips, changed records)."""
 
 from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from pipeline.errors import CheckFailed
 from pipeline.naked_diagonal import cli as nd_cli
 from pipeline.naked_diagonal.proof_store import ProofStore, decided, decided_by_entries, record_problem
+from tests.game.test_fuzz_readers import LIMIT, time_limit
+from unitile_py.errors import GameError
 
 #: Nodes per round, as in the issue's store.
 ROUND = "1000"
@@ -148,3 +155,83 @@ def test_record_fields_are_checked_for_type_and_range() -> None:
         assert why is not None and words in why, (change, why)
     assert record_problem(4, "a1", "1-w", good, (2, 5)) == "its name is not <round>-<writer>"
 
+
+def decisions(store: Path, said: list[str]) -> dict[str, bool]:
+    """What a rerun takes as decided: each task's answer, from the checked rounds and entries."""
+    rows, rounds = ProofStore(str(store), 4).load(warn=said.append)
+    return {task: r.record["wins"] for task, r in decided_by_entries(4, rows, rounds, said.append).items()}
+
+
+@dataclass(frozen=True)
+class StoreDamage:
+    """A truncation or a bit flip of one file of the store, or a field of a round's record changed (no
+    checksum covers a record: any change is a re-signed one)."""
+
+    kind: str
+    file: int
+    at: int
+    how: int
+
+
+#: The fields of a record a change picks from, the deciding one first.
+FIELDS = ("wins", "round", "entries", "writer", "line", "nodes", "hints", "proof", "cpu_seconds", "table")
+STORE_DAMAGE = st.builds(StoreDamage, st.sampled_from(["field", "truncate", "flip"]),
+                         st.integers(0, 1 << 16), st.integers(0, 1 << 24), st.integers(0, 63))
+#: What a record's field may be changed to (its old value given).
+FIELD_CHANGES: list[Callable[[Any], Any]] = [
+    lambda v: not v if isinstance(v, bool) else v + 1 if isinstance(v, int) else v if v else 2,
+    lambda v: -5, lambda v: 10**12, lambda v: "yes", lambda v: None, lambda v: [], lambda v: "x",
+    lambda v: 1.5, lambda v: ["a1"],
+]
+
+
+def damage_store(store: Path, damage: StoreDamage) -> bool:
+    """Damage a copy of the store; False when nothing changed."""
+    if damage.kind == "field":
+        folders = sorted(p.parent for p in store.glob("proven/*/*/zarr.json"))
+        folder = folders[damage.file % len(folders)]
+        meta = json.loads((folder / "zarr.json").read_text())
+        record = meta["attributes"]["record"]
+        key = FIELDS[damage.at % len(FIELDS)]
+        new = FIELD_CHANGES[damage.how % len(FIELD_CHANGES)](record.get(key))
+        if key in record and new == record[key] and type(new) is type(record[key]):
+            return False
+        record[key] = new
+        (folder / "zarr.json").write_text(json.dumps(meta))
+        return True
+    files = sorted(p for p in store.rglob("*") if p.is_file())
+    path = files[damage.file % len(files)]
+    body = bytearray(path.read_bytes())
+    if not body:
+        return False
+    if damage.kind == "truncate":
+        path.write_bytes(bytes(body[:damage.at % len(body)]))
+    else:
+        body[damage.at % len(body)] ^= 1 << (damage.how % 8)
+        path.write_bytes(bytes(body))
+    return True
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(damage=STORE_DAMAGE)
+def test_a_damaged_store_is_reported_in_one_line_and_never_changes_an_answer(finished: Path,
+                                                                          damage: StoreDamage) -> None:
+    """The readers' fuzzer on the proof store: whatever the damage, reading ends in time, in one line of
+    the project's errors or with one-line warnings, and every task it takes as decided has the answer the
+    undamaged store gives (damage may leave a task undecided, to be searched again, never change it)."""
+    pristine = decisions(finished, [])
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp) / "copy.zarr"
+        shutil.copytree(finished, store)
+        if not damage_store(store, damage):
+            return
+        said: list[str] = []
+        try:
+            with time_limit(LIMIT):
+                got = decisions(store, said)
+        except (GameError, CheckFailed) as exc:
+            assert str(exc) and "\n" not in str(exc), str(exc)
+            return
+        assert all(line and "\n" not in line for line in said), said
+        assert all(pristine[task] == wins for task, wins in got.items()), (damage, got, pristine)
