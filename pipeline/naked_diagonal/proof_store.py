@@ -41,7 +41,7 @@ import numpy as np
 import zarr
 import zarr.codecs
 
-from pipeline.arrays import DECODE_ERRORS, open_array
+from pipeline.arrays import DECODE_ERRORS, Checked, open_array
 from pipeline.errors import Damaged
 from pipeline.store import StageStore, StoreKind, as_record, is_number, is_whole, place
 from unitile_py.errors import GameError, NakedDiagonalError
@@ -246,9 +246,9 @@ class ProofStore(StageStore):
         """The entries of a round, checked (:class:`pipeline.errors.Damaged` when the array's shape is not
         its record's, or a chunk is missing or fails its checksum): the shape before any read."""
         arr = open_array(self.path, r.path)
-        why = record_problem(self.n, r.task, r.name, r.record, arr.shape)
-        if why is not None or arr.dtype != np.int64:
-            raise Damaged(f"store {self.path}: array {r.path}: {why or f'dtype {arr.dtype}, not int64'}")
+        why = record_problem(self.n, r.task, r.name, r.record, arr.shape) or _layout_problem(arr)
+        if why is not None:
+            raise Damaged(f"store {self.path}: array {r.path}: {why}")
         return arr[...]
 
     def load(self, warn: Callable[[str], None] | None = None, seen: set[str] | None = None,
@@ -316,14 +316,28 @@ class ProofStore(StageStore):
             return None
         try:
             arr = open_array(self.path, f"hints/{r.task}/{r.name}")
-            if arr.shape != (r.record["hints"], len(COLUMNS)) or arr.dtype != np.int64:
-                raise Damaged(f"store {self.path}: array hints/{r.task}/{r.name}: shape {list(arr.shape)}, "
-                              f"not [{r.record['hints']}, {len(COLUMNS)}] (its round's record)")
+            why = _layout_problem(arr)
+            if arr.shape != (r.record["hints"], len(COLUMNS)):
+                why = f"shape {list(arr.shape)}, not [{r.record['hints']}, {len(COLUMNS)}] (the record's)"
+            if why is not None:
+                raise Damaged(f"store {self.path}: array hints/{r.task}/{r.name}: {why}")
             return arr[...]
         except Damaged as exc:
             if warn is not None:
                 warn(f"warning: {exc}; hints ignored")
             return None
+
+
+def _layout_problem(arr: Checked) -> str | None:
+    """What is wrong with the dtype or the chunks of a round's array of known shape (None: nothing):
+    int64, in chunks of :data:`CHUNK` entries or of all of them, as :meth:`ProofStore.write_round`
+    writes them."""
+    if arr.dtype != np.int64:
+        return f"dtype {arr.dtype}, not int64"
+    chunk = (max(1, min(CHUNK, arr.shape[0])), len(COLUMNS))
+    if arr.chunks != chunk:
+        return f"its chunks are {list(arr.chunks)}, not {list(chunk)}"
+    return None
 
 
 def decided(rounds: list[Round]) -> dict[str, Round]:
