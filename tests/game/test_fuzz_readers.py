@@ -16,6 +16,7 @@ import random
 import shutil
 import signal
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,18 +49,22 @@ class Hang(Exception):
 
 @contextlib.contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise :class:`Hang` in this (the main) thread after ``seconds`` of wall time."""
+    """Raise :class:`Hang` in this (the main) thread after ``seconds`` of wall time; a timer already
+    set (pytest-timeout's) is set again afterwards, less the time spent here."""
 
     def ring(signum: int, frame: FrameType | None) -> None:
         raise Hang(f"no answer in {seconds} s")
 
     before = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    began = time.monotonic()
+    outer, interval = signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
+        if outer > 0:
+            signal.setitimer(signal.ITIMER_REAL, max(0.001, outer - (time.monotonic() - began)), interval)
 
 
 # Answers of each reader -------------------------------------------------------------------------------
@@ -264,10 +269,20 @@ def test_a_damaged_copy_is_refused_in_one_line_or_answers_as_the_original(reader
     read_damaged(reader, damage)
 
 
-def test_the_time_limit_stops_a_hang() -> None:
-    with pytest.raises(Hang), time_limit(0.05):
-        while True:
-            pass
+def test_the_time_limit_stops_a_hang_and_keeps_the_outer_timer() -> None:
+    before = signal.setitimer(signal.ITIMER_REAL, 0)
+    kept = signal.signal(signal.SIGALRM, signal.SIG_IGN)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 500.0)
+        with pytest.raises(Hang), time_limit(0.05):
+            while True:
+                pass
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 500.0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, kept)
+        if before[0] > 0:
+            signal.setitimer(signal.ITIMER_REAL, *before)
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError,
