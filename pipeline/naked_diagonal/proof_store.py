@@ -225,10 +225,12 @@ class ProofStore(StageStore):
                 try:
                     arr = zarr.open_array(self.path, path=path, mode="r")
                     raw, shape = arr.attrs.get("record"), tuple(arr.shape)
-                except FileNotFoundError:
-                    continue  # a folder without zarr.json: an array not written yet
+                except (FileNotFoundError, zarr.errors.NodeNotFoundError):
+                    if not self._folders(path):
+                        continue  # an empty folder: an array whose write is only beginning
+                    why: str | None = "its zarr.json is missing"
                 except (*DECODE_ERRORS, AttributeError, OSError) as exc:
-                    why: str | None = f"its metadata cannot be read ({type(exc).__name__})"
+                    why = f"its metadata cannot be read ({type(exc).__name__})"
                 else:
                     if raw is None:
                         continue

@@ -95,6 +95,7 @@ def test_the_finished_store_is_trusted_as_it_is(finished: Path, tmp_path: Path,
 @pytest.mark.parametrize(("damage", "words"), [
     (lambda f: (f / "zarr.json").write_text(""), "metadata cannot be read"),
     (lambda f: (f / "zarr.json").write_text("{"), "metadata cannot be read"),
+    (lambda f: (f / "zarr.json").unlink(), "its zarr.json is missing"),
     (lambda f: edit_meta(f, lambda m: m.update(shape=[10**12, 5])), "shape is [1000000000000, 5]"),
     (lambda f: edit_meta(f, lambda m: m["chunk_grid"]["configuration"].update(chunk_shape=[10**12, 5])),
      "chunks are [1000000000000, 5]"),
@@ -102,7 +103,8 @@ def test_the_finished_store_is_trusted_as_it_is(finished: Path, tmp_path: Path,
     (lambda f: edit_record(f, lambda r: r.update(nodes=-5)), "field nodes is -5"),
     (lambda f: edit_record(f, lambda r: r.update(round="x")), "field round is 'x'"),
     (lambda f: edit_record(f, lambda r: r.update(entries=10**12)), "field entries is 1000000000000"),
-], ids=["emptied", "brace", "shape", "chunks", "wins-yes", "nodes-negative", "round-x", "entries-huge"])
+], ids=["emptied", "brace", "removed", "shape", "chunks", "wins-yes", "nodes-negative", "round-x",
+        "entries-huge"])
 def test_a_damaged_deciding_round_is_reported_once_and_redone(
         damage: Callable[[Path], None], words: str, finished: Path, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
