@@ -383,6 +383,12 @@ def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.n
                     k_new[top, j] = 0
 
 
+def default_slots(n: int) -> int:
+    """The table slots of :class:`DfpnSearch` on an n x n board unless told: the most proven entries one
+    of its searches can hold, so the most a round of the proof store saves."""
+    return TABLE_SLOTS if n >= 5 else 1 << 18
+
+
 class DfpnSearch:
     """Win or loss for the side to move by df-pn (see the module docstring), with a node budget.
 
@@ -402,7 +408,7 @@ class DfpnSearch:
         self.n = n
         self.geo = NDGeometry.of(n)
         self.memo = memo_for(n)
-        self.table = Tables(slots or (TABLE_SLOTS if n >= 5 else 1 << 18))
+        self.table = Tables(slots or default_slots(n))
         self.epsilon = epsilon
         self.init = init
         self.threats = threats

@@ -184,6 +184,8 @@ class ProveTask:
     #: With a store: also save, each round, the unproven entries whose search took at least this many
     #: nodes, as hints that a resumed run of the task loads first (0: none).
     hint_work: int = 0
+    #: With a store: the rounds (paths) already reported damaged in this run, not reported again.
+    reported: tuple[str, ...] = ()
 
 
 def position_after(n: int, line: tuple[int, ...]) -> tuple[int, int, int]:
@@ -254,9 +256,10 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
     name = task_name(names)
     search = DfpnSearch(task.n)
     seen: set[str] = set()
-    rows, rounds = store.load(warn=say, seen=seen)
+    reported = set(task.reported)  # damage is reported whatever ``quiet`` says, once a run
+    rows, rounds = store.load(warn=_stderr, seen=seen, reported=reported)
     last = latest(rounds, name)
-    hints = store.read_hints(last, warn=say) if last is not None else None
+    hints = store.read_hints(last, warn=_stderr) if last is not None else None
     if hints is not None:
         search.load_hints(hints)  # first: a proven entry loaded next replaces a hint, never the reverse
     search.load(rows)
@@ -279,7 +282,7 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
             break
         if ran:
             # What other tasks (other workers, other machines) saved since: exact facts, shared.
-            more, _ = store.load(warn=say, seen=seen)
+            more, _ = store.load(warn=_stderr, seen=seen, reported=reported)
             if more.shape[0]:
                 search.load(more)
                 saved = np.sort(np.concatenate([saved, entry_ids(more)]))
@@ -367,7 +370,7 @@ def prove_openings(
     n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print,
     search: str = "dfpn", store: str | None = None, round_nodes: int = ROUND_NODES,
     max_rounds: int = 0, progress: bool = False, hint_work: int = 0, ledger: str | None = None,
-    commit: bool = False,
+    commit: bool = False, warn: Callable[[str], None] = _stderr,
 ) -> dict[str, Any]:
     """The value of the empty board and of each first placement (see the module docstring), each task
     proven by ``search`` (``"alphabeta"`` or ``"dfpn"``).
@@ -376,7 +379,10 @@ def prove_openings(
     rounds of ``round_nodes`` nodes (at most ``max_rounds`` in this call, 0: no limit) and save what
     they prove; tasks the store holds as decided are not run again (their recorded results are
     used), the others continue with every proven entry of the store loaded. ``progress``: a line per
-    round (from the process running the task).
+    round (from the process running the task). A round found damaged or implausible is reported to
+    ``warn`` (standard error: whatever ``log`` or ``progress`` say) once, and its work done again; a
+    task counts as decided only where the store's proven entries agree with its deciding round
+    (:func:`.proof_store.decided_by_entries`).
 
     With a ``ledger`` folder (:mod:`.ledger`) the lines it holds are not run either, and every line
     decided here (or found decided in the store) is written into it as it finishes, and committed to
@@ -391,8 +397,15 @@ def prove_openings(
     g = geo.args
     grid = Grid.get(n)
     moves, leaves = opening_tree(n, split)
-    tasks = [ProveTask(n, line, budget, search, store, round_nodes, max_rounds, not progress, hint_work)
-             for line in leaves.values()]
+    reported: set[str] = set()
+    held: dict[str, Any] = {}
+    if store is not None:
+        from .proof_store import ProofStore, decided_by_entries
+
+        rows, rounds = ProofStore(store, n, create=True).load(warn=warn, reported=reported)
+        held = decided_by_entries(n, rows, rounds, warn, store)
+    tasks = [ProveTask(n, line, budget, search, store, round_nodes, max_rounds, not progress, hint_work,
+                       tuple(sorted(reported))) for line in leaves.values()]
     log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
     recorded: dict[int, dict[str, Any]] = {}
     book = Ledger(n, Path(ledger), commit, search, split, log) if ledger is not None else None
@@ -410,9 +423,6 @@ def prove_openings(
                 record(i, 0, {"round": 0, **{k: book.held[name][k] for k in RESULT_FIELDS}}, "the ledger")
         log(f"{len(recorded)} of {len(tasks)} tasks decided in the ledger {ledger}")
     if store is not None:
-        from .proof_store import ProofStore, decided
-
-        held = decided(ProofStore(store, n, create=True).load(warn=log)[1])
         for i, name in enumerate(names):
             r = held.get(name)
             if r is not None and i not in recorded:

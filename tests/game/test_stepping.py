@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -236,3 +237,70 @@ def test_level_6_on_a_stored_proof_in_pieces_is_level_6_in_one_call() -> None:
     assert len(paused_sources) >= 2, paused_sources
     text = request("nd_computer_move", game=game(5, ["a1", "e5"]), level=PERFECT, seed=2)
     assert sliced(text)[0] == webapi.handle(text)
+
+
+#: An example of every request of both games, each one that may search given a position where it does
+#: (Naked Diagonal's 7x7 has neither tables nor a stored proof: its hint is level 5's search).
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "info": {}, "new_game": {},
+    "state": {"game": {"start": None, "moves": ["c2"]}, "analysis": True},
+    "load": {"text": "c2"},
+    "play": {"game": {"start": None, "moves": ["c2"]}, "move": "b2"},
+    "undo": {"game": {"start": None, "moves": ["c2"]}, "humans": ["r"]},
+    "explain": {"game": {"start": None, "moves": ["c2"]}, "move": "a1"},
+    "salvage": {"game": {"start": None, "moves": ["c2", "a1"]}},
+    "hint": {"game": {"start": None, "moves": ["c2"]}, "seed": 3},
+    "computer_move": {"game": {"start": None, "moves": ["c2"]}, "level": 5, "seed": 3},
+    "review": {"game": {"start": None, "moves": ["c2", "b2"]}},
+    "puzzle": {"index": 0}, "puzzle_try": {"index": 0, "move": "a1"},
+    "nd_info": {}, "nd_new_game": {"size": 7},
+    "nd_state": {"game": game(7, ["d4"]), "analysis": True},
+    "nd_load": {"text": "d4 c3"},
+    "nd_play": {"game": game(7, ["d4"]), "move": "c3"},
+    "nd_undo": {"game": game(7, ["d4", "c3"]), "humans": ["r"]},
+    "nd_explain": {"game": game(7, ["d4"]), "point": "e5"},
+    "nd_salvage": {"game": game(7, ["d4", "e5"])},
+    "nd_hint": {"game": game(7, ["d4", "c3"])},
+    "nd_hint_source": {"game": game(7, ["d4", "c5"])},
+    "nd_computer_move": {"game": game(7, ["d4"]), "level": 5, "seed": 1},
+    "nd_review": {"game": game(4, ["b2", "c3"])},
+    "nd_puzzle": {"size": 4, "index": 0}, "nd_puzzle_try": {"size": 4, "index": 0, "move": "a1"},
+}
+
+
+def test_every_request_that_searches_is_answered_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search is a computation in pieces (:data:`unitile_py.mcts.Steps`); a request runs one to its
+    end in a single slice only through :func:`unitile_py.mcts.finish`. So every request of both games,
+    answered by :class:`unitile_py.webapi.Task` one piece a slice, must never get there with a search
+    that pauses: a request that searches and is not in :data:`unitile_py.webapi.STEPPED` fails here."""
+    assert set(EXAMPLES) == set(webapi._OPS), "give every request an example here"
+    monkeypatch.setattr(unitile_webapi.API, "tables", tables_for("5x5"))
+    monkeypatch.setattr(unitile_webapi.API, "_players", {})
+    monkeypatch.setattr(nd_webapi, "_hints", {})
+    pauses: list[int] = []
+    whole = finish
+
+    def counted(steps: Any) -> Any:
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                return stop.value
+            pauses[-1] += 1
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("unitile_py") and getattr(module, "finish", None) is whole:
+            monkeypatch.setattr(module, "finish", counted)
+    unstepped, slices = {}, {}
+    for op, args in sorted(EXAMPLES.items()):
+        pauses.append(0)
+        task = webapi.start(request(op, **args))
+        slices[op] = 1
+        while (reply := task.step(0.0)) is None:
+            slices[op] += 1
+        assert "internal error" not in reply, (op, reply)
+        if pauses[-1]:
+            unstepped[op] = pauses[-1]
+    assert not unstepped, f"requests that search in one slice (pieces run whole): {unstepped}"
+    # The examples do search: Naked Diagonal's searching requests paused between pieces.
+    assert all(slices[op] > 1 for op in ("nd_hint", "nd_hint_source", "nd_computer_move")), slices

@@ -434,8 +434,14 @@ class Api(service.Service[Game]):
         """Where the hint of the game's position comes from, for the page to say: ``"the tables"``,
         ``"the stored proof"``, ``"an exact search"``, ``"not in the stored proof: level 5's choice"``,
         a defence of level 5, or ``"level 5"``."""
+        return finish(self.hint_source_steps(game))
+
+    def hint_source_steps(self, game: Any) -> Steps[str]:
+        """:meth:`hint_source` in pieces (see :mod:`unitile_py.webapi`): the same words. The search it
+        may need is the hint's own, remembered for both requests."""
         g = self._playable(game)
-        return finish(_hint_steps(g.position, str(default_root())))[1]
+        _, source = yield from _hint_steps(g.position, str(default_root()))
+        return source
 
     def computer_move(self, game: Any, level: Any, seed: Any) -> str:
         """The placement computer ``level`` chooses; the same game, level and seed give the same one."""
@@ -553,6 +559,7 @@ OPS: dict[str, Callable[..., Any]] = {**service.requests_of(API), "hint_source":
 #: The requests that can be answered in pieces, each by a generator (see :mod:`unitile_py.webapi`).
 STEPS: dict[str, Callable[..., Steps[Any]]] = {
     "hint": API.hint_steps,
+    "hint_source": API.hint_source_steps,
     "computer_move": API.computer_move_steps,
 }
 

@@ -25,7 +25,7 @@ from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.rules import forming, forms
 from unitile_py.naked_diagonal.webapi import Api
 from unitile_py.naked_diagonal.witness import replay
-from unitile_py.webapi import handle
+from unitile_py.webapi import handle, start
 
 #: The 63 placements of issue 35 on 13x13 (Red first); Blue to move, then d4 took 51 s to explain.
 SLOW_13 = (
@@ -264,3 +264,30 @@ def test_one_colour_and_one_point_agree_with_both_masks(n: int, monkeypatch: pyt
                         if forms(g, position.stones(position.turn), p) is None]
                 if free:
                     position = position.place(rng.choice(free), position.turn)
+
+
+#: CPU seconds one piece of a stepped request may take (pieces of the searches took about 0.02 s on
+#: CRAFTED_13; the page's slice is 0.02 s): a search left whole in one piece takes 0.3 s or more here.
+PIECE_LIMIT = 0.25
+
+
+@pytest.mark.parametrize("turn", ["r", "b"])
+def test_the_searching_requests_on_a_crafted_13x13_start_run_in_small_pieces(
+        turn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 51: on CRAFTED_13 with either side to move, once the page has the start's state, no piece of
+    the hint, its source or the computer's move takes more than :data:`PIECE_LIMIT` of CPU."""
+    game = {"size": 13, "start": f"{CRAFTED_13[:-1]}{turn}", "moves": []}
+    assert json.loads(handle(json.dumps({"op": "nd_state", "args": {"game": game}})))["ok"]
+    for op, args in (("nd_hint", {"game": game}), ("nd_hint_source", {"game": game}),
+                     ("nd_computer_move", {"game": game, "level": 5, "seed": 1})):
+        monkeypatch.setattr(webapi_module, "_hints", {})  # each searches, as the first of the two does
+        task = start(json.dumps({"op": op, "args": args}))
+        pieces: list[float] = []
+        while True:
+            began = time.process_time()
+            reply = task.step(0.0)
+            pieces.append(time.process_time() - began)
+            if reply is not None:
+                break
+        assert json.loads(reply)["ok"], reply
+        assert len(pieces) > 10 and max(pieces) < PIECE_LIMIT, (op, len(pieces), max(pieces))
