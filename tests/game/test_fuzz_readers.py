@@ -32,7 +32,7 @@ from unitile_py.errors import GameError
 from unitile_py.naked_diagonal import legality
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position as NDPosition
-from unitile_py.naked_diagonal.strategy import Strategy
+from unitile_py.naked_diagonal.strategy import Strategy, answers_digest
 from unitile_py.naked_diagonal.tables import NDTables
 from unitile_py.unitile import Board, Position
 from unitile_py.unitile.tables import Tables
@@ -285,18 +285,17 @@ def test_the_time_limit_stops_a_hang_and_keeps_the_outer_timer() -> None:
             signal.setitimer(signal.ITIMER_REAL, *before)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="issue 51 item 4: Strategy.load (unitile_py/naked_diagonal/strategy.py, another "
-                          "change's file) checks the manifest's empty_board and first_placements against "
-                          "nothing, and no checksum covers them: a changed outcome is answered")
 def test_a_strategy_manifests_outcome_changed_is_refused(tmp_path: Path) -> None:
     folder = copy_of(READERS[2], tmp_path)
     data = json.loads((folder / "manifest.json").read_text())
     data["empty_board"] = "loss" if data.get("empty_board") == "win" else "win"
     (folder / "manifest.json").write_text(json.dumps(data, indent=1))
-    with pytest.raises(GameError):
+    with pytest.raises(GameError, match="answers_sha256"):
         Strategy.load(None, folder)
-        raise AssertionError("the changed empty_board was answered")
+    data["answers_sha256"] = answers_digest(data)  # re-signed: the winner still contradicts it
+    (folder / "manifest.json").write_text(json.dumps(data, indent=1))
+    with pytest.raises(GameError, match="contradicts the winner"):
+        Strategy.load(None, folder)
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError,
