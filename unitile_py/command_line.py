@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .errors import GameError
 
@@ -44,6 +44,12 @@ class Parser(argparse.ArgumentParser):
     :data:`EXIT_USAGE`: ``error: PROG: MESSAGE (see PROG --help)``, what it echoes (``unrecognized
     arguments: ...``) escaped (:func:`one_line`) and cut short. Every command line of the project uses it."""
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Print ``--help`` or usage; unlike argparse's, a failed write (a full disk) is not ignored but
+        raised, so that :func:`run_command` reports it in one line."""
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str) -> NoReturn:
         """Print the one error line and exit with status 2."""
         line = one_line(message)
@@ -61,9 +67,20 @@ def run_command(
 
     ``failed`` are the exceptions that mean a check failed (one line, :data:`EXIT_FAILED`);
     ``resumable`` commands say on Ctrl-C that the same command resumes them (:data:`EXIT_INTERRUPTED`).
+    A closed standard input or output (:func:`closed_stream`) is one line before ``command`` runs; the
+    argument parser runs inside ``command``, so that its ``--help`` on a full disk is one line too.
     """
+    closed = closed_stream()
+    if closed is not None:
+        print(f"error: {closed} is closed: run the command with it open (</dev/null or >/dev/null for none)",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_USAGE
     try:
-        status = int(command())
+        try:
+            status = int(command())
+        except SystemExit:  # the argument parser's --help (or its error): its output must reach the reader
+            sys.stdout.flush()
+            raise
         sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
         return status
     except GameError as exc:
@@ -87,6 +104,18 @@ def run_command(
         return EXIT_USAGE
 
 
+def closed_stream() -> str | None:
+    """``"standard input"`` or ``"standard output"`` when the process started with that stream closed
+    (``<&-``, ``>&-``: Python then holds None for it), else None. Every command refuses to run so: what
+    it reads or writes there would fail half-way, and the next file it opened would take the stream's
+    number, which the processes it starts would read or write as their own."""
+    if sys.stdin is None:
+        return "standard input"
+    if sys.stdout is None:
+        return "standard output"
+    return None
+
+
 def _drop_stdout() -> None:
     """Send what is left in stdout's buffer nowhere, so that Python's final flush cannot fail too."""
     try:
@@ -97,5 +126,12 @@ def _drop_stdout() -> None:
 
 
 __all__ = [
-    "ERROR_LIMIT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "Parser", "one_line", "run_command"
+    "ERROR_LIMIT",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "EXIT_USAGE",
+    "Parser",
+    "closed_stream",
+    "one_line",
+    "run_command",
 ]

@@ -234,8 +234,12 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m pipeline.naked_diagonal COMMAND`` (the same commands as ``python -m pipeline``)."""
     parser = Parser(prog="python -m pipeline.naked_diagonal", description=__doc__)
     register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return run_command(lambda: int(args.run(args)), failed=(CheckFailed,), resumable=True)
+
+    def command() -> int:
+        args = parser.parse_args(argv)
+        return int(args.run(args))
+
+    return run_command(command, failed=(CheckFailed,), resumable=True)
 
 
 # Strategies -----------------------------------------------------------------------------------------
