@@ -92,7 +92,7 @@ def register(sub: Any) -> None:
                        help="df-pn only: the proof store to resume from and save each round's proven "
                             "entries in (default build/naked-diagonal-<N>x<N>-proof.zarr)")
     prove.add_argument("--no-store", action="store_true", help="df-pn: keep everything in memory")
-    prove.add_argument("--round-nodes", type=int, default=ROUND_NODES,
+    prove.add_argument("--round-nodes", type=at_least(0), default=ROUND_NODES,
                        help=f"df-pn with a store: nodes per task between saves (default {ROUND_NODES:,})")
     prove.add_argument("--max-rounds", type=at_least(0), default=0,
                        help="df-pn with a store: stop each task after this many rounds (0: no limit)")
