@@ -19,7 +19,7 @@ from pipeline.errors import CheckFailed
 from pipeline.executor import InProcessExecutor, engine, engine_arguments
 from pipeline.puzzles import puzzle_arguments
 from pipeline.store import resolved
-from unitile_py.command_line import EXIT_INTERRUPTED, Parser, run_command
+from unitile_py.command_line import EXIT_INTERRUPTED, Parser, quiet_after_interrupt, run_command
 from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.strategy import MAX_BOUNDED_NODES, Bounded
 
@@ -190,6 +190,7 @@ def _prove(args: argparse.Namespace) -> int:
                                     max_rounds=args.max_rounds, progress=not args.quiet,
                                     hint_work=max(0, args.hint_work), ledger=ledger, commit=args.commit)
     except KeyboardInterrupt:
+        quiet_after_interrupt()
         where = f" (the completed rounds are in {store})" if store else ""
         print(f"stopped: rerun the same command to continue{where}", file=sys.stderr)
         return EXIT_INTERRUPTED
