@@ -32,5 +32,9 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status: 0, 1 when a check failed or the store is damaged
     (:class:`pipeline.errors.CheckFailed`), 2 for a user error, 130 on Ctrl-C; every error is one line."""
-    args = _parser().parse_args(argv)
-    return run_command(lambda: int(args.run(args)), failed=(CheckFailed,), resumable=True)
+
+    def command() -> int:
+        args = _parser().parse_args(argv)
+        return int(args.run(args))
+
+    return run_command(command, failed=(CheckFailed,), resumable=True)

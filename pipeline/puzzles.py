@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unitile_py.puzzles import BANDS, FORMAT, digest, grade_of, serialise
+from unitile_py.errors import GameError
+from unitile_py.puzzles import BANDS, FORMAT, digest, file_name, grade_of, serialise
 
 from .arguments import at_least
 
@@ -125,11 +126,21 @@ def document(game: str, board: str, command: str, seed: int, per_band: int,
     }
 
 
+def puzzle_path(game: str, board: str, out: str | None) -> Path:
+    """Where a puzzle command writes: the file of ``game`` and ``board`` in the folder ``out`` (default
+    :data:`DEFAULT_FOLDER`), which must exist: a folder that is missing is one line before any work,
+    never made (a mistyped ``--out`` should not leave folders behind)."""
+    folder = Path(out) if out else DEFAULT_FOLDER
+    if not folder.is_dir():
+        what = "not a folder" if folder.exists() else "no such folder (make it first)"
+        raise GameError(f"--out {folder}: {what}")
+    return folder / file_name(game, board)
+
+
 def write(path: Path, data: dict[str, Any]) -> int:
     """Write a puzzle file atomically: into a temporary file beside it, flushed to disk, then renamed over
     it, so that a reader sees the old file or the new one, never part of one. Returns its size in bytes."""
     text = serialise(data).encode()
-    path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.partial-", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:

@@ -13,6 +13,7 @@ import contextlib
 import http.server
 import os
 import socket
+import stat
 import sys
 import threading
 import urllib.parse
@@ -57,7 +58,8 @@ BACKLOG = 128
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files with explicit MIME types, the CSP header and revalidation on every use.
 
-    Only files are served: a folder answers with its ``index.html`` or 404 (never a listing), a path
+    Only regular files are served: a folder answers with its ``index.html`` or 404 (never a listing), a
+    FIFO, a device or a link to one 404 (never opened), a path
     with a NUL byte or one the file system cannot name answers 400, and the ``Server`` header names no
     software version. An idle connection is closed after :data:`IDLE_TIMEOUT` seconds.
     """
@@ -89,7 +91,10 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         local = self.translate_path(self.path)
         try:
             is_dir = os.path.isdir(local)
-            if is_dir and not os.path.isfile(os.path.join(local, "index.html")):
+            target = os.path.join(local, "index.html") if is_dir else local
+            if (is_dir or os.path.lexists(local)) and not _regular(target):
+                # A folder without index.html, or a FIFO, a device or a link to one: never opened,
+                # so nothing blocks a thread or sends an endless body.
                 self.send_error(HTTPStatus.NOT_FOUND, "File not found")
                 return None
             return super().send_head()
@@ -112,6 +117,14 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         if not self.quiet:
             super().log_message(format, *args)
+
+
+def _regular(path: str) -> bool:
+    """True when ``path`` is (or links to) a regular file; a special file is never served."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 class _CountingWriter:

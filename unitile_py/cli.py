@@ -31,8 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    return run_command(lambda: args.func(args))
+    def command() -> int:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args))
+
+    return run_command(command)
 
 
 __all__ = ["EXIT_USAGE", "build_parser", "main"]

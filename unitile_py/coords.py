@@ -28,6 +28,8 @@ unitile_py.errors.GameError: position: row 2 has 'X'; cells are R, B or .
 
 from __future__ import annotations
 
+import re
+
 from .errors import GameError
 
 #: Most columns a file letter can name.
@@ -37,6 +39,8 @@ QUOTE_LIMIT = 40
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _DIGITS = "0123456789"
+#: What parts the words of a position text: ASCII blanks only.
+_BLANKS = re.compile(r"[ \t\r\n\v\f]+")
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -61,8 +65,18 @@ def is_ascii_number(text: str) -> bool:
 
 def split_position(text: str, where: str, rows: str, error: type[GameError]) -> tuple[list[str], str]:
     """The rows and the side to move of a position text; ``error``, starting with ``where``, when the
-    text is not two words (``rows`` says what the first should be) or the side is no colour."""
-    parts = text.split()
+    text is not two words (``rows`` says what the first should be) or the side is no colour. Only ASCII
+    blanks (space, tab, line breaks) part the words: ``str.split`` would also take a no-break space, an
+    em space or a file separator, which nobody types between the rows and the side.
+
+    >>> split_position("R./.B r\\n", "p", "rows", GameError)
+    (['R.', '.B'], 'r')
+    >>> split_position("R./.B\\u2003r", "p", "rows", GameError)
+    Traceback (most recent call last):
+    ...
+    unitile_py.errors.GameError: p: expected rows, a space and the side to move
+    """
+    parts = [part for part in _BLANKS.split(text) if part]
     if len(parts) != 2:
         raise error(f"{where}: expected {rows}, a space and the side to move")
     rows_text, side = parts

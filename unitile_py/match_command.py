@@ -43,12 +43,17 @@ def side_type(levels: Sequence[int]) -> Callable[[str], str]:
     return side
 
 
+#: The most games one ``match`` plays: it keeps every game until it prints the summary.
+MAX_GAMES = 100_000
+
+
 def add_match_arguments(p: argparse.ArgumentParser, levels: Sequence[int]) -> None:
     """The arguments every game's ``match`` command takes."""
     span = f"{levels[0]} to {levels[-1]}"
     p.add_argument("--red", type=level_type(levels), required=True, help=f"Red's level, {span}")
     p.add_argument("--blue", type=level_type(levels), required=True, help=f"Blue's level, {span}")
-    p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--games", type=int, default=100,
+                   help=f"number of games, at most {MAX_GAMES:,} (default 100)")
     p.add_argument("--seed", type=int, default=1, help="match seed; the same seed plays the same games")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--records", metavar="FILE", help="write every game record to FILE")
@@ -63,6 +68,8 @@ def report_match(args: argparse.Namespace, play: MatchRun) -> int:
     it ends, and print the summary. Ctrl-C keeps the records of the finished games (exit status 130)."""
     if args.games < 0:
         raise GameError(f"--games {args.games}: must be 0 or more")
+    if args.games > MAX_GAMES:
+        raise GameError(f"--games {args.games}: at most {MAX_GAMES:,} (every game is kept until the summary)")
     records_path = Path(args.records) if args.records else None
     records = None
     if records_path is not None:

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from .puzzles import GRADES, MAX_COUNT, Puzzle, counted, load
+from .puzzles import GRADES, MAX_COUNT, Check, Puzzle, counted, load
 
 #: Most digits of a seed.
 SEED_DIGITS = 100
@@ -58,9 +58,11 @@ def format_puzzle(p: Puzzle, unit: str, drawing: str) -> str:
     )
 
 
-def run(args: argparse.Namespace, game: str, board: str, unit: str, draw: Callable[[str], str]) -> int:
-    """Print the chosen puzzles of ``game`` on ``board``; ``draw`` draws a position text."""
-    chosen = load(game, board, args.tables).choose(args.count, args.seed, args.grade)
+def run(args: argparse.Namespace, game: str, board: str, unit: str, draw: Callable[[str], str],
+        check: Check | None = None) -> int:  # fmt: skip
+    """Print the chosen puzzles of ``game`` on ``board``; ``draw`` draws a position text; every puzzle of
+    the file is checked first by the game's ``check`` (a damaged file is one line, exit status 2)."""
+    chosen = load(game, board, args.tables, check).choose(args.count, args.seed, args.grade)
     out: list[Any] = []
     for p in chosen:
         out.append(json.dumps(p.plain()) if args.json else format_puzzle(p, unit, draw(p.position)))

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -89,6 +89,34 @@ class Puzzle:
         return asdict(self)
 
 
+#: A game's check of one puzzle against its rules and tables: None when it is sound, else why not (or a
+#: :class:`GameError` saying so).
+Check = Callable[[Puzzle], "str | None"]
+
+
+def judge(
+    p: Puzzle, board: str, position: Any, board_of: str, results: dict[str, tuple[str, int]]
+) -> str | None:
+    """What is wrong with puzzle ``p`` of a ``board`` file, given its parsed ``position`` (on the board
+    ``board_of``) and ``results``, the mover's result with perfect play after each legal move by name:
+    None when the position is on the board with Red to move, and the solution is its one winning move,
+    winning in the distance the puzzle gives."""
+    if board_of != board:
+        return f"position {p.position!r} is on a {board_of} board"
+    if position.turn != "r":
+        return f"position {p.position!r} has Blue to move (a puzzle is Red's)"
+    if p.solution not in results:
+        return f"solution {p.solution!r} is not a legal move"
+    wins = sorted(move for move, (outcome, _) in results.items() if outcome == "win")
+    if wins != [p.solution]:
+        winning = " ".join(wins) or "none"
+        return f"solution {p.solution!r} is not the one winning move (the winning moves: {winning})"
+    distance = results[p.solution][1]
+    if distance != p.distance:
+        return f"distance {p.distance}, but the solution wins in {distance}"
+    return None
+
+
 @dataclass(frozen=True)
 class PuzzleSet:
     """The checked puzzles of one game and board."""
@@ -98,9 +126,11 @@ class PuzzleSet:
     puzzles: tuple[Puzzle, ...]
 
     @staticmethod
-    def parse(text: str | bytes, game: str, board: str, where: str) -> PuzzleSet:
+    def parse(text: str | bytes, game: str, board: str, where: str, check: Check | None = None) -> PuzzleSet:
         """The puzzles of a file's text; any fault is one :class:`GameError` line ``WHERE is damaged:
-        WHY``."""
+        WHY``: a puzzle that repeats another's position, or one the game's ``check`` finds unsound (a
+        position that does not parse, on another board, with Blue to move, a solution that is not the one
+        winning move, a wrong distance)."""
 
         def bad(why: str) -> GameError:
             return GameError(f"{where} is damaged: {why}")
@@ -123,6 +153,7 @@ class PuzzleSet:
         if data.get("puzzles_sha256") != digest(raw):
             raise bad("puzzles_sha256 does not match the puzzles")
         out = []
+        seen: dict[str, int] = {}
         for i, p in enumerate(raw):
             if not isinstance(p, dict) or set(p) != {"position", "solution", "distance", "grade"}:
                 raise bad(f"puzzle {i} must have position, solution, distance and grade")
@@ -131,7 +162,17 @@ class PuzzleSet:
                 raise bad(f"puzzle {i} has a wrong field type")
             if grade != grade_of(dist):
                 raise bad(f"puzzle {i}: grade {grade!r} is not that of distance {dist}")
-            out.append(Puzzle(i, pos, sol, dist, grade))
+            if pos in seen:
+                raise bad(f"puzzle {i} repeats puzzle {seen[pos]} ({pos[:40]!r})")
+            seen[pos] = i
+            puzzle = Puzzle(i, pos, sol, dist, grade)
+            try:
+                why = check(puzzle) if check is not None else None
+            except GameError as exc:
+                why = str(exc)
+            if why is not None:
+                raise bad(f"puzzle {i}: {why}")
+            out.append(puzzle)
         return PuzzleSet(game, board, tuple(out))
 
     def get(self, index: int) -> Puzzle:
@@ -152,9 +193,10 @@ class PuzzleSet:
         return random.Random(seed).sample(pool, min(count, len(pool)))
 
 
-def load(game: str, board: str, directory: Directory = None) -> PuzzleSet:
+def load(game: str, board: str, directory: Directory = None, check: Check | None = None) -> PuzzleSet:
     """The puzzles of a game and board from ``directory`` (the tables directory, holding ``puzzles/``;
-    default: the repository's); a missing, unreadable or damaged file is one :class:`GameError` line."""
+    default: the repository's), each checked by the game's ``check`` if given; a missing, unreadable or
+    damaged file is one :class:`GameError` line."""
     root = root_of(directory, tables_root)
     path = root / FOLDER / file_name(game, board)
     where = f"puzzles {game} {board}: {path}"
@@ -165,7 +207,7 @@ def load(game: str, board: str, directory: Directory = None) -> PuzzleSet:
             text = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise GameError(f"{where} cannot be read ({exc.strerror or exc})") from None
-    return PuzzleSet.parse(text, game, board, where)
+    return PuzzleSet.parse(text, game, board, where, check)
 
 
 class Shelf:

@@ -128,12 +128,14 @@ def moves_lost(moves: Any, noun: str) -> str:
     return f" and its {were(len(moves), noun)} not played" if isinstance(moves, list) and moves else ""
 
 
-#: The most turns a plain game may have: more than either game's rules allow (a Naked Diagonal game has
-#: a turn per point and a skip at most between two; with its tables, a Unitile slide lowers a sum of
-#: values or ends the game), and as many as a record can hold (:data:`~unitile_py.records.MAX_RECORD`)
-#: and load again. Without Unitile's tables every slide next to the bubble is legal: nothing else bounds
-#: a game.
+#: The most turns a game may have: more than either game's rules allow (a Naked Diagonal game has a turn
+#: per point and a skip at most between two; with its tables, a Unitile slide lowers a sum of values or
+#: ends the game), and few enough for a record (:data:`~unitile_py.records.MAX_RECORD`) to hold and load
+#: again. Without Unitile's tables every slide next to the bubble is legal: nothing else bounds a game,
+#: so Unitile's :class:`~unitile_py.unitile.game.Game` refuses a slide after this many (:data:`TOO_LONG`).
 MAX_TURNS = 10_000
+#: Why no move follows the :data:`MAX_TURNS`-th.
+TOO_LONG = f"the game has reached {MAX_TURNS:,} moves, the most a game may have"
 
 
 def names_of(game: dict[str, Any], what: str, error: type[GameError]) -> list[str]:
@@ -143,7 +145,7 @@ def names_of(game: dict[str, Any], what: str, error: type[GameError]) -> list[st
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
         raise error(f"game: moves must be a list of {what}")
     if len(names) > MAX_TURNS:
-        raise error(f"game: more than {MAX_TURNS:,} moves (no record holds that many)")
+        raise error(f"game: more than {MAX_TURNS:,} moves, the most a game may have")
     return names
 
 
@@ -169,7 +171,7 @@ def play_link(names: Any, step: Callable[[Any], str | None], noun: str) -> str |
     if not isinstance(names, list):
         return None
     for i, name in enumerate(names):
-        why = step(name) if i < MAX_TURNS else f"comes after {MAX_TURNS:,} moves (no record holds more)"
+        why = step(name) if i < MAX_TURNS else f"comes after {MAX_TURNS:,} moves, the most a game may have"
         if why is not None:
             return f"{noun} {i + 1} of the link, {shown(name)}, {why}, {not_played(len(names) - i - 1)}"
     return None

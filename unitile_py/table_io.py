@@ -16,7 +16,9 @@ import hashlib
 import json
 import os
 import re
+import stat
 import struct
+import zlib
 from collections.abc import Callable, Hashable, Mapping
 from functools import cache
 from pathlib import Path
@@ -29,6 +31,10 @@ ENV = "UNITILE_TABLES"
 SHA256 = re.compile(r"[0-9a-f]{64}", re.ASCII)
 #: Most records per block a reader of a binary table file accepts.
 MAX_PER_BLOCK = 1 << 20
+#: The largest ``manifest.json`` a reader reads.
+MAX_MANIFEST_BYTES = 1 << 20
+#: The largest table file a reader reads when no manifest gives its size.
+MAX_FILE_BYTES = 1 << 30
 #: A directory a caller names, or None for the game's default.
 Directory = str | os.PathLike[str] | None
 
@@ -162,10 +168,12 @@ def check_per_block(where: str, per_block: int, error: type[GameError]) -> None:
 def manifest_kind(folder: Path) -> str | None:
     """What the ``manifest.json`` of ``folder`` says it is: its ``kind`` (``"strategy"`` for a Naked
     Diagonal strategy), ``""`` for a manifest without one (tables), None without a readable manifest
-    that is a JSON object. The readers check the rest; this only tells tables and strategies apart."""
+    that is a JSON object (a special file, one over :data:`MAX_MANIFEST_BYTES`, one that does not
+    parse). The readers check the rest; this only tells tables and strategies apart."""
     try:
-        manifest = json.loads((folder / "manifest.json").read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        raw = read_bytes("manifest", folder / "manifest.json", GameError, limit=MAX_MANIFEST_BYTES)
+        manifest = json.loads(raw.decode("utf-8"))
+    except (GameError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     if not isinstance(manifest, dict):
         return None
@@ -173,16 +181,81 @@ def manifest_kind(folder: Path) -> str | None:
     return kind if isinstance(kind, str) else None
 
 
-def read_bytes(where: str, path: Path, error: type[GameError]) -> bytes:
-    """The bytes of a table file; an unreadable one is one line naming it."""
+def read_bytes(
+    where: str, path: Path, error: type[GameError], size: int | None = None, limit: int = MAX_FILE_BYTES
+) -> bytes:
+    """The bytes of a table file, looked at before they are read: it must be a regular file (never a
+    FIFO, a device or a link to one), of ``size`` bytes when the manifest gives it, else at most
+    ``limit``; otherwise, or when it cannot be read, one ``error`` line naming it.
+
+    The file is opened without blocking (a FIFO cannot hold the reader) and checked on the open
+    descriptor, so that nothing swapped in between is read either.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        return path.read_bytes()
+        fd = os.open(path, flags)
     except OSError as exc:
         raise error(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb", buffering=0) as file:
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                raise error(f"{where}: {path} is not a regular file")
+            if size is not None and info.st_size != size:
+                raise error(
+                    f"{where}: {path} has {info.st_size} bytes, manifest.json says {size} (truncated?)"
+                )
+            want = size if size is not None else info.st_size
+            if want > limit:
+                raise error(f"{where}: {path} has {info.st_size} bytes, more than a reader reads ({limit})")
+            data = _read_up_to(file, want + 1)
+        except OSError as exc:
+            raise error(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) != want:
+        raise error(f"{where}: {path} changed while it was read")
+    return data
+
+
+def _read_up_to(file: Any, count: int) -> bytes:
+    """Up to ``count`` bytes of an unbuffered file, fewer only at its end."""
+    parts: list[bytes] = []
+    while count > 0:
+        part = file.read(min(count, 1 << 24))
+        if not part:
+            break
+        parts.append(part)
+        count -= len(part)
+    return b"".join(parts)
+
+
+def inflate(where: str, data: bytes, size: int, error: type[GameError]) -> bytes:
+    """The zlib stream ``data`` inflated, which must give exactly ``size`` bytes: never more than
+    ``size + 1`` are inflated, so a block that would inflate further costs no memory; one ``error``
+    line (``WHERE is corrupt`` or ``WHERE has the wrong size``) otherwise.
+
+    >>> inflate("b", zlib.compress(b"abc"), 3, GameError)
+    b'abc'
+    >>> inflate("b", zlib.compress(bytes(1000)), 3, GameError)
+    Traceback (most recent call last):
+    ...
+    unitile_py.errors.GameError: b has the wrong size
+    """
+    inflater = zlib.decompressobj()
+    try:
+        raw = inflater.decompress(data, size + 1)
+    except (zlib.error, ValueError):
+        raise error(f"{where} is corrupt") from None
+    if len(raw) != size:
+        raise error(f"{where} has the wrong size")
+    if not inflater.eof or inflater.unused_data:
+        raise error(f"{where} is corrupt")
+    return raw
 
 
 __all__ = [
     "ENV",
+    "MAX_FILE_BYTES",
+    "MAX_MANIFEST_BYTES",
     "MAX_PER_BLOCK",
     "SHA256",
     "Directory",
@@ -192,6 +265,7 @@ __all__ = [
     "field",
     "folder_of",
     "header_fields",
+    "inflate",
     "is_format",
     "loaded_once",
     "manifest_kind",

@@ -19,7 +19,7 @@ from pipeline.errors import CheckFailed
 from pipeline.executor import InProcessExecutor, engine, engine_arguments
 from pipeline.puzzles import puzzle_arguments
 from pipeline.store import resolved
-from unitile_py.command_line import EXIT_INTERRUPTED, Parser, run_command
+from unitile_py.command_line import EXIT_INTERRUPTED, Parser, quiet_after_interrupt, run_command
 from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.strategy import MAX_BOUNDED_NODES, Bounded
 
@@ -92,7 +92,7 @@ def register(sub: Any) -> None:
                        help="df-pn only: the proof store to resume from and save each round's proven "
                             "entries in (default build/naked-diagonal-<N>x<N>-proof.zarr)")
     prove.add_argument("--no-store", action="store_true", help="df-pn: keep everything in memory")
-    prove.add_argument("--round-nodes", type=int, default=ROUND_NODES,
+    prove.add_argument("--round-nodes", type=at_least(0), default=ROUND_NODES,
                        help=f"df-pn with a store: nodes per task between saves (default {ROUND_NODES:,})")
     prove.add_argument("--max-rounds", type=at_least(0), default=0,
                        help="df-pn with a store: stop each task after this many rounds (0: no limit)")
@@ -190,6 +190,7 @@ def _prove(args: argparse.Namespace) -> int:
                                     max_rounds=args.max_rounds, progress=not args.quiet,
                                     hint_work=max(0, args.hint_work), ledger=ledger, commit=args.commit)
     except KeyboardInterrupt:
+        quiet_after_interrupt()
         where = f" (the completed rounds are in {store})" if store else ""
         print(f"stopped: rerun the same command to continue{where}", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -234,8 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m pipeline.naked_diagonal COMMAND`` (the same commands as ``python -m pipeline``)."""
     parser = Parser(prog="python -m pipeline.naked_diagonal", description=__doc__)
     register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return run_command(lambda: int(args.run(args)), failed=(CheckFailed,), resumable=True)
+
+    def command() -> int:
+        args = parser.parse_args(argv)
+        return int(args.run(args))
+
+    return run_command(command, failed=(CheckFailed,), resumable=True)
 
 
 # Strategies -----------------------------------------------------------------------------------------

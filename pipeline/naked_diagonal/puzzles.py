@@ -14,16 +14,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Hashable, Iterator
-from pathlib import Path
 
 from unitile_py.colours import BLUE, RED
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.keys import canonical_key, key_position
 from unitile_py.naked_diagonal.position import Position, _unchecked
 from unitile_py.naked_diagonal.tables import NDTables, tables_for
-from unitile_py.puzzles import file_name
 
-from ..puzzles import DEFAULT_FOLDER, Candidates, choose, document, write
+from ..puzzles import Candidates, choose, document, puzzle_path, write
 
 
 def scan(tables: NDTables) -> dict[int, list[tuple[int, int]]]:
@@ -78,13 +76,13 @@ def candidates(n: int, found: dict[int, list[tuple[int, int]]]) -> Candidates:
 def run(args: argparse.Namespace) -> int:
     """``python -m pipeline nd-puzzles``: scan the tables, choose, write; its size to standard error."""
     n = int(args.board.split("x")[0])
+    path = puzzle_path("naked-diagonal", f"{n}x{n}", args.out)
     found = scan(tables_for(n, args.tables))
     cands = candidates(n, found)
     puzzles = choose(cands, args.per_band, args.seed)
     board = f"{n}x{n}"
     command = f"python -m pipeline nd-puzzles --board {board} --seed {args.seed} --per-band {args.per_band}"
     data = document("naked-diagonal", board, command, args.seed, args.per_band, cands.by_distance, puzzles)
-    path = Path(args.out or DEFAULT_FOLDER) / file_name("naked-diagonal", board)
     size = write(path, data)
     if not args.quiet:
         total = sum(cands.by_distance.values())

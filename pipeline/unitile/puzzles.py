@@ -15,16 +15,14 @@ import argparse
 import sys
 from collections.abc import Hashable, Iterator
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 
 from unitile_py.colours import RED
-from unitile_py.puzzles import file_name
 from unitile_py.unitile.board import Board
 from unitile_py.unitile.position import Position
 
-from ..puzzles import DEFAULT_FOLDER, Candidates, choose, document, write
+from ..puzzles import Candidates, choose, document, puzzle_path, write
 from ..store import resolved
 from .bits import JIT, GeoArgs, cells_of, connected, rank, slide, tiles_of, unrank
 from .cellpass import UNITED
@@ -120,13 +118,13 @@ def candidates(board: Board, index: np.ndarray, slots: np.ndarray, distances: np
 def run(args: argparse.Namespace) -> int:
     """``python -m pipeline puzzles``: scan the store, choose, write; the file's size to standard error."""
     board = Board.parse(args.board)
+    path = puzzle_path("unitile", str(board), args.out)
     store = Store(resolved(args.store or default_path(board)), board)
     index, slots, distances = scan(store)
     cands = candidates(board, index, slots, distances)
     puzzles = choose(cands, args.per_band, args.seed)
     command = f"python -m pipeline puzzles --board {board} --seed {args.seed} --per-band {args.per_band}"
     data = document("unitile", str(board), command, args.seed, args.per_band, cands.by_distance, puzzles)
-    path = Path(args.out or DEFAULT_FOLDER) / file_name("unitile", str(board))
     size = write(path, data)
     if not args.quiet:
         print(f"{path}: {len(puzzles)} puzzles of {len(index)} positions that qualify, {size} bytes",

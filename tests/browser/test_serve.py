@@ -6,6 +6,7 @@ These need no browser: each test serves a small folder of its own on 127.0.0.1.
 from __future__ import annotations
 
 import http.client
+import os
 import socket
 import subprocess
 import sys
@@ -112,3 +113,25 @@ def test_a_missing_site_is_one_line(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 2
     assert run.stderr.count("\n") == 1 and "no index.html" in run.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero link", "dangling link", "index.html a fifo"])
+def test_a_special_file_is_never_served(folder: Path, server: Any, kind: str) -> None:
+    """A FIFO, a link to /dev/zero or a dangling link answers 404 at once: nothing blocks a thread on
+    a FIFO nor sends an endless body under ``Content-Length: 0``; the server goes on serving."""
+    if kind == "fifo":
+        os.mkfifo(folder / "py" / "pipe.py")
+        path = "/py/pipe.py"
+    elif kind == "dev-zero link":
+        (folder / "py" / "zero.bin").symlink_to("/dev/zero")
+        path = "/py/zero.bin"
+    elif kind == "dangling link":
+        (folder / "py" / "gone.py").symlink_to(folder / "nowhere")
+        path = "/py/gone.py"
+    else:
+        (folder / "py" / "sub").mkdir()
+        os.mkfifo(folder / "py" / "sub" / "index.html")
+        path = "/py/sub/"
+    status, _, body = get(server, path)
+    assert status == 404, (status, body[:80])
+    assert get(server, "/py/game.py")[0] == 200

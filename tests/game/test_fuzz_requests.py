@@ -30,7 +30,7 @@ from unitile_py.naked_diagonal import webapi as nd_webapi
 from unitile_py.naked_diagonal.game import Game as NDGame
 from unitile_py.naked_diagonal.notation import SKIP
 from unitile_py.naked_diagonal.position import Position as NDPosition
-from unitile_py.service import MAX_TURNS
+from unitile_py.service import MAX_TURNS, TOO_LONG
 from unitile_py.unitile import webapi as unitile_webapi
 from unitile_py.unitile.game import Game
 from unitile_py.unitile.notation import parse_position
@@ -833,14 +833,40 @@ def test_a_game_is_no_longer_than_a_record_can_hold() -> None:
         too_long = {**game, "moves": ["c4", "c3"] * (MAX_TURNS // 2) + ["c4"]}
         with pytest.raises(GameError) as info:
             service_api.state(too_long)
-        assert str(info.value) == f"game: more than {MAX_TURNS:,} moves (no record holds that many)"
+        assert str(info.value) == f"game: more than {MAX_TURNS:,} moves, the most a game may have"
     salvaged = api.salvage({"start": None, "moves": ["c4", "c3"] * 300_000})
     assert salvaged["game"] == longest and salvaged["problem"] == (
-        f"slide {MAX_TURNS + 1} of the link, c4, comes after {MAX_TURNS:,} moves (no record holds more), "
+        f"slide {MAX_TURNS + 1} of the link, c4, comes after {MAX_TURNS:,} moves, the most a game may "
+        "have, "
         f"so it and the {600_000 - MAX_TURNS - 1} after it were not played"
     )
     reply = ask_text(json.dumps({"op": "state", "args": {"game": {"moves": ["c4", "c3"] * 300_000}}}))
-    assert reply == {"ok": False, "error": f"game: more than {MAX_TURNS:,} moves (no record holds that many)"}
+    assert reply == {"ok": False, "error": f"game: more than {MAX_TURNS:,} moves, the most a game may have"}
+
+
+def test_no_unitile_game_passes_the_move_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by a hostile user (issue 51): without tables ``load`` took a record of 13,000 moves that
+    ``state`` then refused ("no record holds that many", which was false), and ``play`` made a game of
+    MAX_TURNS moves one longer. Now no Unitile game has more than MAX_TURNS moves: ``play``, ``load`` and
+    the command line's ``record --adjacent-only`` refuse the next one in the same true sentence, and the
+    state of a game at the limit offers no slide."""
+    api = unitile_webapi.Api()
+    longest = {"start": None, "moves": ["c4", "c3"] * (MAX_TURNS // 2)}
+    too_long = f"ply {MAX_TURNS + 1}, c4: {TOO_LONG}"
+    with pytest.raises(GameError) as info:
+        api.play(longest, "c4")
+    assert str(info.value) == too_long
+    assert api.state(longest)["legal"] == []
+    moves = ["c4", "c3"] * 6_500
+    text = " ".join(f"{i // 2 + 1}. {m}" if i % 2 == 0 else m for i, m in enumerate(moves)) + " *\n"
+    with pytest.raises(GameError) as info:
+        api.load(text)
+    assert str(info.value) == too_long
+    path = tmp_path / "long.txt"
+    path.write_text(text, encoding="utf-8")
+    assert main(["record", "--adjacent-only", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: {path}: {too_long}\n"
 
 
 @pytest.mark.parametrize(

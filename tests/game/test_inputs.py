@@ -162,3 +162,16 @@ def test_an_endless_line_is_one_error_not_memory() -> None:
             assert replies.proc.poll() is None  # still reading (and dropping) the line, not out of memory
         finally:
             replies.stop()
+
+
+@pytest.mark.parametrize("blank", ["\u00a0", "\u2003", "\u3000", "\u2028", "\x1c", "\x85"])
+def test_only_ascii_blanks_part_a_position_from_its_side_to_move(blank: str) -> None:
+    """Found by a hostile user (issue 51): both games' positions took any Unicode whitespace (a no-break
+    space, an em space, a file separator) before the side to move. Only ASCII blanks do now."""
+    from unitile_py.naked_diagonal.position import Position as NDPosition
+    from unitile_py.unitile.notation import parse_position
+
+    for parse, rows in ((parse_position, "BRB/R.B/RBR"), (NDPosition.parse, ".../.../...")):
+        assert str(parse(f" {rows} \t r\n")) == f"{rows} r"
+        with pytest.raises(GameError, match="a space and the side to move"):
+            parse(f"{rows}{blank}r")

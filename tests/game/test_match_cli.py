@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from unitile_py.match_command import MAX_GAMES
+
 ENV = {**os.environ, "PYTHONPATH": os.getcwd()}
 
 
@@ -36,10 +38,36 @@ def test_match_checks_records_before_the_games(game: list[str]) -> None:
     assert err.count("\n") == 0 and err.startswith("error: --records /proc/i35.txt"), err
 
 
+@pytest.mark.parametrize("game", [["match", "--board", "5x5"], ["nd", "match", "--size", "5"]])
+def test_match_has_an_upper_bound_on_games(game: list[str]) -> None:
+    """Found by a hostile user (issue 51): ``--games`` had no upper bound, and a match keeps every game
+    until its summary. More than MAX_GAMES is one line before any game."""
+    done = _run([*game, "--red", "1", "--blue", "1", "--games", str(MAX_GAMES + 1)])
+    assert done.returncode == 2 and done.stdout == ""
+    err = done.stderr.strip()
+    assert err.count("\n") == 0 and f"--games {MAX_GAMES + 1}: at most {MAX_GAMES:,}" in err, err
+
+
+@pytest.mark.parametrize("size", ["5x5", "5"])
+def test_nd_match_refuses_a_position_of_another_size(size: str) -> None:
+    """Found by a hostile user (issue 51): ``nd match --size 5x5 --position '.../.../... r'`` played 3x3
+    silently (the web API refuses the mismatch). Now it is one line; a position without --size, or with
+    its own, plays."""
+    done = _run(["nd", "match", "--size", size, "--position", ".../.../... r", "--red", "1", "--blue", "1",
+                 "--games", "1"])
+    assert done.returncode == 2 and done.stdout == ""
+    err = done.stderr.strip()
+    assert err.count("\n") == 0 and f"--size {size}: the --position is on a 3x3 board" in err, err
+    for same in ([], ["--size", "3x3"]):
+        done = _run(["nd", "match", *same, "--position", ".../.../... r", "--red", "1", "--blue", "1",
+                     "--games", "1"])
+        assert done.returncode == 0, done.stderr
+
+
 def test_match_interrupted_keeps_the_finished_games(tmp_path: Path) -> None:
     records = tmp_path / "games.txt"
     proc = subprocess.Popen([sys.executable, "-m", "unitile_py", "nd", "match", "--size", "5", "--red", "1",
-                             "--blue", "1", "--games", "1000000", "--records", str(records)],
+                             "--blue", "1", "--games", "100000", "--records", str(records)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     try:
         deadline = time.monotonic() + 60

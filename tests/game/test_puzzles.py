@@ -281,3 +281,59 @@ def test_puzzle_try_with_the_moves_played_judges_every_later_move(
     for moves in ([move], "a1", [1], ["zz"]):
         reply = ask(prefix + "puzzle_try", index=hard[0], move=move, moves=moves, **size)
         assert reply["ok"] is False and "\n" not in reply["error"], (moves, reply)
+
+
+def _move_results(game: str, position: str) -> dict[str, tuple[str, int]]:
+    """Each legal move's result for the mover with perfect play, from the committed tables."""
+    if game == "unitile":
+        from unitile_py.unitile.notation import parse_position
+        from unitile_py.unitile.tables import tables_for
+
+        pos = parse_position(position)
+        return {pos.board.name(c): r for c, r in tables_for(pos.board).moves(pos).items()}
+    from unitile_py.naked_diagonal.position import Position
+    from unitile_py.naked_diagonal.tables import tables_for as nd_tables_for
+
+    nd = Position.parse(position)
+    return {nd.grid.name(p): r for p, r in nd_tables_for(nd.grid.n).moves(nd).items()}
+
+
+UNSOUND = {
+    "unparsable": ("position", lambda p, results: "garbage", "position 'garbage'"),
+    "another board": ("position", lambda p, results: "BRB/R.B/RBR r" if p["position"].count("/") == 4
+                      else ".../.../... r", "is on a 3x3 board"),
+    "blue to move": ("position", lambda p, results: p["position"][:-1] + "b", "Blue to move"),
+    "illegal solution": ("solution", lambda p, results: "z9", "not a legal move"),
+    "losing solution": ("solution", lambda p, results: min(m for m, r in results.items() if r[0] == "loss"),
+                        "not the one winning move"),
+    "wrong distance": ("distance", lambda p, results: p["distance"] + 2, "but the solution wins in"),
+}
+
+
+@pytest.mark.parametrize(("game", "board", "command"), [
+    ("naked-diagonal", "4x4", ["nd", "puzzles", "--size", "4x4"]),
+    ("unitile", "5x5", ["puzzles", "--board", "5x5"]),
+])
+@pytest.mark.parametrize("how", [*UNSOUND, "repeated"])
+def test_an_unsound_puzzle_is_refused_though_its_checksum_matches(
+    tmp_path: Path, game: str, board: str, command: list[str], how: str
+) -> None:
+    """Found by a hostile user (issue 51): a puzzle file whose checksum was signed again after a puzzle's
+    position stopped parsing, moved to another board or to Blue, or its solution became illegal or losing,
+    its distance wrong, or a puzzle was repeated, was accepted. Each is one line naming the puzzle."""
+    path = _copy(tmp_path, file_name(game, board))
+    folder = TABLES / "naked-diagonal" / board if game == "naked-diagonal" else TABLES / board
+    shutil.copytree(folder, tmp_path / folder.relative_to(TABLES))
+    data = json.loads(path.read_text())
+    puzzle = data["puzzles"][3]
+    if how == "repeated":
+        data["puzzles"].append(dict(puzzle))
+        says = f"puzzle {len(data['puzzles']) - 1} repeats puzzle 3"
+    else:
+        key, change, says = UNSOUND[how]
+        puzzle[key] = change(puzzle, _move_results(game, puzzle["position"]))
+        puzzle["grade"] = grade_of(puzzle["distance"])
+    data["puzzles_sha256"] = digest(data["puzzles"])
+    path.write_text(serialise(data))
+    err = one_error(run([*command, "--tables", str(tmp_path), "--json"]), "is damaged", says)
+    assert "Traceback" not in err

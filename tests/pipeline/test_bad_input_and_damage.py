@@ -450,3 +450,14 @@ def test_a_dead_scheduler_is_reported_as_gone(tmp_path: Path) -> None:
         procs.stop_all()
     assert build.returncode == 2
     assert f"scheduler {cluster.address.removeprefix('tcp://')} is gone" in one_line(err)
+
+
+def test_a_round_too_long_for_the_search_is_refused_before_the_store_is_made(tmp_path: Path) -> None:
+    """Found by a hostile user (issue 51): ``nd-prove --round-nodes 99999999999999999999999`` created the
+    store and then crashed in numba (``--budget`` refused the same number). It is refused as --budget
+    is, in one line, and no store is made."""
+    store = tmp_path / "s.zarr"
+    done = cli("nd-prove", "--board", "3x3", "--store", str(store), "--round-nodes", "9" * 23)
+    err = done.stderr.decode().strip()
+    assert done.returncode == 2 and err.count("\n") == 0 and "--round-nodes" in err, err
+    assert not store.exists()

@@ -44,6 +44,7 @@ def test_puzzles_reproduces_the_committed_3x3_file(built33: tuple[Path, Path], t
     assert main(args) == 0
     assert (tmp_path / name).read_bytes() == (COMMITTED / name).read_bytes()
     other = tmp_path / "other"
+    other.mkdir()
     assert main([*args[:-3], "--seed", "2", "--out", str(other), "--quiet"]) == 0
     assert (other / name).read_bytes() != (COMMITTED / name).read_bytes()
 
@@ -122,3 +123,18 @@ def test_bad_arguments_are_one_line(args: list[str], words: str) -> None:
     done = cli(*args)
     err = done.stderr.decode().strip()
     assert done.returncode == 2 and err.count("\n") == 0 and words in err, err
+
+
+@pytest.mark.parametrize("command", [["nd-puzzles", "--board", "3x3"],
+                                     ["puzzles", "--board", "3x3", "--store", "/nonexistent/store"]])
+def test_a_missing_out_folder_is_one_line_and_not_made(command: list[str], tmp_path: Path) -> None:
+    """Found by a hostile user (issue 51): ``nd-puzzles --out /missing/dir`` made the missing folders.
+    A missing ``--out`` folder, or a file there, is one line before any work, and nothing is made."""
+    missing = tmp_path / "missing" / "dir"
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    for out, words in ((missing, "no such folder"), (a_file, "not a folder")):
+        done = cli(*command, "--out", str(out))
+        err = done.stderr.decode().strip()
+        assert done.returncode == 2 and err.count("\n") == 0 and f"--out {out}: {words}" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]

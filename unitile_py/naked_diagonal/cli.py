@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .. import puzzle_command
@@ -40,6 +41,7 @@ from ..errors import NakedDiagonalError
 from ..inputs import answer_lines
 from ..match_command import add_match_arguments, report_match, side_type
 from ..playing import run_games
+from ..puzzles import Puzzle, judge
 from ..records import split_record
 from ..table_io import folder_of, manifest_kind, root_of
 from ..terminal import HUMAN, play_in_terminal, players_of, show_after, show_record
@@ -214,10 +216,14 @@ def _record_game(text: str) -> Game:
 def _start(args: argparse.Namespace) -> Position:
     """The start of ``play`` and ``match``, checked with the levels of ``--red`` and ``--blue`` before
     any game starts (level 6 plays only on the sizes with tables or a strategy)."""
+    size = args.size or f"{DEFAULT_SIZE}x{DEFAULT_SIZE}"
     if args.position:
         start = parse_position(args.position)
+        n = start.grid.n
+        if args.size is not None and parse_size(args.size) != n:
+            raise NakedDiagonalError(f"--size {args.size}: the --position is on a {n}x{n} board")
     else:
-        start = checked_size(Position.empty(parse_size(args.size)))
+        start = checked_size(Position.empty(parse_size(size)))
     over = game_over(start)  # the rule of legal, why, analyze and the web API
     if over is not None:
         raise NakedDiagonalError(f"--position: {over}")
@@ -255,8 +261,18 @@ def cmd_match(args: argparse.Namespace) -> int:
 def cmd_puzzles(args: argparse.Namespace) -> int:
     """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`)."""
     n = parse_size(args.size)
+    directory = Path(args.tables) / "naked-diagonal" if args.tables else None
+
+    def check(p: Puzzle) -> str | None:
+        position = Position.parse(p.position)
+        m = position.grid.n
+        results = {}
+        if m == n:  # the tables of the directory that holds the puzzles
+            results = {position.grid.name(q): r for q, r in tables_for(n, directory).moves(position).items()}
+        return judge(p, f"{n}x{n}", position, f"{m}x{m}", results)
+
     return puzzle_command.run(args, "naked-diagonal", f"{n}x{n}", "placements",
-                              lambda text: draw(Position.parse(text)))  # fmt: skip
+                              lambda text: draw(Position.parse(text)), check)  # fmt: skip
 
 
 def register(sub: Any) -> None:
@@ -299,7 +315,7 @@ def register(sub: Any) -> None:
     analyze.add_argument("--tables", metavar="DIR", help="tables folder (default tables/naked-diagonal)")
     analyze.set_defaults(func=cmd_analyze)
     review.register(cmds)
-    size_help = f"board size NxN (default {DEFAULT_SIZE}x{DEFAULT_SIZE})"
+    size_help = f"board size NxN (default {DEFAULT_SIZE}x{DEFAULT_SIZE}; with --position, its size)"
     play = cmds.add_parser("play", help="play a game in the terminal")
     play.add_argument(
         "--red", type=side_type(ALL_LEVELS), default=HUMAN, help="human (default) or a level 1 to 6"
@@ -308,12 +324,12 @@ def register(sub: Any) -> None:
         "--blue", type=side_type(ALL_LEVELS), default="3", help="human or a level 1 to 6 (default 3)"
     )
     play.add_argument("--seed", type=int, default=1, help="seed of the computer sides")
-    play.add_argument("--size", default=f"{DEFAULT_SIZE}x{DEFAULT_SIZE}", help=size_help)
+    play.add_argument("--size", help=size_help)
     play.add_argument("--position", help="start from this position instead of the empty board")
     play.set_defaults(func=cmd_play)
     match = cmds.add_parser("match", help="play computer levels against each other")
     add_match_arguments(match, ALL_LEVELS)
-    match.add_argument("--size", default=f"{DEFAULT_SIZE}x{DEFAULT_SIZE}", help=size_help)
+    match.add_argument("--size", help=size_help)
     match.add_argument("--position", help="start every game from this position")
     match.set_defaults(func=cmd_match)
     puzzles = cmds.add_parser("puzzles", help="puzzles: Red to move has exactly one winning placement")

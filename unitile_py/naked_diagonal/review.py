@@ -86,6 +86,7 @@ def review_game(game: Game, tables: NDTables) -> dict[str, Any]:
     :class:`NakedDiagonalError`."""
     name = game.grid.name
     rows = []
+    tables.outcome(game.positions[0])  # a start the tables do not hold is refused, even with no turn
     for i, move in enumerate(game.moves):
         position = game.positions[i]
         if move == SKIP:

@@ -33,7 +33,6 @@ import itertools
 import re
 import struct
 import sys
-import zlib
 from array import array
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -43,6 +42,7 @@ from ..colours import RED
 from ..coords import quote
 from ..errors import NakedDiagonalError
 from ..table_io import (
+    MAX_MANIFEST_BYTES,
     SHA256,
     Directory,
     check_per_block,
@@ -50,6 +50,7 @@ from ..table_io import (
     field,
     folder_of,
     header_fields,
+    inflate,
     is_format,
     loaded_once,
     manifest_kind,
@@ -119,12 +120,8 @@ class TierFile:
         full = (1 << points) - 1
         for b in range(blocks):
             m = min(per_block, count - b * per_block)
-            try:
-                raw = zlib.decompress(data[base + offsets[b] : base + offsets[b + 1]])
-            except (zlib.error, ValueError):
-                raise NakedDiagonalError(f"{where} block {b} is corrupt") from None
-            if len(raw) != m * (width + 1):
-                raise NakedDiagonalError(f"{where} block {b} has the wrong size")
+            block = data[base + offsets[b] : base + offsets[b + 1]]
+            raw = inflate(f"{where} block {b}", block, m * (width + 1), NakedDiagonalError)
             interleaved = bytearray(m * width)
             for k in range(width):
                 interleaved[k::width] = raw[k * m : (k + 1) * m]
@@ -345,8 +342,10 @@ def _rank(result: tuple[str, int]) -> tuple[int, int]:
     return (1, -distance) if kind == "win" else (0, distance)
 
 
-def _read(where: str, path: Path) -> bytes:
-    return read_bytes(where, path, NakedDiagonalError)
+def _read(where: str, path: Path, size: int | None = None) -> bytes:
+    """A file of the tables: ``manifest.json`` (``size`` None) up to :data:`MAX_MANIFEST_BYTES`, any
+    other of the ``size`` its manifest gives."""
+    return read_bytes(where, path, NakedDiagonalError, size, MAX_MANIFEST_BYTES if size is None else size)
 
 
 @contextlib.contextmanager
@@ -370,8 +369,8 @@ def _folder_files(n: int, folder: Path) -> dict[str, bytes]:
     where = f"tables naked-diagonal {n}x{n}"
     with _damage():
         files = {"manifest.json": _read(where, folder / "manifest.json")}
-        for name in parse_manifest(n, files["manifest.json"])["files"]:
-            files[name] = _read(where, folder / name)
+        for name, info in parse_manifest(n, files["manifest.json"])["files"].items():
+            files[name] = _read(where, folder / name, info["bytes"])
     return files
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import puzzle_command
 from ..errors import GameError, UnitileError
+from ..puzzles import Puzzle, judge
 from ..terminal import show_after, show_record
 from . import analyze, match, review, terminal_play
 from .board import Board
@@ -64,8 +65,17 @@ def cmd_slides(args: argparse.Namespace) -> int:
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
     """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`)."""
-    board = str(Board.parse(args.board))
-    return puzzle_command.run(args, "unitile", board, "plies", lambda text: draw(parse_position(text)))
+    board = Board.parse(args.board)
+
+    def check(p: Puzzle) -> str | None:
+        position = parse_position(p.position)
+        results = {}
+        if position.board is board:  # the tables of the directory that holds the puzzles
+            results = {board.name(c): r for c, r in tables_for(board, args.tables).moves(position).items()}
+        return judge(p, str(board), position, str(position.board), results)
+
+    return puzzle_command.run(args, "unitile", str(board), "plies", lambda text: draw(parse_position(text)),
+                              check)  # fmt: skip
 
 
 def register(sub: Any) -> None:

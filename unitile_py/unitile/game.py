@@ -27,6 +27,7 @@ from collections.abc import Iterable
 
 from ..errors import GameError, UnitileError
 from ..history import History
+from ..service import MAX_TURNS, TOO_LONG
 from .board import Board
 from .lookups import Lookups
 from .notation import Record, format_record, start_headers
@@ -80,8 +81,9 @@ class Game(History[Position]):
     # ----- moves ------------------------------------------------------------------------------------
 
     def legal_moves(self) -> tuple[int, ...]:
-        """The cells of the legal slides (the rules' order): none once the game is over."""
-        if self.is_over():
+        """The cells of the legal slides (the rules' order): none once the game is over or has
+        :data:`~unitile_py.service.MAX_TURNS` moves."""
+        if self.is_over() or len(self._moves) >= MAX_TURNS:
             return ()
         return tuple(self.rules.legal(self.position))
 
@@ -100,7 +102,10 @@ class Game(History[Position]):
 
     def rules_forbid(self, cell: int) -> str | None:
         """Why the tile on ``cell`` may not slide (:data:`EMPTY_CELL`, :data:`NOT_ADJACENT`,
-        :data:`NOT_LOWER`), or None."""
+        :data:`NOT_LOWER`, :data:`~unitile_py.service.TOO_LONG` after
+        :data:`~unitile_py.service.MAX_TURNS` moves), or None."""
+        if len(self._moves) >= MAX_TURNS:
+            return TOO_LONG
         position = self.position
         if cell == position.bubble:
             return EMPTY_CELL

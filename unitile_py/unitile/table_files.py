@@ -18,12 +18,11 @@ import json
 import re
 import struct
 import sys
-import zlib
 from collections.abc import Mapping
 from typing import Any
 
 from ..errors import UnitileError
-from ..table_io import SHA256, check_per_block, checked, field, header_fields, is_format
+from ..table_io import SHA256, check_per_block, checked, field, header_fields, inflate, is_format
 from ..table_io import parse_manifest as read_manifest
 from .board import Board
 
@@ -91,13 +90,8 @@ class FrameFile:
         """Decompress one block of records, check that each names a symbol, and keep it."""
         a, b = self.base + self.offsets[block], self.base + self.offsets[block + 1]
         where = f"tables {self.board}: {self.name} block {block}"
-        try:
-            raw = zlib.decompress(self.data[a:b])
-        except zlib.error:
-            raise UnitileError(f"{where} is corrupt") from None
         n = min(self.per_block, self.count - block * self.per_block)
-        if len(raw) != n * self.width:
-            raise UnitileError(f"{where} has the wrong size")
+        raw = inflate(where, self.data[a:b], n * self.width, UnitileError)
         if self.width == 1:
             biggest = max(raw, default=0)
         else:

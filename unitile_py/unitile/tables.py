@@ -27,7 +27,16 @@ from typing import Any
 
 from ..colours import RED
 from ..errors import UnitileError
-from ..table_io import ENV, Directory, folder_of, loaded_once, read_bytes, root_of, tables_root
+from ..table_io import (
+    ENV,
+    MAX_MANIFEST_BYTES,
+    Directory,
+    folder_of,
+    loaded_once,
+    read_bytes,
+    root_of,
+    tables_root,
+)
 from .board import Board
 from .canonical import Frame, orbit_rep
 from .position import Position
@@ -233,7 +242,7 @@ class Tables:
             path = folder / name
             if not path.is_file():
                 raise UnitileError(f"tables {b}: {name} is missing in {folder}")
-            files[name] = _read(b, path)
+            files[name] = _read(b, path, manifest["files"][name]["bytes"])
         return Tables.from_files(b, files)
 
     @staticmethod
@@ -372,9 +381,11 @@ class Tables:
         return {cell: self.after(position, cell) for cell in self.legal(position)}
 
 
-def _read(board: Board, path: Path) -> bytes:
-    """The bytes of a table file; an unreadable one is a :class:`UnitileError` naming it."""
-    return read_bytes(f"tables {board}", path, UnitileError)
+def _read(board: Board, path: Path, size: int | None = None) -> bytes:
+    """The bytes of a table file: ``manifest.json`` (``size`` None) up to :data:`MAX_MANIFEST_BYTES`, any
+    other of the ``size`` its manifest gives; an unreadable one is a :class:`UnitileError` naming it."""
+    limit = MAX_MANIFEST_BYTES if size is None else size
+    return read_bytes(f"tables {board}", path, UnitileError, size, limit)
 
 
 _tables_for = loaded_once(Tables.load, default_root)

@@ -229,7 +229,7 @@ class Api(service.Service[Game]):
         position = g.positions[end]
         name = self.board.name
         winner = position.winner()
-        legal = () if winner is not None else self.rules.legal(position)
+        legal = () if winner is not None or end >= service.MAX_TURNS else self.rules.legal(position)
         red_groups, blue_groups = position.group_counts()
         last = None
         if end > 0:

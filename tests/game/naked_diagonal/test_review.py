@@ -178,6 +178,8 @@ def test_a_skipped_turn_is_a_ply_of_its_own() -> None:
             '[Position "R../.../... r"]\n1. c1 *',
             "-: position 'R../.../... r': not reachable from the empty board",
         ),
+        # Found by a hostile user (issue 51): with no turn to judge, an unreachable start was an empty review.
+        ('[Position "R../.../... r"]\n*', "-: position 'R../.../... r': not reachable from the empty board"),
         ('[Board "3x3"]\n1. zz', "-: record: ply 1: move 'zz'"),
         ("", "-: record: empty"),
     ],
