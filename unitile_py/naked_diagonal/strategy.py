@@ -24,7 +24,6 @@ import json
 import re
 import struct
 import sys
-import zlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Mapping
@@ -42,6 +41,7 @@ from ..table_io import (
     field,
     folder_of,
     header_fields,
+    inflate,
     is_format,
     loaded_once,
     manifest_kind,
@@ -149,12 +149,8 @@ def decode(n: int, data: bytes) -> tuple[str, list[int], bytes]:
     moves = bytearray()
     for b in range(blocks):
         m = min(per_block, count - b * per_block)
-        try:
-            raw = zlib.decompress(data[base + offsets[b] : base + offsets[b + 1]])
-        except (zlib.error, ValueError):
-            raise NakedDiagonalError(f"{where} block {b} is corrupt") from None
-        if len(raw) != m * (width + 1):
-            raise NakedDiagonalError(f"{where} block {b} has the wrong size")
+        raw = inflate(f"{where} block {b}", data[base + offsets[b] : base + offsets[b + 1]], m * (width + 1),
+                      NakedDiagonalError)
         interleaved = bytearray(m * width)
         for k in range(width):
             interleaved[k::width] = raw[k * m : (k + 1) * m]
@@ -412,10 +408,10 @@ def winner_of(n: int, directory: Directory = None) -> str | None:
     if manifest_kind(folder) != KIND:
         return None
     try:
-        winner = json.loads((folder / "manifest.json").read_bytes().decode("utf-8")).get("winner")
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        manifest = parse_manifest(n, read_bytes(_where(n), folder / "manifest.json", NakedDiagonalError))
+    except NakedDiagonalError:
         return None
-    return winner if winner in ("red", "blue") else None
+    return str(manifest["winner"])
 
 
 def strategy_problem(n: int, directory: Directory = None) -> str | None:
