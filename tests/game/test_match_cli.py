@@ -64,11 +64,21 @@ def test_nd_match_refuses_a_position_of_another_size(size: str) -> None:
         assert done.returncode == 0, done.stderr
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child: Ctrl-C delivered as to a command typed at a terminal. A child inherits its parent's
+    ignored signals and signal mask: in the whole suite's process (not alone) the command once let the
+    SIGINT pass unanswered for a minute, so the child starts with SIGINT's default disposition (Python
+    then installs its KeyboardInterrupt handler) and SIGINT unblocked."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def test_match_interrupted_keeps_the_finished_games(tmp_path: Path) -> None:
     records = tmp_path / "games.txt"
     proc = subprocess.Popen([sys.executable, "-m", "unitile_py", "nd", "match", "--size", "5", "--red", "1",
                              "--blue", "1", "--games", "100000", "--records", str(records)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV,
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
     try:
         deadline = time.monotonic() + 60
         while not (records.exists() and records.read_text().count("[Game ") >= 2):

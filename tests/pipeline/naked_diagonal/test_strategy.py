@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from bisect import bisect_left
 from functools import cache
 from pathlib import Path
 
@@ -589,6 +590,7 @@ def test_a_tables_folder_is_not_a_strategy() -> None:
 # The committed 5x5 proof ------------------------------------------------------------------------------
 
 
+@cache
 def committed_5x5() -> tuple[Strategy, dict[int, int]]:
     strategy = Strategy.load(5, ROOT / "tables" / "naked-diagonal")
     return strategy, dict(zip(strategy.keys, strategy.moves, strict=True))
@@ -609,26 +611,31 @@ def test_the_committed_5x5_proof_is_accepted() -> None:
     assert Grid.get(5).name(strategy.move_for(start) or -1) in wins
 
 
-def changed_5x5(tmp_path: Path, position: Position, move: int) -> Path:
-    _, recs = committed_5x5()
+def changed_5x5(position: Position, move: int) -> str:
+    """The verifier's rejection of the committed 5x5 strategy with the placement of ``position`` changed
+    to ``move`` (in memory: the 4x4 tests write and read changed files)."""
+    strategy, recs = committed_5x5()
     ((key, stored),) = canonical_records(5, RED, {position: move}).items()
     assert key in recs and recs[key] != stored
-    recs[key] = stored
-    folder = tmp_path / "changed"
-    write_strategy(folder, 5, RED, recs)
-    return folder
+    moves = bytearray(strategy.moves)
+    moves[bisect_left(strategy.keys, key)] = stored
+    with pytest.raises(Rejected) as info:
+        check_strategy(Strategy(5, strategy.manifest, RED, strategy.keys, bytes(moves)))
+    message = str(info.value)
+    assert "\n" not in message and "rejected" in message
+    return message
 
 
-def test_the_5x5_proof_with_a_losing_first_move_is_rejected(tmp_path: Path) -> None:
+def test_the_5x5_proof_with_a_losing_first_move_is_rejected() -> None:
     start = Position.empty(5)
     losing = Grid.get(5).point("c4")
     assert committed_5x5()[0].manifest["first_placements"]["c4"] == "loss"
-    message = rejection(changed_5x5(tmp_path, start, losing))
+    message = changed_5x5(start, losing)
     positions, _ = line_and_position(message, 5)
     assert positions[1] == after(start, losing)
 
 
-def test_the_5x5_proof_with_a_changed_later_move_is_rejected(tmp_path: Path) -> None:
+def test_the_5x5_proof_with_a_changed_later_move_is_rejected() -> None:
     # Three placements in: Red's stored move replaced by the first other legal placement that is not an
     # image of it. The lines below it are then not covered (or lost), and the verifier says where.
     strategy, _ = committed_5x5()
@@ -639,6 +646,6 @@ def test_the_5x5_proof_with_a_changed_later_move_is_rejected(tmp_path: Path) -> 
     image = canonical(after(position, stored))[0]
     other_move = next(p for p in Grid.points(legal_masks(position)[0])
                       if canonical(after(position, p))[0] != image)
-    message = rejection(changed_5x5(tmp_path, position, other_move))
+    message = changed_5x5(position, other_move)
     positions, _ = line_and_position(message, 5)
     assert any(canonical(p)[0] == canonical(position)[0] and p.turn == position.turn for p in positions)
