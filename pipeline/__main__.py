@@ -3,21 +3,7 @@
 Ctrl-C or SIGTERM while the modules load (numba, dask and zarr take a while) is one line too.
 """
 
-import signal
-import sys
-
-from unitile_py.command_line import EXIT_INTERRUPTED
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
+from unitile_py.command_line import main_module
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGTERM, _terminate)  # run_command sets its own once the work starts
-    try:
-        from pipeline.cli import main
-    except KeyboardInterrupt:
-        print("interrupted while starting: nothing was done", file=sys.stderr)
-        sys.exit(EXIT_INTERRUPTED)
-    sys.exit(main())
+    main_module("pipeline.cli")

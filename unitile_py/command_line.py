@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import logging
 import os
 import signal
@@ -169,6 +170,24 @@ def quiet_after_interrupt() -> None:
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)
 
 
+def main_module(name: str) -> NoReturn:
+    """``python -m``'s entry for a command line whose modules take a while to load (numba, dask and
+    zarr): import ``name`` and exit with its ``main()``. SIGTERM stops the loading as Ctrl-C does, and
+    either is one line while the modules load (:func:`run_command` sets its own handlers once the work
+    starts)."""
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        main = importlib.import_module(name).main
+    except KeyboardInterrupt:
+        print("interrupted while starting: nothing was done", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(main())
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
 def closed_stream() -> str | None:
     """``"standard input"`` or ``"standard output"`` when the process started with that stream closed
     (``<&-``, ``>&-``: Python then holds None for it), else None. Every command refuses to run so: what
@@ -197,6 +216,7 @@ __all__ = [
     "EXIT_USAGE",
     "Parser",
     "closed_stream",
+    "main_module",
     "one_line",
     "quiet_after_interrupt",
     "run_command",
