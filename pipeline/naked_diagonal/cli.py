@@ -26,6 +26,7 @@ from unitile_py.naked_diagonal.strategy import MAX_BOUNDED_NODES, Bounded
 from . import puzzles
 from .build import plan, run_plan
 from .context import NDContext, NDOptions
+from .dfpn import table_slots
 from .geometry import MAX_N
 from .ledger import default_ledger
 from .proof_store import ROUND_MIN, ROUND_NODES, ProofStore, default_proof_path
@@ -106,6 +107,12 @@ def register(sub: Any) -> None:
     prove.add_argument("--no-ledger", action="store_true", help="df-pn: keep no ledger")
     prove.add_argument("--commit", action="store_true",
                        help="git-commit each ledger file as its line is decided (that file alone)")
+    prove.add_argument("--first", nargs="+", default=[], metavar="POINT",
+                       help="search only the lines opening with these first placements (each standing "
+                            "for its symmetric images), for example the centre: c3")
+    prove.add_argument("--table-mib", type=at_least(1), metavar="MIB",
+                       help="df-pn: each task's transposition table in MiB (36 bytes a slot, a power of "
+                            "two of slots; default 576 from 5x5 up)")
     prove.set_defaults(run=_prove)
     register_strategy(sub)
     register_areas(sub)
@@ -183,12 +190,15 @@ def _prove(args: argparse.Namespace) -> int:
             raise NakedDiagonalError(f"--ledger {ledger}: not a folder")
     elif args.commit:
         raise NakedDiagonalError("--commit: there is no ledger to commit (df-pn with a ledger only)")
+    first = tuple(_point(n, text, "--first") for text in args.first)
+    slots = table_slots(args.table_mib) if args.table_mib else 0
     try:
         with engine(args) as executor:
             result = prove_openings(n, executor, split=args.split, budget=args.budget, log=_log(args),
                                     search=args.search, store=store, round_nodes=args.round_nodes,
                                     max_rounds=args.max_rounds, progress=not args.quiet,
-                                    hint_work=max(0, args.hint_work), ledger=ledger, commit=args.commit)
+                                    hint_work=max(0, args.hint_work), ledger=ledger, commit=args.commit,
+                                    first=first, slots=slots)
     except KeyboardInterrupt:
         quiet_after_interrupt()
         where = f" (the completed rounds are in {store})" if store else ""
@@ -203,6 +213,13 @@ def _prove(args: argparse.Namespace) -> int:
             raise NakedDiagonalError(f"--out {args.out}: cannot write ({exc.strerror or exc}); the results "
                                      "are on standard output above") from None
     return 0
+
+
+def _point(n: int, text: str, option: str) -> int:
+    """A point's name on the n x n board, or one line naming the option."""
+    from unitile_py.naked_diagonal.grid import Grid
+
+    return Grid.get(n).point(text, f"{option} point")
 
 
 def _check_output(path: str) -> None:

@@ -83,7 +83,9 @@ INF = (1 << 31) - 1
 LARGE = INF - 1
 #: Slots per bucket of the transposition table.
 WAYS = 4
-#: Table slots by default (36 bytes each: 576 MiB on 5 x 5 and up, 9 MiB below).
+#: Bytes of a table slot (:class:`Tables`: three int64 keys, three int32 numbers).
+SLOT_BYTES = 36
+#: Table slots by default (576 MiB on 5 x 5 and up, 9 MiB below).
 TABLE_SLOTS = 1 << 24
 #: Multipliers of the table's hash (odd 64-bit constants as signed numbers; numba's products wrap).
 MIX_HIGH = 0x9E3779B97F4A7C15 - (1 << 64)
@@ -387,6 +389,12 @@ def default_slots(n: int) -> int:
     """The table slots of :class:`DfpnSearch` on an n x n board unless told: the most proven entries one
     of its searches can hold, so the most a round of the proof store saves."""
     return TABLE_SLOTS if n >= 5 else 1 << 18
+
+
+def table_slots(mib: int) -> int:
+    """The most table slots (a power of two, at least 16) that fit in ``mib`` MiB."""
+    fit = (mib << 20) // SLOT_BYTES
+    return 1 << max(4, fit.bit_length() - 1)
 
 
 class DfpnSearch:

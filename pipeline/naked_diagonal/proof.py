@@ -186,6 +186,8 @@ class ProveTask:
     hint_work: int = 0
     #: With a store: the rounds (paths) already reported damaged in this run, not reported again.
     reported: tuple[str, ...] = ()
+    #: df-pn only: slots of the task's transposition table (0: :func:`.dfpn.default_slots`).
+    slots: int = 0
 
 
 def position_after(n: int, line: tuple[int, ...]) -> tuple[int, int, int]:
@@ -209,7 +211,7 @@ def prove_task(task: ProveTask) -> dict[str, Any]:
     wins: bool | None
     search: ProofSearch | DfpnSearch
     if task.search == "dfpn":
-        search = DfpnSearch(task.n)
+        search = DfpnSearch(task.n, slots=task.slots)
         wins = search.prove(red, blue, turn, task.budget)
         nodes = search.nodes
         line = search.best_line(red, blue, turn) if wins is not None else []
@@ -254,7 +256,7 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
     grid = Grid.get(task.n)
     names = [grid.name(p) for p in task.line]
     name = task_name(names)
-    search = DfpnSearch(task.n)
+    search = DfpnSearch(task.n, slots=task.slots)
     seen: set[str] = set()
     reported = set(task.reported)  # damage is reported whatever ``quiet`` says, once a run
     rows, rounds = store.load(warn=_stderr, seen=seen, reported=reported)
@@ -366,11 +368,25 @@ def opening_tree(n: int, split: int) -> tuple[dict[TreeKey, list[tuple[int, Tree
     return moves, leaves
 
 
+def lines_from(n: int, leaves: dict[TreeKey, tuple[int, ...]], first: tuple[int, ...]
+               ) -> dict[TreeKey, tuple[int, ...]]:
+    """The leaves of :func:`opening_tree` reached by a line opening with one of the points ``first``
+    (or with a symmetric image of one: each leaf stands for its whole class)."""
+    g = NDGeometry.of(n).args
+    openings = {canonical_pair(g, 1 << p, 0, 1) for p in first}
+    kept: dict[TreeKey, tuple[int, ...]] = {}
+    for key, line in leaves.items():
+        if line and canonical_pair(g, 1 << line[0], 0, 1) in openings:
+            kept[key] = line
+    return kept
+
+
 def prove_openings(
     n: int, executor: Executor, split: int = 1, budget: int = 0, log: Callable[[str], None] = print,
     search: str = "dfpn", store: str | None = None, round_nodes: int = ROUND_NODES,
     max_rounds: int = 0, progress: bool = False, hint_work: int = 0, ledger: str | None = None,
-    commit: bool = False, warn: Callable[[str], None] = _stderr,
+    commit: bool = False, warn: Callable[[str], None] = _stderr, first: tuple[int, ...] = (),
+    slots: int = 0,
 ) -> dict[str, Any]:
     """The value of the empty board and of each first placement (see the module docstring), each task
     proven by ``search`` (``"alphabeta"`` or ``"dfpn"``).
@@ -387,7 +403,10 @@ def prove_openings(
     With a ``ledger`` folder (:mod:`.ledger`) the lines it holds are not run either, and every line
     decided here (or found decided in the store) is written into it as it finishes, and committed to
     git when ``commit``; a line after each finished task gives the lines decided, the nodes and the
-    rate, and an estimate of the CPU time left."""
+    rate, and an estimate of the CPU time left.
+
+    ``first``: search only the lines opening with these points (:func:`lines_from`); the others stay
+    unknown unless the ledger or the store holds them. ``slots``: each df-pn task's table slots."""
     if search not in SEARCHES:
         raise ValueError(f"search {search!r}: expected one of {', '.join(SEARCHES)}")
     if store is not None and search != "dfpn":
@@ -397,6 +416,7 @@ def prove_openings(
     g = geo.args
     grid = Grid.get(n)
     moves, leaves = opening_tree(n, split)
+    chosen = lines_from(n, leaves, first) if first else leaves
     reported: set[str] = set()
     held: dict[str, Any] = {}
     if store is not None:
@@ -405,7 +425,7 @@ def prove_openings(
         rows, rounds = ProofStore(store, n, create=True).load(warn=warn, reported=reported)
         held = decided_by_entries(n, rows, rounds, warn, store)
     tasks = [ProveTask(n, line, budget, search, store, round_nodes, max_rounds, not progress, hint_work,
-                       tuple(sorted(reported))) for line in leaves.values()]
+                       tuple(sorted(reported)), slots) for line in leaves.values()]
     log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
     recorded: dict[int, dict[str, Any]] = {}
     book = Ledger(n, Path(ledger), commit, search, split, log) if ledger is not None else None
@@ -431,10 +451,18 @@ def prove_openings(
                 if book is not None:
                     book.add(recorded[i])
         log(f"{len(recorded)} of {len(tasks)} tasks decided in {store}")
+    picked = {i for i, key in enumerate(leaves) if key in chosen}
+    for i in range(len(tasks)):
+        if i not in recorded and i not in picked:
+            recorded[i] = {"line": [grid.name(p) for p in tasks[i].line], "search": search, "wins": None,
+                           "nodes": 0, "cpu_seconds": 0.0, "seconds": 0.0, "proof": [], "table": 0,
+                           "not_searched": True}
+    if first:
+        log(f"{len(picked)} tasks open with {', '.join(grid.name(p) for p in first)} (or an image of it)")
     todo = [i for i in range(len(tasks)) if i not in recorded]
     on_result = None
     if book is not None:
-        book.start(len(tasks), list(recorded.values()))
+        book.start(len(tasks), [r for r in recorded.values() if not r.get("not_searched")])
         on_result = book.finished
     ran = iter(executor.map(prove_task, [tasks[i] for i in todo], f"prove {n}x{n}", on_result=on_result))
     results = [recorded[i] if i in recorded else next(ran) for i in range(len(tasks))]
@@ -463,10 +491,10 @@ def prove_openings(
 
     start = canonical_pair(g, 0, 0, 0)
     root = value(start)
-    first = {}
+    outcomes = {}
     for p, child in moves.get(start, []):
         v = value(child)
-        first[grid.name(p)] = _word(None if v is None else not v)
+        outcomes[grid.name(p)] = _word(None if v is None else not v)
     return {
         "board": f"{n}x{n}",
         "split": split,
@@ -475,7 +503,7 @@ def prove_openings(
         **({"store": store} if store is not None else {}),
         "empty_board": _word(root),
         "winner": None if root is None else ("red" if root else "blue"),
-        "first_placements": first,
+        "first_placements": outcomes,
         "tasks": results,
         "nodes": sum(r["nodes"] for r in results),
         "cpu_seconds": round(sum(r["cpu_seconds"] for r in results), 3),

@@ -8,10 +8,12 @@ from pathlib import Path
 import pytest
 
 from pipeline.executor import InProcessExecutor
+from pipeline.naked_diagonal.dfpn import table_slots
 from pipeline.naked_diagonal.geometry import NDGeometry
-from pipeline.naked_diagonal.proof import ProofSearch, opening_tree, prove_openings
+from pipeline.naked_diagonal.proof import ProofSearch, lines_from, opening_tree, prove_openings
 from pipeline.naked_diagonal.store import NDStore
 from tests.pipeline.naked_diagonal.solving import stored_positions
+from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.tables import NDTables
 
@@ -37,3 +39,25 @@ def test_the_opening_tree_has_one_task_per_first_placement_up_to_symmetry(n: int
     (root,) = moves
     assert len(moves[root]) == n * n
     assert {len(line) for line in leaves.values()} == {1}
+
+
+def test_first_searches_only_the_lines_of_those_openings_and_leaves_the_rest_unknown() -> None:
+    # 4x4 after two placements, only the lines from b2 (and its images a symmetric class stands for):
+    # every searched line opens with an image of b2, the others are reported but not searched.
+    _, leaves = opening_tree(4, 2)
+    kept = lines_from(4, leaves, (5,))  # b2
+    images = {Grid.get(4).name(line[0]) for line in kept.values()}
+    assert images <= {"b2", "c2", "b3", "c3"} and len(kept) == 15
+    result = prove_openings(4, InProcessExecutor(), split=2, log=lambda msg: None, first=(5,))
+    searched = [t for t in result["tasks"] if not t.get("not_searched")]
+    assert len(searched) == 15 and all(t["wins"] is not None for t in searched)
+    assert all(t["wins"] is None and t["nodes"] == 0 for t in result["tasks"] if t.get("not_searched"))
+    # b2 and its images are decided from the searched lines alone; a corner is not.
+    assert result["first_placements"]["b2"] == result["first_placements"]["c3"] != "unknown"
+    assert result["first_placements"]["a1"] == "unknown"
+
+
+def test_table_slots_are_the_largest_power_of_two_that_fits() -> None:
+    assert table_slots(576) == 1 << 24
+    assert table_slots(1000) == 1 << 24 and table_slots(1200) == 1 << 25
+    assert table_slots(1) == 1 << 14
