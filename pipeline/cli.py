@@ -1,10 +1,11 @@
-"""``python -m pipeline COMMAND``: the commands of both games' precomputes, and how every one ends.
+"""``python -m pipeline COMMAND``: the commands of every game's precompute, and how every one ends.
 
-Unitile's ``build``, ``verify``, ``report`` and ``values`` (:mod:`pipeline.unitile.cli`) and Naked
-Diagonal's ``nd-build``, ``nd-verify``, ``nd-prove``, ``nd-strategy``, ``nd-check-strategy``, ``nd-atlas``,
-``nd-survey`` and ``nd-areas``
-(:mod:`pipeline.naked_diagonal.cli`) each set ``run``, which :func:`main` calls through
-:func:`unitile_py.command_line.run_command`: every error is one line.
+Each game of the registry (:mod:`unitile_py.registry`) names the module whose ``register`` adds its
+commands (``pipeline``): Unitile's ``build``, ``verify``, ``report`` and ``values``
+(:mod:`pipeline.unitile.cli`), Naked Diagonal's ``nd-build``, ``nd-verify``, ``nd-prove``, ``nd-strategy``,
+``nd-check-strategy``, ``nd-atlas``, ``nd-survey`` and ``nd-areas`` (:mod:`pipeline.naked_diagonal.cli`).
+Each command sets ``run``, which :func:`main` calls through :func:`unitile_py.command_line.run_command`:
+every error is one line.
 """
 
 from __future__ import annotations
@@ -12,20 +13,19 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from unitile_py import registry
 from unitile_py.command_line import Parser, run_command
 
 from .errors import CheckFailed
-from .naked_diagonal.cli import register as register_naked_diagonal
-from .unitile.cli import register as register_unitile
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = Parser(
-        prog="python -m pipeline", description="The precompute pipelines of Unitile and Naked Diagonal"
-    )
+    games = [g for g in registry.games() if g.pipeline]
+    p = Parser(prog="python -m pipeline",
+               description=f"The precompute pipelines of {' and '.join(g.name for g in games)}")
     sub = p.add_subparsers(dest="command", required=True)
-    register_unitile(sub)
-    register_naked_diagonal(sub)
+    for game in games:
+        registry.load(game.pipeline).register(sub)
     return p
 
 

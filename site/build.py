@@ -1,7 +1,10 @@
-"""Assemble the static site: site/web, unitile_py (both games), tables/5x5, Naked Diagonal's folders of
-perfect play of the offered sizes that have them (the tables of tables/naked-diagonal/3x3 and 4x4, the
-strategy of 5x5, a stored proof: level 6, told apart by the manifest's ``kind``), both games' puzzle
-files (tables/puzzles/, listed as ``puzzles`` in build.json) and the Pyodide runtime.
+"""Assemble the static site: site/web, unitile_py (every game), each game's table folders as its entry
+in the registry (unitile_py/registry.py) names them (Unitile's tables/5x5; Naked Diagonal's folders of
+perfect play, the tables of tables/naked-diagonal/3x3 and 4x4 and the strategy of 5x5, a stored proof,
+told apart by the manifest's ``kind``, and the data its pages read), the puzzle files (tables/puzzles/,
+listed as ``puzzles`` in build.json) and the Pyodide runtime. build.json describes each game by its key
+(``games``): its request prefix, the modules the worker preloads, its table files, when the worker
+writes them and the request that loads them.
 
 The result is one self-contained folder (default ``build/site``) that any static web server can host.
 ``build.json`` in it lists every file with its size; the service worker (``sw.js``) gets the same list
@@ -35,6 +38,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "site" / "web"
@@ -61,15 +65,12 @@ GZIP_GAIN = 0.1
 SOURCE_MAP = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
 #: The version of the ``pyodide`` npm package the site is built and tested with.
 PYODIDE_VERSION = "314.0.7"
-BOARD = "5x5"
-#: Naked Diagonal's tables of perfect play, or a winner's strategy, for the board sizes the page offers
-#: (3x3 to 13x13): level 6.
-ND_TABLES = ROOT / "tables" / "naked-diagonal"
-#: The puzzle files of both games (unitile-5x5.json, naked-diagonal-4x4.json, ...).
-PUZZLES = ROOT / "tables" / "puzzles"
-#: The ``kind`` of a manifest of Naked Diagonal: tables (no kind) or a strategy (a stored proof).
-ND_KINDS = {"": "tables", "strategy": "strategy"}
-ND_SIZES = range(3, 14)
+#: The committed tables: each game's spec (unitile_py/registry.py) names its folders here.
+TABLES = ROOT / "tables"
+#: The puzzle files of every game (unitile-5x5.json, naked-diagonal-4x4.json, ...).
+PUZZLES = TABLES / "puzzles"
+#: The ``kind`` of a table folder's manifest: tables (no kind) or a strategy (a stored proof).
+TABLE_KINDS = {"": "tables", "strategy": "strategy"}
 #: Precompiled Python (the standard library, unitile_py) is made once per input and kept here.
 CACHE = ROOT / "build" / "cache"
 COMPILE = ROOT / "site" / "compile_python.mjs"
@@ -128,9 +129,9 @@ class Built:
     total_bytes: int
 
 
-def nd_folder_kind(folder: Path) -> str | None:
-    """``"tables"`` or ``"strategy"``: what a Naked Diagonal size's folder holds, by its manifest's
-    ``kind``; None without a manifest. A manifest of another kind, or unreadable, stops the build."""
+def folder_kind(folder: Path) -> str | None:
+    """``"tables"`` or ``"strategy"``: what a folder of tables holds, by its manifest's ``kind``; None
+    without a manifest. A manifest of another kind, or unreadable, stops the build."""
     manifest = folder / "manifest.json"
     if not manifest.is_file():
         return None
@@ -139,9 +140,28 @@ def nd_folder_kind(folder: Path) -> str | None:
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise BuildError(f"{manifest}: unreadable ({exc})") from None
     kind = data.get("kind", "") if isinstance(data, dict) else None
-    if kind not in ND_KINDS:
+    if kind not in TABLE_KINDS:
         raise BuildError(f"{manifest}: kind {kind!r} is neither tables nor a strategy")
-    return ND_KINDS[kind]
+    return TABLE_KINDS[kind]
+
+
+def game_files(game: Any, out: Path) -> dict[str, list[Path]]:
+    """Copy a game's table folders (those of its patterns that have a manifest) and the data its pages
+    read into ``out``: ``{"tables": copies, "data": copies}``."""
+    tables: list[Path] = []
+    for pattern in game.tables:
+        for folder in sorted(TABLES.glob(pattern)):
+            if folder.is_dir() and folder_kind(folder) is not None:
+                tables += _copy_tree(folder, out / "tables" / folder.relative_to(TABLES))
+    data: list[Path] = []
+    for pattern in game.page_data:
+        for path in sorted(TABLES.glob(pattern)):
+            if path.is_file():
+                target = out / "tables" / path.relative_to(TABLES)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, target)
+                data.append(target)
+    return {"tables": tables, "data": data}
 
 
 def _copy_tree(src: Path, dst: Path, pattern: str = "*", skip: Path | None = None) -> list[Path]:
@@ -217,14 +237,26 @@ def compiled_package(source: Path) -> Path:
     return cached
 
 
+def _module_at(name: str, path: Path) -> Any:
+    """The module in the file ``path`` (one that imports only the standard library), under ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise BuildError(f"{path.relative_to(ROOT)} cannot be read")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while the file runs
+    spec.loader.exec_module(module)
+    return module
+
+
+def games() -> tuple[Any, ...]:
+    """The games of the registry (unitile_py/registry.py), each a ``GameSpec``."""
+    return tuple(_module_at("unitile_site_registry", ROOT / "unitile_py" / "registry.py").games())
+
+
 def meta_csp() -> str:
     """The Content-Security-Policy of ``site/serve.py`` as a meta tag may carry it (without
     ``frame-ancestors``, which only a header can set)."""
-    spec = importlib.util.spec_from_file_location("unitile_site_serve_csp", ROOT / "site" / "serve.py")
-    if spec is None or spec.loader is None:
-        raise BuildError("site/serve.py cannot be read")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = _module_at("unitile_site_serve_csp", ROOT / "site" / "serve.py")
     parts = [p.strip() for p in str(module.CSP).split(";")]
     return "; ".join(p for p in parts if p and not p.startswith("frame-ancestors"))
 
@@ -341,23 +373,8 @@ def build(out: Path, salt: str = "") -> Built:
     _frame_pages(out)
     # unitile_py as bytecode for Pyodide's Python 3.14: importing compiles nothing in the browser.
     python = _copy_tree(compiled_package(ROOT / "unitile_py"), out / "py" / "unitile_py", "*.pyc")
-    tables_dir = ROOT / "tables" / BOARD
-    tables = _copy_tree(tables_dir, out / "tables" / BOARD) if tables_dir.is_dir() else []
-    nd_tables = []
-    nd_perfect = {}
-    for n in ND_SIZES:
-        folder = ND_TABLES / f"{n}x{n}"
-        kind = nd_folder_kind(folder)
-        if kind is not None:
-            nd_tables += _copy_tree(folder, out / "tables" / "naked-diagonal" / folder.name)
-            nd_perfect[str(n)] = kind
-    # Data the pages read themselves (the NDE areas page's areas.json), not the worker.
-    nd_data = []
-    for data in sorted(ND_TABLES.glob("*.json")) if ND_TABLES.is_dir() else []:
-        target = out / "tables" / "naked-diagonal" / data.name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(data, target)
-        nd_data.append(target)
+    registered = games()
+    shipped = {game.key: game_files(game, out) for game in registered}
     # Both games' puzzles (tables/puzzles/*.json, from python -m pipeline puzzles and nd-puzzles).
     puzzles = _copy_tree(PUZZLES, out / "tables" / "puzzles", "*.json") if PUZZLES.is_dir() else []
     runtime = []
@@ -375,19 +392,27 @@ def build(out: Path, salt: str = "") -> Built:
     def rel(paths: list[Path]) -> list[str]:
         return [p.relative_to(out).as_posix() for p in paths]
 
-    files = sorted(rel(web + python + tables + nd_tables + nd_data + puzzles + runtime))
+    copies = [path for parts in shipped.values() for paths in parts.values() for path in paths]
+    files = sorted(rel(web + python + copies + puzzles + runtime))
     digest = hashlib.sha256(salt.encode())
     for name in files:
         digest.update(name.encode() + b"\0" + (out / name).read_bytes())
     version = digest.hexdigest()[:12]
     info = {
         "version": version,
-        "board": BOARD,
         "pyodide": PYODIDE_VERSION,
         "python": rel(python),
-        "tables": rel(tables),
-        "nd_tables": rel(nd_tables),
-        "nd_perfect": nd_perfect,
+        "games": {
+            game.key: {
+                "name": game.name,
+                "prefix": game.prefix,
+                "preload": list(game.preload),
+                "tables": rel(shipped[game.key]["tables"]),
+                "tables_when": game.tables_when,
+                "load_tables": game.load_tables,
+            }
+            for game in registered
+        },
         "puzzles": rel(puzzles),
         "files": {name: (out / name).stat().st_size for name in files},
     }

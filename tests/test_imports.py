@@ -1,7 +1,8 @@
 """The import graph of the production code, from the source with ``ast``: no cycles in pipeline or
 unitile_py (module-level and function-level imports, absolute and relative, ``TYPE_CHECKING`` ones
 too); neither game's subpackages (``unitile``, ``naked_diagonal``, in unitile_py and in pipeline) import
-the other's, and the shared modules import no game's but the dispatchers; and no production module
+the other's, and the shared modules import no game's (the dispatchers find the games in the registry);
+and no production module
 (unitile_py, pipeline, site/*.py, their doctests included) imports ``tests``."""
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from unitile_py import registry
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("unitile_py", "pipeline")
 #: The subpackage of each game, in each package.
-GAMES = ("unitile", "naked_diagonal")
-#: The shared modules that route to the games (and so import them): the command lines and the worker's
-#: entry point.
-DISPATCHERS = {"unitile_py.cli", "unitile_py.webapi", "pipeline.cli"}
+GAMES = tuple(g.package for g in registry.games())
 Graph = dict[str, set[str]]
 
 
@@ -216,17 +216,29 @@ def test_neither_game_imports_the_other() -> None:
     assert offenders == []
 
 
-def test_shared_modules_import_no_game_but_the_dispatchers() -> None:
-    """The plumbing at the top of unitile_py and pipeline serves both games without knowing either;
-    only the command lines and the worker's entry point route to them."""
+def test_shared_modules_import_no_game() -> None:
+    """The plumbing at the top of unitile_py and pipeline serves every game without knowing one: the
+    command lines and the worker's entry point route to the modules the registry names."""
     offenders = [
         f"{module} imports {target}"
         for module, targets in sorted(import_graph().items())
-        if game_of(module) is None and module not in DISPATCHERS and not module.endswith("__main__")
+        if game_of(module) is None and not module.endswith("__main__")
         for target in sorted(targets)
         if game_of(target) is not None
     ]
     assert offenders == []
+
+
+def test_the_registry_names_modules_of_each_game_s_own_subpackage() -> None:
+    """Every module a game's spec names exists, and is its own (or shared plumbing), never another
+    game's."""
+    files = module_files()
+    for game in registry.games():
+        named = [game.service, game.cli, *game.preload, *([game.pipeline] if game.pipeline else [])]
+        for module in named:
+            assert module in files, f"{game.key}: {module} is not a module"
+            assert game_of(module) in (game.package, None), f"{game.key}: {module} is another game's"
+        assert game_of(game.service) == game_of(game.cli) == game.package
 
 
 def production_sources() -> dict[str, Path]:

@@ -1,9 +1,9 @@
-"""The command line of both games: ``python -m unitile_py COMMAND ...``.
+"""The command line of every game: ``python -m unitile_py GAME COMMAND ...``.
 
-Unitile's commands (``show``, ``slides``, ``record``, ``match``, ``play``, ``analyze``:
-:mod:`unitile_py.unitile.cli`) sit at the top; Naked Diagonal's are under ``naked-diagonal`` (or ``nd``:
-:mod:`unitile_py.naked_diagonal.cli`). Every failure ends as :func:`unitile_py.command_line.run_command`
-says: one line, status 2 for bad input, no traceback.
+Each game of the registry (:mod:`unitile_py.registry`) gets its subcommand group (``unitile`` or
+``ut``, ``naked-diagonal`` or ``nd``), filled by its own ``cli`` module; Unitile's commands are also
+at the top (``python -m unitile_py show ...``), as before it had a group. Every failure ends as
+:func:`unitile_py.command_line.run_command` says: one line, status 2 for bad input, no traceback.
 """
 
 from __future__ import annotations
@@ -11,21 +11,32 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from . import registry
 from .command_line import EXIT_USAGE, Parser, run_command
-from .naked_diagonal import cli as naked_diagonal_cli
-from .unitile import cli as unitile_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand of both games."""
+    """The argument parser with every game's subcommands."""
+    games = registry.games()
+    groups = "; ".join(f"`{g.command}` (or `{'`, `'.join(g.command_aliases)}`) plays {registry.title(g)}"
+                       if g.command_aliases else f"`{g.command}` plays {registry.title(g)}" for g in games)
+    rules = sorted({g.rules for g in games})
     parser = Parser(
         prog="python -m unitile_py",
-        description="Unitile, the sliding-tile game by Mark Steere (rules: marksteeregames.com); "
-        "`naked-diagonal` (or `nd`) plays his connection game Naked Diagonal.",
+        description=f"Board games in the terminal: {groups} (rules: {', '.join(rules)}).",
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    unitile_cli.register(sub)
-    naked_diagonal_cli.register(sub)
+    for game in games:
+        commands = registry.load(game.cli)
+        group = sub.add_parser(
+            game.command,
+            aliases=list(game.command_aliases),
+            help=registry.title(game),
+            description=f"{registry.title(game)} (rules: {game.rules}).",
+        )
+        commands.register(group.add_subparsers(dest=f"{game.key}_command", required=True))
+        if game.commands_at_top:
+            commands.register(sub)
     return parser
 
 

@@ -1,12 +1,14 @@
 """The site worker's one entry point: :func:`handle` routes each JSON request to its game's service.
 
-A request ``{"op": name, "args": {...}}`` whose name starts with ``nd_`` goes to Naked Diagonal's
-service (:mod:`unitile_py.naked_diagonal.webapi`), any other to Unitile's
-(:mod:`unitile_py.unitile.webapi`); both answer the names in :data:`unitile_py.service.REQUESTS`
-(Naked Diagonal also ``nd_hint_source``: where its hint came from, on a size with a stored proof). The
-reply is ``{"ok": true, "result": ...}`` or ``{"ok": false, "error": one line}``, whatever was sent.
+A request ``{"op": name, "args": {...}}`` goes to the game of the registry (:mod:`unitile_py.registry`)
+whose prefix starts its name: ``ut_`` Unitile's service (:mod:`unitile_py.unitile.webapi`; its old
+bare names still work), ``nd_`` Naked Diagonal's (:mod:`unitile_py.naked_diagonal.webapi`); both
+answer the names in :data:`unitile_py.service.REQUESTS`, and each a few of its own. Two requests
+belong to no game: ``games`` lists the registry, ``preload`` imports every game's modules (the worker
+asks it before it keeps its interpreter snapshot). The reply is ``{"ok": true, "result": ...}`` or
+``{"ok": false, "error": one line}``, whatever was sent.
 
->>> handle('{"op": "play", "args": {"game": {"start": null, "moves": []}, "move": "a1"}}')
+>>> handle('{"op": "ut_play", "args": {"game": {"start": null, "moves": []}, "move": "a1"}}')
 '{"ok": false, "error": "ply 1, a1: not next to the bubble"}'
 >>> handle('{"op": "nd_new_game", "args": {"size": 5}}')
 '{"ok": true, "result": {"size": 5, "start": null, "moves": []}}'
@@ -37,20 +39,15 @@ import json
 import re
 import time
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
+from . import registry
 from .coords import quote
 from .errors import GameError
 from .mcts import Steps, finish
-from .naked_diagonal import webapi as naked_diagonal
-from .unitile import webapi as unitile
+from .registry import GameSpec
 
-#: Each game's requests under the prefix the page gives them.
-GAMES: dict[str, dict[str, Callable[..., Any]]] = {"": unitile.OPS, "nd_": naked_diagonal.OPS}
-_OPS = {prefix + name: op for prefix, ops in GAMES.items() for name, op in ops.items()}
-#: The requests answered in pieces (:class:`Task`), under the same names.
-STEPPED: dict[str, dict[str, Callable[..., Steps[Any]]]] = {"": unitile.STEPS, "nd_": naked_diagonal.STEPS}
-_STEPS = {prefix + name: op for prefix, ops in STEPPED.items() for name, op in ops.items()}
 #: Seconds of work in one :meth:`Task.step` unless told (the page answers a click within two slices).
 SLICE = 0.02
 #: Longest whole number a request may hold (a seed of 256 bits has 78 digits; Python refuses 4,300).
@@ -63,6 +60,46 @@ MAX_DEPTH = 32
 #: unclosed string made it quadratic in the request's length).
 _STRING = re.compile(r'"(?:[^"\\]+|\\.)*"?', re.DOTALL)
 _BRACKETS = re.compile(r"[\[\]{}]")
+
+
+class Routes:
+    """The requests of a set of games: ``ops`` every request by its full name (aliases too), ``steps``
+    those answered in pieces (:class:`Task`), ``names`` every request once, under its game's prefix."""
+
+    def __init__(self, games: tuple[GameSpec, ...]) -> None:
+        self.ops: dict[str, Callable[..., Any]] = {"games": games_list, "preload": preload}
+        self.steps: dict[str, Callable[..., Steps[Any]]] = {}
+        self.names = set(self.ops)
+        for game in reversed(games):  # the first game's names win a clash of aliases
+            service = registry.load(game.service)
+            for prefix in (*game.request_aliases, game.prefix):
+                self.ops.update({prefix + name: op for name, op in service.OPS.items()})
+                self.steps.update({prefix + name: op for name, op in service.STEPS.items()})
+            self.names |= {game.prefix + name for name in service.OPS}
+
+
+@cache
+def _routes(games: tuple[GameSpec, ...]) -> Routes:
+    return Routes(games)
+
+
+def routes() -> Routes:
+    """The requests of the games registered now."""
+    return _routes(registry.games())
+
+
+def games_list() -> list[dict[str, str]]:
+    """The games this worker serves: ``key``, ``name``, ``author`` and request ``prefix`` of each."""
+    return [{"key": g.key, "name": g.name, "author": g.author, "prefix": g.prefix} for g in registry.games()]
+
+
+def preload() -> list[str]:
+    """Import every game's service and the modules it preloads (the worker asks this before it keeps
+    its interpreter snapshot); the modules imported."""
+    names = [name for g in registry.games() for name in (g.service, *g.preload)]
+    for name in names:
+        registry.load(name)
+    return names
 
 
 def _whole(digits: str) -> int:
@@ -93,13 +130,14 @@ def handle(request: str) -> str:
 
 
 def _reply_steps(request: str) -> Steps[str]:
-    """:func:`handle` in pieces: the requests of :data:`STEPPED` pause between short pieces of work."""
+    """:func:`handle` in pieces: the games' ``STEPS`` requests pause between short pieces of work."""
     try:
         message = _parse(request)
         if not isinstance(message, dict):
             raise GameError("request must be a JSON object")
         name = message.get("op")
-        op = _OPS.get(name) if isinstance(name, str) else None
+        table = routes()
+        op = table.ops.get(name) if isinstance(name, str) else None
         if op is None:
             raise GameError(f"unknown request {quote(str(name))}")
         args = message.get("args") or {}
@@ -109,7 +147,7 @@ def _reply_steps(request: str) -> Steps[str]:
             inspect.signature(op).bind(**args)
         except TypeError as exc:
             raise GameError(f"request {name!r}: {exc}") from None
-        stepped = _STEPS.get(str(name))
+        stepped = table.steps.get(str(name))
         result = (yield from stepped(**args)) if stepped is not None else op(**args)
         return json.dumps({"ok": True, "result": result})
     except GameError as exc:
@@ -170,4 +208,4 @@ def start(request: str, deadline: float | None = None) -> Task:
     return Task(request, deadline)
 
 
-__all__ = ["GAMES", "SLICE", "STEPPED", "Task", "handle", "start"]
+__all__ = ["SLICE", "Routes", "Task", "games_list", "handle", "preload", "routes", "start"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,8 @@ from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.search import QuickDomain
 from unitile_py.unitile import webapi as unitile_webapi
 from unitile_py.unitile.tables import tables_for
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def request(op: str, **args: Any) -> str:
@@ -242,17 +245,19 @@ def test_level_6_on_a_stored_proof_in_pieces_is_level_6_in_one_call() -> None:
 #: An example of every request of both games, each one that may search given a position where it does
 #: (Naked Diagonal's 7x7 has neither tables nor a stored proof: its hint is level 5's search).
 EXAMPLES: dict[str, dict[str, Any]] = {
-    "info": {}, "new_game": {},
-    "state": {"game": {"start": None, "moves": ["c2"]}, "analysis": True},
-    "load": {"text": "c2"},
-    "play": {"game": {"start": None, "moves": ["c2"]}, "move": "b2"},
-    "undo": {"game": {"start": None, "moves": ["c2"]}, "humans": ["r"]},
-    "explain": {"game": {"start": None, "moves": ["c2"]}, "move": "a1"},
-    "salvage": {"game": {"start": None, "moves": ["c2", "a1"]}},
-    "hint": {"game": {"start": None, "moves": ["c2"]}, "seed": 3},
-    "computer_move": {"game": {"start": None, "moves": ["c2"]}, "level": 5, "seed": 3},
-    "review": {"game": {"start": None, "moves": ["c2", "b2"]}},
-    "puzzle": {"index": 0}, "puzzle_try": {"index": 0, "move": "a1"},
+    "games": {}, "preload": {},
+    "ut_load_tables": {"directory": str(ROOT / "tables"), "check_records": False},
+    "ut_info": {}, "ut_new_game": {},
+    "ut_state": {"game": {"start": None, "moves": ["c2"]}, "analysis": True},
+    "ut_load": {"text": "c2"},
+    "ut_play": {"game": {"start": None, "moves": ["c2"]}, "move": "b2"},
+    "ut_undo": {"game": {"start": None, "moves": ["c2"]}, "humans": ["r"]},
+    "ut_explain": {"game": {"start": None, "moves": ["c2"]}, "move": "a1"},
+    "ut_salvage": {"game": {"start": None, "moves": ["c2", "a1"]}},
+    "ut_hint": {"game": {"start": None, "moves": ["c2"]}, "seed": 3},
+    "ut_computer_move": {"game": {"start": None, "moves": ["c2"]}, "level": 5, "seed": 3},
+    "ut_review": {"game": {"start": None, "moves": ["c2", "b2"]}},
+    "ut_puzzle": {"index": 0}, "ut_puzzle_try": {"index": 0, "move": "a1"},
     "nd_info": {}, "nd_new_game": {"size": 7},
     "nd_state": {"game": game(7, ["d4"]), "analysis": True},
     "nd_load": {"text": "d4 c3"},
@@ -272,8 +277,8 @@ def test_every_request_that_searches_is_answered_in_pieces(monkeypatch: pytest.M
     """A search is a computation in pieces (:data:`unitile_py.mcts.Steps`); a request runs one to its
     end in a single slice only through :func:`unitile_py.mcts.finish`. So every request of both games,
     answered by :class:`unitile_py.webapi.Task` one piece a slice, must never get there with a search
-    that pauses: a request that searches and is not in :data:`unitile_py.webapi.STEPPED` fails here."""
-    assert set(EXAMPLES) == set(webapi._OPS), "give every request an example here"
+    that pauses: a request that searches and is not among its game's ``STEPS`` fails here."""
+    assert set(EXAMPLES) == webapi.routes().names, "give every request an example here"
     monkeypatch.setattr(unitile_webapi.API, "tables", tables_for("5x5"))
     monkeypatch.setattr(unitile_webapi.API, "_players", {})
     monkeypatch.setattr(nd_webapi, "_hints", {})

@@ -275,15 +275,8 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
                               lambda text: draw(Position.parse(text)), check)  # fmt: skip
 
 
-def register(sub: Any) -> None:
-    """Add ``naked-diagonal`` (alias ``nd``) and its commands to the command line's subparsers."""
-    nd = sub.add_parser(
-        "naked-diagonal",
-        aliases=["nd"],
-        help="Naked Diagonal, the connection game by Mark Steere",
-        description="Naked Diagonal, the connection game by Mark Steere (rules: marksteeregames.com).",
-    )
-    cmds = nd.add_subparsers(dest="nd_command", required=True)
+def register(cmds: Any) -> None:
+    """Add Naked Diagonal's commands to its group's subparsers (:mod:`unitile_py.cli` makes the group)."""
     pos_help = (
         'position text: rows north to south joined by "/", R B or . per point, then r or b (".../.../... r")'
     )

@@ -224,12 +224,12 @@ class Tables:
     # Loading ---------------------------------------------------------------------------------------
 
     @staticmethod
-    def load(board: Board | str, directory: Directory = None) -> Tables:
+    def load(board: Board | str, directory: Directory = None, check_records: bool = True) -> Tables:
         """The tables of a board from ``directory`` (holding ``manifest.json``, or ``<board>/manifest.json``).
 
         The default is ``tables/<board>/`` of the repository (or under ``$UNITILE_TABLES``). Every file
         is checked against the sha256 in the manifest; a missing, truncated or altered file raises
-        :class:`UnitileError` naming it.
+        :class:`UnitileError` naming it; ``check_records`` as for :func:`read_tables`.
         """
         b = _board(board)
         root = root_of(directory, default_root)
@@ -243,7 +243,7 @@ class Tables:
             if not path.is_file():
                 raise UnitileError(f"tables {b}: {name} is missing in {folder}")
             files[name] = _read(b, path, manifest["files"][name]["bytes"])
-        return Tables.from_files(b, files)
+        return Tables.from_files(b, files, check_records)
 
     @staticmethod
     def from_files(board: Board | str, files: Mapping[str, bytes], check_records: bool = True) -> Tables:

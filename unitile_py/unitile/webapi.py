@@ -99,9 +99,20 @@ class Api(service.Service[Game]):
         if files is not None:
             self.tables = Tables.from_files(str(self.board), files, check_records)
         else:
-            self.tables = Tables.load(str(self.board), directory)
+            self.tables = Tables.load(str(self.board), directory, check_records)
         self._players.clear()
         self._last = None
+
+    def load_tables_request(self, directory: Any, check_records: Any = True) -> dict[str, Any]:
+        """The ``load_tables`` request: load the tables from ``directory`` (where the site's worker wrote
+        the shipped files; the worker skips ``check_records``, the sha256 of every file is checked
+        anyway); the reply is :meth:`info`'s."""
+        if not isinstance(directory, str) or not directory:
+            raise UnitileError("load_tables: directory must be a folder name")
+        if not isinstance(check_records, bool):
+            raise UnitileError("load_tables: check_records must be true or false")
+        self.load_tables(directory=directory, check_records=check_records)
+        return self.info()
 
     def info(self) -> dict[str, Any]:
         """What this service can do: board size, whether tables and computer players are present."""
@@ -379,7 +390,7 @@ class Api(service.Service[Game]):
 #: The service :func:`unitile_py.webapi.handle` routes Unitile's requests to.
 API = Api()
 #: Unitile's requests by name.
-OPS: dict[str, Callable[..., Any]] = service.requests_of(API)
+OPS: dict[str, Callable[..., Any]] = {**service.requests_of(API), "load_tables": API.load_tables_request}
 #: The requests that can be answered in pieces, each by a generator (see :mod:`unitile_py.webapi`).
 STEPS: dict[str, Callable[..., Steps[Any]]] = {"computer_move": API.computer_move_steps}
 

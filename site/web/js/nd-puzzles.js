@@ -13,7 +13,7 @@ openPuzzlePage({
   sizes: [4, 3],
   prefix: "nd_",
   units: ["placement", "placements"],
-  boot: (ready, size) => makeBoard(size),
+  boot: async (size) => makeBoard(size),
   makeBoard,
   gameOf: (size, position, moves) => ({ size, start: position, moves }),
   sizeArgs: (size) => ({ size }),

@@ -1,7 +1,7 @@
 // The state and plumbing both play pages' controllers share: the game as a list of moves, who plays,
 // the line under the board, what the service says to draw, the game kept in the URL and in
 // localStorage. Every rule runs in Python behind the worker client: this keeps the game as plain data
-// and asks the game's service (its requests, prefixed for Naked Diagonal) what to draw. play.js builds
+// and asks the game's service (its requests, under the game's prefix) what to draw. play.js builds
 // the player's actions on it.
 import { Cancelled, UserError } from "./rpc.js";
 import { ComputerTurns } from "./computer.js";
@@ -19,7 +19,7 @@ export class GameBase {
    * @param {{client: import("./rpc.js").WorkerClient, settings: import("./settings.js").Settings,
    *   store: import("./storage.js").Store, seed: number|null, prefix?: string}} parts ``seed`` fixes
    *   the computer's choices (the tests' ?seed=); otherwise each game gets its own, kept with it;
-   *   ``prefix`` goes before every request's name ("nd_" for Naked Diagonal)
+   *   ``prefix`` goes before every request's name (the game's, unitile_py/registry.py: "ut_", "nd_")
    */
   constructor({ client, settings, store, seed, prefix = "" }) {
     this.client = client;

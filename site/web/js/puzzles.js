@@ -43,15 +43,15 @@ class PuzzlePage {
     if ($("size")) $("size").value = String(this.size);
   }
 
-  /** Call the game's service (its requests have the page's prefix: "nd_" for Naked Diagonal). */
+  /** Call the game's service (its requests have the game's prefix, unitile_py/registry.py). */
   call(op, args = {}) {
     return client.call(this.page.prefix + op, args);
   }
 
   // ----- opening puzzles ------------------------------------------------------------------------
 
-  async start(ready) {
-    this.board = this.page.boot(ready, this.size);
+  async start() {
+    this.board = await this.page.boot(this.size, (op, args) => this.call(op, args));
     this.board.frame.onActivate((name) => this.tap(name));
     await this.openAddress(true);
   }
@@ -398,7 +398,7 @@ class PuzzlePage {
 /**
  * Open a game's Puzzles page.
  * @param {{store: string, sizes: number[], prefix: string, units: [string, string],
- *   boot: (ready: object, size: number) => object, makeBoard: (size: number) => object,
+ *   boot: (size: number, call: (op: string, args?: object) => Promise<object>) => Promise<object>, makeBoard: (size: number) => object,
  *   gameOf: (size: number, position: string, moves: string[]) => object,
  *   sizeArgs: (size: number) => object, arrow: (board: object, st: object, step: number[]) => string|null,
  *   moveText: (board: object, before: object, move: string, who: string) => string,
@@ -449,7 +449,7 @@ export function openPuzzlePage(page) {
     async (ready) => {
       document.body.dataset.version = ready.version;
       try {
-        await puzzles.start(ready);
+        await puzzles.start();
       } catch (error) {
         puzzles.failed(error);
         return;

@@ -20,18 +20,19 @@ if (location.hash.length > 1 || new Store("unitile").get(GAME_KEY)) {
 } else {
   drawStart($("board"));
 }
-openPlayPage({
+const game = openPlayPage({
   store: "unitile",
   name: "Unitile",
   defaults: { r: "human", b: "3", pace: "600", marking: true, confirm: false, analysis: false },
   levels: [1, 2, 3, 4, 5, 6], // unitile_py.unitile.players.LEVELS; the worker's info confirms them
   label: (level) => (level === 6 ? "Level 6 · Unbeatable" : `Computer level ${level}`),
   makeGame: (parts) => {
-    const game = new UnitileController(parts);
-    game.editor = new PositionEditor(game, unitileSetup);
-    return game;
+    const controller = new UnitileController(parts);
+    controller.editor = new PositionEditor(controller, unitileSetup);
+    return controller;
   },
-  boot: async ({ info }) => {
+  boot: async () => {
+    const info = await game.call("info");
     const board = new UnitileBoard($("board"), info);
     for (const option of document.querySelectorAll("#player-r option, #player-b option")) {
       option.disabled = option.value !== "human" && !(info.players && info.levels.includes(Number(option.value)));

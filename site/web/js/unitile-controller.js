@@ -5,6 +5,10 @@ import { direction, endText } from "./unitile-words.js";
 import { playerName } from "./words.js";
 
 export class UnitileController extends GameController {
+  constructor(parts) {
+    super({ ...parts, prefix: "ut_" });
+  }
+
   computersAvailable() {
     return Boolean(this.info && this.info.players);
   }

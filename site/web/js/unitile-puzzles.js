@@ -10,10 +10,10 @@ let info = null;
 openPuzzlePage({
   store: "unitile",
   sizes: [5],
-  prefix: "",
+  prefix: "ut_",
   units: ["ply", "plies"],
-  boot: (ready) => {
-    info = ready.info;
+  boot: async (size, call) => {
+    info = await call("info");
     return new UnitileBoard($("board"), info);
   },
   makeBoard: () => new UnitileBoard($("board"), info),

@@ -1,6 +1,7 @@
 // Module Web Worker: boots Pyodide, loads unitile_py and the tables from the site's own files, and
-// answers the page's requests by calling unitile_py.webapi.handle, for both games (Naked Diagonal's
-// requests start with "nd_"). The page never waits on Python.
+// answers the page's requests by calling unitile_py.webapi.handle, for every game of build.json's
+// "games" (unitile_py/registry.py: a request's name starts with its game's prefix). It names no game:
+// what it preloads, fetches and loads for each comes from build.json. The page never waits on Python.
 import { fileProblem } from "./hosting.js";
 
 const BASE = new URL("../", import.meta.url);
@@ -22,10 +23,9 @@ async function fetchOk(path, kind) {
 // A memory snapshot of the interpreter with unitile_py imported makes later visits start in a
 // fraction of the time (Pyodide's experimental _makeSnapshot/_loadSnapshot). It is kept in its own
 // cache, named after the build, and any failure falls back to a normal start. One worker and one
-// snapshot serve both games: webapi imports Naked Diagonal's service (unitile_py.naked_diagonal),
-// whose requests are the "nd_" ones, and its computer players are imported here too.
+// snapshot serve every game: before the snapshot, the "preload" request imports each game's service
+// and the modules its build.json entry lists (its computer players).
 const SNAPSHOT_PREFIX = "pyodide-snapshot-";
-const PRELOAD = "from unitile_py import webapi, mcts\n    from unitile_py.unitile import tables, players, webapi as unitile_webapi\n    from unitile_py.naked_diagonal import players as nd_players, search as nd_search";
 
 async function readSnapshot(name) {
   try {
@@ -143,28 +143,39 @@ function writeFiles(pyodide, paths, contents) {
   });
 }
 
-// Naked Diagonal's small tables of perfect play (level 6 on 3x3 and 4x4) and the 5x5 strategy (a
-// stored proof, tables/naked-diagonal/5x5/strategy.bin; the readers tell them apart by the manifest's
-// kind), as build.json's nd_tables lists them: fetched and written on its
-// first request, so Unitile's page never loads them; its reader finds them in tables/naked-diagonal/
-// next to the package, and reads them when level 6 or its hint is first asked for. Without them the
-// game plays on without level 6 (nd_info offers it on no size), and the next request tries again.
-let ndTables = null;
-let ndFetch = null; // Naked Diagonal's page fetches them while Python starts
-const fetchNdTables = (paths) => Promise.all(paths.map((path) => fetchOk(path, "bytes")));
-function ndTablesWritten(pyodide, paths) {
-  ndTables ||= (ndFetch || fetchNdTables(paths)).then(
-    (contents) => writeFiles(pyodide, paths, contents),
-    (error) => {
-      console.warn("Naked Diagonal's tables of perfect play are missing:", error.message);
-      ndTables = null;
-      ndFetch = null;
-    },
-  );
-  return ndTables;
+// Each game's table files (build.json's games[key].tables), written into Python's file system at the
+// same place under HOME, where its service reads them. A game whose tables_when is "boot" has them
+// written while the interpreter starts, loaded by its load_tables request and removed again (they are
+// in memory then, and in the snapshot); any other game on its first request (so a page of one game
+// never loads another's tables of perfect play or stored proofs). The page's own game
+// (the worker's ?game=) has its files fetched while Python starts. Without them a game plays on
+// without what they give (its info says so), and its next request tries again.
+const fetched = new Map(); // game key -> promise of its files' bytes
+const written = new Map(); // game key -> promise of its files written
+function fetchTables(game) {
+  if (!fetched.has(game.key)) {
+    const contents = Promise.all(game.tables.map((path) => fetchOk(path, "bytes")));
+    contents.catch(() => {}); // reported when the files are needed
+    fetched.set(game.key, contents);
+  }
+  return fetched.get(game.key);
+}
+function tablesWritten(pyodide, game) {
+  if (!written.has(game.key)) {
+    const done = fetchTables(game).then(
+      (contents) => writeFiles(pyodide, game.tables, contents),
+      (error) => {
+        console.warn(`${game.name}'s tables are missing:`, error.message);
+        fetched.delete(game.key);
+        written.delete(game.key);
+      },
+    );
+    written.set(game.key, done);
+  }
+  return written.get(game.key);
 }
 
-// Both games' puzzle files (build.json's puzzles: tables/puzzles/*.json), fetched and written on the
+// The games' puzzle files (build.json's puzzles: tables/puzzles/*.json), fetched and written on the
 // first puzzle request (the Puzzles pages'), where the services read them (unitile_py.puzzles.Shelf).
 let puzzleFiles = null;
 function puzzlesWritten(pyodide, paths) {
@@ -214,13 +225,15 @@ async function boot() {
   // server's few connections (six over HTTP/1.1) serve those first, not 60 small files before them.
   await runtime.catch(() => {});
   await new Promise((resolve) => setTimeout(resolve, 0));
-  if (new URL(import.meta.url).searchParams.get("game") === "nd") {
-    ndFetch = fetchNdTables(info.nd_tables || []);
-    ndFetch.catch(() => {}); // reported when the tables are first needed
+  const games = Object.entries(info.games || {}).map(([key, game]) => ({ key, ...game }));
+  const atBoot = games.filter((game) => game.tables_when === "boot");
+  const pageGame = new URL(import.meta.url).searchParams.get("game");
+  // Without a snapshot the boot tables are needed: fetch them, and the page's game's, while Python starts.
+  for (const game of games) {
+    if ((!saved && game.tables_when === "boot") || (game.key === pageGame && game.tables_when !== "boot")) {
+      fetchTables(game);
+    }
   }
-  const fetchTables = () => Promise.all(info.tables.map((path) => fetchOk(path, "bytes")));
-  // Without a snapshot the tables are needed: fetch them while Python starts.
-  const tablesFetch = saved ? null : fetchTables();
   const [{ pyodide, restored }, sources] = await Promise.all([
     python,
     Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
@@ -229,41 +242,30 @@ async function boot() {
   writeFiles(pyodide, info.python, sources);
   let snapshot = null;
   const steps = {}; // milliseconds since the worker started, for bench/browser.py
-  if (!restored) {
-    // A fresh interpreter: import the game, load the tables, then keep a snapshot of all that.
-    const tables = await (tablesFetch || fetchTables());
-    steps.fetched = performance.now() - started;
-    post({ type: "progress", text: "Setting up the board…" });
-    const tableDir = `${HOME}/tables-in-memory`;
-    pyodide.FS.mkdirTree(tableDir);
-    const tableNames = info.tables.map((path) => path.slice(path.lastIndexOf("/") + 1));
-    tableNames.forEach((name, i) => pyodide.FS.writeFile(`${tableDir}/${name}`, tables[i]));
-    pyodide.runPython(`
+  pyodide.runPython(`
 import sys
 if ${JSON.stringify(HOME)} not in sys.path:
     sys.path.insert(0, ${JSON.stringify(HOME)})
-try:
-    ${PRELOAD}
-except ImportError:
-    from unitile_py import webapi
-    from unitile_py.unitile import webapi as unitile_webapi
+from unitile_py import webapi
 `);
+  const call = (op, args = {}) => JSON.parse(pyodide.globals.get("webapi").handle(JSON.stringify({ op, args })));
+  if (!restored) {
+    // A fresh interpreter: import the games, load the boot tables, then keep a snapshot of all that.
+    const contents = await Promise.all(atBoot.map((game) => fetchTables(game)));
+    steps.fetched = performance.now() - started;
+    post({ type: "progress", text: "Setting up the board…" });
+    const preloaded = call("preload");
+    if (!preloaded.ok) throw new Error(preloaded.error);
     steps.imported = performance.now() - started;
-    pyodide.runPython(`
-_names = ${JSON.stringify(tableNames)}
-if _names:
-    _files = {}
-    for _name in _names:
-        with open(${JSON.stringify(tableDir)} + "/" + _name, "rb") as _f:
-            _files[_name] = _f.read()
-    unitile_webapi.API.load_tables(files=_files, check_records=False)
-    del _files, _f, _name
-del _names
-`);
+    atBoot.forEach((game, i) => {
+      writeFiles(pyodide, game.tables, contents[i]);
+      if (game.load_tables && game.tables.length) {
+        const loaded = call(game.prefix + game.load_tables, { directory: `${HOME}/tables`, check_records: false });
+        if (!loaded.ok) console.warn(`${game.name}'s tables not loaded:`, loaded.error);
+      }
+      for (const path of game.tables) pyodide.FS.unlink(`${HOME}/${path}`);
+    });
     steps.tables = performance.now() - started;
-    for (const name of tableNames) {
-      pyodide.FS.unlink(`${tableDir}/${name}`);
-    }
     try {
       snapshot = pyodide.makeMemorySnapshot();
     } catch (error) {
@@ -284,7 +286,8 @@ del _names
     start,
     timings: { python: pythonReady - started, ...steps, total: finished - started, restored, files: fileTimes(started) },
     version: info.version,
-    nd: () => ndTablesWritten(pyodide, info.nd_tables || []),
+    games,
+    tables: (game) => tablesWritten(pyodide, game),
     puzzles: () => puzzlesWritten(pyodide, info.puzzles || []),
   };
 }
@@ -292,8 +295,8 @@ del _names
 const ready = boot();
 ready.then(
   ({ handle, timings, version }) => {
-    const info = JSON.parse(handle(JSON.stringify({ op: "info" }))).result;
-    post({ type: "ready", info, timings, version });
+    const games = JSON.parse(handle(JSON.stringify({ op: "games" }))).result;
+    post({ type: "ready", games, timings, version });
   },
   (error) => {
     // A Python error arrives as a whole traceback: the page shows its last line.
@@ -374,9 +377,10 @@ self.addEventListener("message", async (event) => {
   }
   let start;
   try {
-    let nd, puzzles;
-    ({ start, nd, puzzles } = await ready);
-    if (op.startsWith("nd_")) await nd();
+    let games, tables, puzzles;
+    ({ start, games, tables, puzzles } = await ready);
+    const game = games.find((g) => g.tables_when !== "boot" && g.prefix && op.startsWith(g.prefix));
+    if (game) await tables(game);
     if (op.includes("puzzle")) await puzzles();
   } catch (error) {
     post({ type: "reply", id, ok: false, error: "Python did not start" });
