@@ -16,6 +16,7 @@ unitile_py.errors.GameError: seed must be a whole number
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -248,6 +249,8 @@ class Service(Generic[G]):
     error: type[GameError] = GameError
     #: What the page should send as a move, for the error on anything else.
     move_text = "a move name"
+    #: The game's ``state`` request: what the page draws for a plain game (each game's own arguments).
+    state: Callable[..., dict[str, Any]]
 
     def __init__(self) -> None:
         self._last: G | None = None
@@ -277,13 +280,24 @@ class Service(Generic[G]):
             return {"game": self.new_game(), "problem": "the link holds no game"}
         return self._salvage(game)
 
-    def play(self, game: Any, move: Any) -> dict[str, Any]:
-        """The game with one more move by the side to move; the move must be legal."""
+    def play(self, game: Any, move: Any, view: Any = None) -> dict[str, Any]:
+        """The game with one more move by the side to move; the move must be legal. With ``view`` (the
+        arguments of the game's ``state`` request but the game), the reply is ``{"game", "state"}``:
+        the new game and what to draw after it, so that a move costs the page one request."""
         if not isinstance(move, str):
             raise self.error(f"move must be {self.move_text}")
+        if view is not None and not isinstance(view, dict):
+            raise self.error("view must be an object of the state request's arguments")
         g = self.replay(game)
         g.push_name(move)
-        return self.plain(g)
+        plain = self.plain(g)
+        if view is None:
+            return plain
+        try:
+            inspect.signature(self.state).bind(plain, **view)
+        except TypeError as exc:
+            raise self.error(f"view: {exc}") from None
+        return {"game": plain, "state": self.state(plain, **view)}
 
     def _undo_to(self, g: G, humans: Any) -> int | None:
         """The number of moves :meth:`undo` keeps (see :func:`undo_to`), or None."""

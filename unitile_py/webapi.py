@@ -50,6 +50,10 @@ from .registry import GameSpec
 
 #: Seconds of work in one :meth:`Task.step` unless told (the page answers a click within two slices).
 SLICE = 0.02
+#: Seconds of work after which the site's worker has a search answer from the playouts it has: the
+#: playout counts hold the levels' budgets on the machines measured (docs/players.md), the deadline only
+#: on a much slower or busier one.
+DEADLINE = 1.5
 #: Longest whole number a request may hold (a seed of 256 bits has 78 digits; Python refuses 4,300).
 MAX_DIGITS = 100
 #: Deepest nesting of arrays and objects a request may have (a request needs 4; Python's recursion limit,
@@ -208,4 +212,4 @@ def start(request: str, deadline: float | None = None) -> Task:
     return Task(request, deadline)
 
 
-__all__ = ["SLICE", "Routes", "Task", "games_list", "handle", "preload", "routes", "start"]
+__all__ = ["DEADLINE", "SLICE", "Routes", "Task", "games_list", "handle", "preload", "routes", "start"]

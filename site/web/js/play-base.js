@@ -227,11 +227,22 @@ export class GameBase {
 
   // ----- the game ------------------------------------------------------------------------------
 
+  /** The arguments of the "state" request but the game (the "play" request's ``view`` too). */
+  viewArgs() {
+    return { humans: this.humans(), ply: this.view, ...this.stateArgs() };
+  }
+
   /** Ask the service for the state to draw, draw it, and let a computer move if it is its turn. */
   async refresh() {
     const gen = this.gen;
-    const st = await this.call("state", { game: this.game, humans: this.humans(), ply: this.view, ...this.stateArgs() });
+    const st = await this.call("state", { game: this.game, ...this.viewArgs() });
     if (gen !== this.gen) return;
+    this.show(st);
+  }
+
+  /** Draw ``st``, the state of the game now, and let a computer move if it is its turn. */
+  show(st) {
+    const gen = this.gen;
     this.state = st;
     this.stateGen = gen; // a tap on a state older than the game is ignored
     this.draw();

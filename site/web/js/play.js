@@ -12,13 +12,15 @@ const $ = (id) => document.getElementById(id);
 export class GameController extends GameBase {
   // ----- moves ---------------------------------------------------------------------------------
 
+  /** Make a move: one request, whose reply is the new game and its state (the latest position). */
   async play(move, byComputer) {
     const [before, gen] = [this.state, this.gen];
-    const game = await this.call("play", { game: this.game, move });
+    const view = { ...this.viewArgs(), ply: null };
+    const { game, state } = await this.call("play", { game: this.game, move, view });
     if (gen !== this.gen) return; // an undo or a new game came first: this move is dropped
     const how = byComputer && this.humans().length > 0 ? "replace" : "push";
     this.setGame(game, how, undefined, byComputer ? "computer" : "player");
-    await this.refresh();
+    this.show(state);
     this.announce(this.moveText(before, move));
   }
 

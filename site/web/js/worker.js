@@ -276,6 +276,7 @@ from unitile_py import webapi
   const webapi = pyodide.globals.get("webapi");
   const handle = webapi.handle;
   const start = webapi.start;
+  const pace = { slice: webapi.SLICE, deadline: webapi.DEADLINE }; // unitile_py.webapi's
   const finished = performance.now();
   if (snapshot) {
     // After the board is up: the page must not wait for the snapshot to be written.
@@ -284,6 +285,7 @@ from unitile_py import webapi
   return {
     handle,
     start,
+    pace,
     timings: { python: pythonReady - started, ...steps, total: finished - started, restored, files: fileTimes(started) },
     version: info.version,
     games,
@@ -306,16 +308,14 @@ ready.then(
   },
 );
 
-// Each request runs as a task of unitile_py.webapi.start in slices of SLICE seconds: between two
+// Each request runs as a task of unitile_py.webapi.start in slices of webapi.SLICE seconds: between two
 // slices the worker yields to its event loop, so the page's next messages are handled at once (a
 // cancel drops the task: its search is abandoned and no reply is sent; another request is answered
 // between the slices of a long one). A MessageChannel message is a zero-delay yield (setTimeout
 // would clamp to 4 ms after a few nested calls). "ms" in a reply is the Python time spent on it,
-// "wall" the time from its arrival to its reply. A search that has worked DEADLINE seconds answers
+// "wall" the time from its arrival to its reply. A search that has worked webapi.DEADLINE seconds answers
 // from the playouts it has ("hurried" in the reply): the playout counts hold the budget on this
 // machine (docs/players.md), the deadline only on a much slower or busier one.
-const SLICE = 0.02;
-const DEADLINE = 1.5;
 const cancelled = new Set(); // ids cancelled before or while they run
 const channel = new MessageChannel();
 const waiting = [];
@@ -335,11 +335,11 @@ function failed(id, error) {
   post({ type: "reply", id, ok: false, error: `internal error: ${lines[lines.length - 1]}`, ms: 0 });
 }
 
-async function answer(id, op, args, start) {
+async function answer(id, op, args, start, pace) {
   const arrived = performance.now();
   let task;
   try {
-    task = start(JSON.stringify({ op, args }), DEADLINE);
+    task = start(JSON.stringify({ op, args }), pace.deadline);
   } catch (error) {
     failed(id, error);
     return;
@@ -348,7 +348,7 @@ async function answer(id, op, args, start) {
   try {
     for (;;) {
       const t0 = performance.now();
-      const reply = task.step(SLICE);
+      const reply = task.step(pace.slice);
       ms += performance.now() - t0;
       if (reply !== undefined && reply !== null) {
         const wall = performance.now() - arrived;
@@ -375,10 +375,10 @@ self.addEventListener("message", async (event) => {
     cancelled.add(cancel);
     return;
   }
-  let start;
+  let start, pace;
   try {
     let games, tables, puzzles;
-    ({ start, games, tables, puzzles } = await ready);
+    ({ start, pace, games, tables, puzzles } = await ready);
     const game = games.find((g) => g.tables_when !== "boot" && g.prefix && op.startsWith(g.prefix));
     if (game) await tables(game);
     if (op.includes("puzzle")) await puzzles();
@@ -387,5 +387,5 @@ self.addEventListener("message", async (event) => {
     return;
   }
   if (cancelled.delete(id)) return;
-  await answer(id, op, args, start);
+  await answer(id, op, args, start, pace);
 });
