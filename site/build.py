@@ -11,7 +11,9 @@ The result is one self-contained folder (default ``build/site``) that any static
 and a version, the hash of every file's bytes, so a new build gets new cache names and the page can
 offer the update.
 
-The pages share one frame, written once in ``site/web/frame/``: ``<!-- frame:head -->``,
+Each page of site/web starts with its head as data, lines ``<!-- page KEY: VALUE -->`` (its game, title,
+description, stylesheets, module scripts and body classes: :func:`page_head` writes the head out). The
+pages share one frame, written once in ``site/web/frame/``: ``<!-- frame:head -->``,
 ``<!-- frame:header -->`` and ``<!-- frame:footer -->`` in a page are replaced by those fragments (the
 head carries the Content-Security-Policy of ``site/serve.py`` and the page's game's stylesheet; the
 header marks the page's own link with ``aria-current``, and its game in the game switch; the header's
@@ -30,6 +32,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import hashlib
+import html
 import importlib.util
 import json
 import re
@@ -109,6 +112,13 @@ GAMES = {
         "distance": "placements",
     },
 }
+#: A page's head, as data: the lines ``<!-- page KEY: VALUE -->`` that start each page of site/web. The
+#: keys: its game (none for a page of the whole site), ``entry`` "root" on the site's start page, its
+#: title and description, each stylesheet (``style``) and module script (``script``: the first module
+#: starts first), and the classes of its body.
+PAGE_LINE = re.compile(r"<!-- page ([a-z]+): (.*?) -->\n")
+PAGE_ONCE = ("game", "entry", "title", "description", "body")
+PAGE_MANY = ("style", "script")
 PAGE_GAME = re.compile(r'<html[^>]*\sdata-game="([a-z]+)"')
 #: A page's module script, and a module's static imports of its neighbours.
 ENTRY = re.compile(r'<script type="module" src="js/([\w-]+\.js)">')
@@ -277,6 +287,50 @@ def module_graph(js: Path, entry: str) -> list[str]:
     return seen
 
 
+def page_head(page: str, text: str) -> str:
+    """The page's text with its head written out from its ``<!-- page KEY: VALUE -->`` lines: the
+    doctype, ``<html>`` (with ``data-game`` and ``data-entry``), the frame's head mark, the description,
+    the title, the stylesheets and scripts, and ``<body>``. A page without them is left as it is."""
+    once: dict[str, str] = {}
+    many: dict[str, list[str]] = {key: [] for key in PAGE_MANY}
+    at = 0
+    while (found := PAGE_LINE.match(text, at)) is not None:
+        key, value = found.groups()
+        if key in PAGE_MANY:
+            many[key].append(value)
+        elif key in PAGE_ONCE and key not in once:
+            once[key] = value
+        else:
+            raise BuildError(f"{page}: page line {found.group(0).strip()!r}: unknown or repeated key")
+        at = found.end()
+    if not at:
+        return text
+    missing = [key for key in ("title", "description") if key not in once]
+    missing += [] if many["script"] else ["script"]
+    if missing:
+        raise BuildError(f"{page}: its page lines name no {' and no '.join(missing)}")
+
+    def esc(value: str) -> str:  # apostrophes stay as typed, a double quote cannot end an attribute
+        return html.escape(value, quote=False).replace('"', "&quot;")
+
+    def attr(name: str, key: str) -> str:
+        return f' {name}="{esc(once[key])}"' if key in once else ""
+
+    lines = [
+        "<!doctype html>",
+        f'<html lang="en"{attr("data-game", "game")}{attr("data-entry", "entry")}>',
+        "<head>",
+        "<!-- frame:head -->",
+        f'  <meta name="description" content="{esc(once["description"])}">',
+        f"  <title>{esc(once['title'])}</title>",
+        *(f'  <link rel="stylesheet" href="{esc(css)}">' for css in many["style"]),
+        *(f'  <script type="module" src="{esc(js)}"></script>' for js in many["script"]),
+        "</head>",
+        f"<body{attr('class', 'body')}>",
+    ]
+    return "\n".join(lines) + "\n" + text[at:]
+
+
 def game_of(page: str, text: str) -> str | None:
     """The game a page belongs to (its ``<html data-game>``), or None for a page of the whole site."""
     found = PAGE_GAME.search(text)
@@ -303,7 +357,7 @@ def fill_slots(page: str, name: str, fragment: str, given: str) -> str:
 
 def frame_page(page: Path, fragments: dict[str, str]) -> str:
     """A page of site/web with the shared frame filled in (see the module's docstring)."""
-    text = page.read_text()
+    text = page_head(page.name, page.read_text())
     link = "./" if page.name == "index.html" else page.name
     game = game_of(page.name, text)
     names = [g["name"] for g in GAMES.values()]
@@ -398,6 +452,7 @@ def build(out: Path, salt: str = "") -> Built:
     for name in files:
         digest.update(name.encode() + b"\0" + (out / name).read_bytes())
     version = digest.hexdigest()[:12]
+    sizes = {name: (out / name).stat().st_size for name in files}
     info = {
         "version": version,
         "pyodide": PYODIDE_VERSION,
@@ -414,7 +469,7 @@ def build(out: Path, salt: str = "") -> Built:
             for game in registered
         },
         "puzzles": rel(puzzles),
-        "files": {name: (out / name).stat().st_size for name in files},
+        "files": sizes,
     }
     (out / "build.json").write_text(json.dumps(info, indent=1) + "\n")
     precache = ["./", *files, "build.json"]
@@ -425,7 +480,7 @@ def build(out: Path, salt: str = "") -> Built:
         sw = sw.replace(key, value)
     (out / "sw.js").write_text(sw)
     precompress(out, [*files, "build.json", "sw.js"])
-    total = sum(info["files"].values()) + (out / "build.json").stat().st_size + len(sw.encode())
+    total = sum(sizes.values()) + (out / "build.json").stat().st_size + len(sw.encode())
     return Built(out, version, (*files, "build.json", "sw.js"), total)
 
 
