@@ -11,8 +11,8 @@ The result is one self-contained folder (default ``build/site``) that any static
 and a version, the hash of every file's bytes, so a new build gets new cache names and the page can
 offer the update.
 
-Each page of site/web starts with its head as data, lines ``<!-- page KEY: VALUE -->`` (its game, title,
-description, stylesheets, module scripts and body classes: :func:`page_head` writes the head out). The
+Each page of site/web starts with its head as data, ``<!-- page KEY=VALUE ... -->`` (its game, body
+classes, stylesheets, module scripts, title and description: :func:`page_head` writes the head out). The
 pages share one frame, written once in ``site/web/frame/``: ``<!-- frame:head -->``,
 ``<!-- frame:header -->`` and ``<!-- frame:footer -->`` in a page are replaced by those fragments (the
 head carries the Content-Security-Policy of ``site/serve.py`` and the page's game's stylesheet; the
@@ -112,13 +112,14 @@ GAMES = {
         "distance": "placements",
     },
 }
-#: A page's head, as data: the lines ``<!-- page KEY: VALUE -->`` that start each page of site/web. The
-#: keys: its game (none for a page of the whole site), ``entry`` "root" on the site's start page, its
-#: title and description, each stylesheet (``style``) and module script (``script``: the first module
-#: starts first), and the classes of its body.
-PAGE_LINE = re.compile(r"<!-- page ([a-z]+): (.*?) -->\n")
-PAGE_ONCE = ("game", "entry", "title", "description", "body")
-PAGE_MANY = ("style", "script")
+#: A page's head, as data: the comment that starts each page of site/web, ``<!-- page KEY=VALUE ... -->``
+#: (a value with spaces in double quotes). The keys: its ``game`` (none for a page of the whole site),
+#: ``entry`` "root" on the site's start page, the classes of its ``body``, its ``styles`` and module
+#: ``scripts`` (each a list split at spaces; the first module starts first), its ``title`` and
+#: ``description``.
+PAGE_COMMENT = re.compile(r"\A<!-- page (.*?) -->\n", re.S)
+PAGE_FIELD = re.compile(r'\s*([a-z]+)=(?:"([^"]*)"|([^\s"]+))')
+PAGE_KEYS = ("game", "entry", "body", "styles", "scripts", "title", "description")
 PAGE_GAME = re.compile(r'<html[^>]*\sdata-game="([a-z]+)"')
 #: A page's module script, and a module's static imports of its neighbours.
 ENTRY = re.compile(r'<script type="module" src="js/([\w-]+\.js)">')
@@ -288,27 +289,26 @@ def module_graph(js: Path, entry: str) -> list[str]:
 
 
 def page_head(page: str, text: str) -> str:
-    """The page's text with its head written out from its ``<!-- page KEY: VALUE -->`` lines: the
-    doctype, ``<html>`` (with ``data-game`` and ``data-entry``), the frame's head mark, the description,
-    the title, the stylesheets and scripts, and ``<body>``. A page without them is left as it is."""
-    once: dict[str, str] = {}
-    many: dict[str, list[str]] = {key: [] for key in PAGE_MANY}
-    at = 0
-    while (found := PAGE_LINE.match(text, at)) is not None:
-        key, value = found.groups()
-        if key in PAGE_MANY:
-            many[key].append(value)
-        elif key in PAGE_ONCE and key not in once:
-            once[key] = value
-        else:
-            raise BuildError(f"{page}: page line {found.group(0).strip()!r}: unknown or repeated key")
-        at = found.end()
-    if not at:
+    """The page's text with its head written out from its ``<!-- page ... -->`` comment: the doctype,
+    ``<html>`` (with ``data-game`` and ``data-entry``), the frame's head mark, the description, the
+    title, the stylesheets and scripts, and ``<body>``. A page without it is left as it is."""
+    comment = PAGE_COMMENT.match(text)
+    if comment is None:
         return text
+    once: dict[str, str] = {}
+    at, fields = 0, comment.group(1)
+    while at < len(fields.rstrip()):
+        found = PAGE_FIELD.match(fields, at)
+        if found is None or found.group(1) not in PAGE_KEYS or found.group(1) in once:
+            raise BuildError(f"{page}: its page comment is not KEY=VALUE of {', '.join(PAGE_KEYS)} "
+                             f"once each, at {fields[at:].lstrip()[:30]!r}")
+        once[found.group(1)] = found.group(2) if found.group(2) is not None else found.group(3)
+        at = found.end()
+    many = {key: once.pop(key, "").split() for key in ("styles", "scripts")}
     missing = [key for key in ("title", "description") if key not in once]
-    missing += [] if many["script"] else ["script"]
+    missing += [] if many["scripts"] else ["scripts"]
     if missing:
-        raise BuildError(f"{page}: its page lines name no {' and no '.join(missing)}")
+        raise BuildError(f"{page}: its page comment has no {' and no '.join(missing)}")
 
     def esc(value: str) -> str:  # apostrophes stay as typed, a double quote cannot end an attribute
         return html.escape(value, quote=False).replace('"', "&quot;")
@@ -323,12 +323,12 @@ def page_head(page: str, text: str) -> str:
         "<!-- frame:head -->",
         f'  <meta name="description" content="{esc(once["description"])}">',
         f"  <title>{esc(once['title'])}</title>",
-        *(f'  <link rel="stylesheet" href="{esc(css)}">' for css in many["style"]),
-        *(f'  <script type="module" src="{esc(js)}"></script>' for js in many["script"]),
+        *(f'  <link rel="stylesheet" href="{esc(css)}">' for css in many["styles"]),
+        *(f'  <script type="module" src="{esc(js)}"></script>' for js in many["scripts"]),
         "</head>",
         f"<body{attr('class', 'body')}>",
     ]
-    return "\n".join(lines) + "\n" + text[at:]
+    return "\n".join(lines) + "\n" + text[comment.end():]
 
 
 def game_of(page: str, text: str) -> str | None:

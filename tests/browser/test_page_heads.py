@@ -1,4 +1,4 @@
-"""Each page of site/web starts with its head as data (``<!-- page KEY: VALUE -->`` lines), which
+"""Each page of site/web starts with its head as data (a comment ``<!-- page KEY=VALUE ... -->``), which
 site/build.py writes out as the page's head: every page has one, and a wrong one stops the build in
 one line."""
 
@@ -9,9 +9,8 @@ import pytest
 from .conftest import ROOT, build_module
 
 HEAD = (
-    "<!-- page game: nd -->\n<!-- page title: Rules · Naked Diagonal -->\n"
-    "<!-- page description: Mark Steere's \"game\" <b> -->\n<!-- page script: js/page.js -->\n"
-    "<!-- page script: js/nd-rules.js -->\n<!-- page body: page-x -->\n<!-- frame:header -->\n"
+    '<!-- page game=nd body=page-x scripts="js/page.js js/nd-rules.js" title="Rules · Naked Diagonal"\n'
+    "  description=\"Mark Steere's game <b>\" -->\n<!-- frame:header -->\n"
 )
 
 
@@ -25,7 +24,7 @@ def test_every_page_has_its_head_as_data() -> None:
 def test_the_head_written_out() -> None:
     assert build_module.page_head("x.html", HEAD) == (
         '<!doctype html>\n<html lang="en" data-game="nd">\n<head>\n<!-- frame:head -->\n'
-        '  <meta name="description" content="Mark Steere\'s &quot;game&quot; &lt;b&gt;">\n'
+        '  <meta name="description" content="Mark Steere\'s game &lt;b&gt;">\n'
         "  <title>Rules · Naked Diagonal</title>\n"
         '  <script type="module" src="js/page.js"></script>\n'
         '  <script type="module" src="js/nd-rules.js"></script>\n'
@@ -35,11 +34,12 @@ def test_the_head_written_out() -> None:
 
 
 @pytest.mark.parametrize(("text", "error"), [
-    (HEAD.replace("<!-- page body", "<!-- page title: again -->\n<!-- page body"), "unknown or repeated key"),
-    (HEAD.replace("page game: nd", "page colour: red"), "unknown or repeated key"),
-    (HEAD.replace("<!-- page description: Mark Steere's \"game\" <b> -->\n", ""), "name no description"),
-    (HEAD.replace("<!-- page script: js/page.js -->\n<!-- page script: js/nd-rules.js -->\n", ""),
-     "name no script"),
+    (HEAD.replace("game=nd", "game=nd title=again"), "once each, at 'title=\"Rules"),
+    (HEAD.replace("game=nd", "colour=red"), "once each, at 'colour=red"),
+    (HEAD.replace("game=nd", 'game="nd'), "once each"),
+    (HEAD.replace("description=", "summary="), "once each, at 'summary="),
+    (HEAD.replace("\n  description=\"Mark Steere's game <b>\"", ""), "has no description"),
+    (HEAD.replace(' scripts="js/page.js js/nd-rules.js"', ""), "has no scripts"),
 ])
 def test_a_wrong_head_is_one_line(text: str, error: str) -> None:
     with pytest.raises(build_module.BuildError, match=error):
