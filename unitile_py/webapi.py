@@ -47,6 +47,7 @@ from .coords import quote
 from .errors import GameError
 from .mcts import Steps, finish
 from .registry import GameSpec
+from .wire import Answered, GameEntry, Refused, Reply
 
 #: Seconds of work in one :meth:`Task.step` unless told (the page answers a click within two slices).
 SLICE = 0.02
@@ -92,9 +93,9 @@ def routes() -> Routes:
     return _routes(registry.games())
 
 
-def games_list() -> list[dict[str, str]]:
+def games_list() -> list[GameEntry]:
     """The games this worker serves: ``key``, ``name``, ``author`` and request ``prefix`` of each."""
-    return [{"key": g.key, "name": g.name, "author": g.author, "prefix": g.prefix} for g in registry.games()]
+    return [GameEntry(key=g.key, name=g.name, author=g.author, prefix=g.prefix) for g in registry.games()]
 
 
 def preload() -> list[str]:
@@ -127,6 +128,10 @@ def _parse(request: str) -> Any:
         raise GameError("request is nested too deeply") from None
 
 
+def _sent(reply: Reply) -> str:
+    return json.dumps(reply)
+
+
 def handle(request: str) -> str:
     """Run one JSON request ``{"op": name, "args": {...}}``; the reply is ``{"ok": true, "result": ...}``
     or ``{"ok": false, "error": one line}``. It never raises, whatever the request."""
@@ -153,14 +158,14 @@ def _reply_steps(request: str) -> Steps[str]:
             raise GameError(f"request {name!r}: {exc}") from None
         stepped = table.steps.get(str(name))
         result = (yield from stepped(**args)) if stepped is not None else op(**args)
-        return json.dumps({"ok": True, "result": result})
+        return _sent(Answered(ok=True, result=result))
     except GameError as exc:
-        return json.dumps({"ok": False, "error": str(exc)})
+        return _sent(Refused(ok=False, error=str(exc)))
     except (json.JSONDecodeError, TypeError) as exc:
         what = exc.msg if isinstance(exc, json.JSONDecodeError) else "not a JSON text"
-        return json.dumps({"ok": False, "error": f"request is not JSON: {what}"})
+        return _sent(Refused(ok=False, error=f"request is not JSON: {what}"))
     except Exception as exc:  # a bug, not bad input: still one line for the page, never a dead worker
-        return json.dumps({"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"[:200]})
+        return _sent(Refused(ok=False, error=f"internal error: {type(exc).__name__}: {exc}"[:200]))
 
 
 class Task:
