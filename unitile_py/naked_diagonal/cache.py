@@ -2,7 +2,7 @@
 
 The engine's caches hold hundreds of thousands of entries. Held in an ``OrderedDict`` (or any dict
 holding a tuple), each full collection of the cycle collector visits every key and value, one cache
-miss each: on a 13 x 13 benchmark the longest pause was 140-180 ms, inside a single position's time.
+miss each: long pauses inside a single position's time (measured in docs/naked-diagonal.md, "The exact engine").
 A plain ``dict`` whose keys and values are all ints or strings is never tracked by the collector, so
 it costs nothing there. Such a dict cannot drop its oldest entry cheaply, so this cache keeps two
 generations: new entries go into the young one; when it holds half the limit it becomes the old one,
