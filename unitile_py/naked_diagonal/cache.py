@@ -1,20 +1,16 @@
 """A bounded cache the cycle collector never walks: int keys, int or str values, two generations.
 
-The engine's caches hold hundreds of thousands of entries. Held in an ``OrderedDict`` (or any dict
-holding a tuple), each full collection of the cycle collector visits every key and value, one cache
-miss each: long pauses inside a single position's time (measured in docs/naked-diagonal.md, "The exact engine").
-A plain ``dict`` whose keys and values are all ints or strings is never tracked by the collector, so
-it costs nothing there. Such a dict cannot drop its oldest entry cheaply, so this cache keeps two
-generations: new entries go into the young one; when it holds half the limit it becomes the old one,
-which loses one entry (the cheap end) per entry added, and is empty by the time the young one fills
-again. A hit in the old generation moves the entry to the young one. No step frees many entries at
-once, so there is no pause of that kind either.
+The engine's caches hold hundreds of thousands of entries. Held in an ``OrderedDict`` (or any dict holding a
+tuple), each full collection of the cycle collector visits every key and value, one cache miss each: long
+pauses inside a single position's time (measured in docs/naked-diagonal.md, "The exact engine"). A plain
+``dict`` whose keys and values are all ints or strings is never tracked by the collector, so it costs nothing
+there. Such a dict cannot drop its oldest entry cheaply, so this cache keeps two generations: new entries go
+into the young one; when it holds half the limit it becomes the old one, which loses one entry (the cheap end)
+per entry added, and is empty by the time the young one fills again. A hit in the old generation moves the
+entry to the young one. No step frees many entries at once, so there is no pause of that kind either.
 
->>> c = UntrackedCache(4)
->>> for k in range(5):
-...     c.put(k, str(k))
->>> len(c), c.get(4), c.get(0)
-(2, '4', None)
+>>> c = UntrackedCache(4) >>> for k in range(5): ... c.put(k, str(k)) >>> len(c), c.get(4), c.get(0) (2, '4',
+None)
 """
 
 from __future__ import annotations
