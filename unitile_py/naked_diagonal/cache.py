@@ -9,8 +9,11 @@ into the young one; when it holds half the limit it becomes the old one, which l
 per entry added, and is empty by the time the young one fills again. A hit in the old generation moves the
 entry to the young one. No step frees many entries at once, so there is no pause of that kind either.
 
->>> c = UntrackedCache(4) >>> for k in range(5): ... c.put(k, str(k)) >>> len(c), c.get(4), c.get(0) (2, '4',
-None)
+>>> c = UntrackedCache(4)
+>>> for k in range(5):
+...     c.put(k, str(k))
+>>> len(c), c.get(4), c.get(0)
+(2, '4', None)
 """
 
 from __future__ import annotations
