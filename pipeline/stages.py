@@ -35,6 +35,7 @@ def to_stderr(msg: str) -> None:
 
 BoardT = TypeVar("BoardT")
 StoreT = TypeVar("StoreT", bound=StageStore)
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -137,3 +138,21 @@ def run_stages(
         ctx.store.mark_done(stage.name, record)
         ctx.log(f"{stage.name}: {record['seconds']:.1f} s{describe(record)}")
     return ctx.store.stages()
+
+
+#: Fresh starts of a stage's work after a lost worker before the stage fails.
+RETRIES = 3
+
+
+def retry_lost_workers(ctx: StageContext[Any, Any], stage: str, again: str, attempt: Callable[[], R]) -> R:
+    """``attempt()``, again up to :data:`RETRIES` times while what failed it was a lost worker (the
+    parts it held are gone: the stage starts them again on the workers that remain, ``again`` says
+    how); any other failure is raised at once."""
+    for tries in range(RETRIES + 1):
+        try:
+            return attempt()
+        except Exception as exc:
+            if tries == RETRIES or not ctx.executor.lost_workers():
+                raise
+            ctx.log(f"{stage}: a worker was lost ({type(exc).__name__}); {again}")
+    raise AssertionError("unreachable")

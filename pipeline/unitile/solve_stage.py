@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 import numpy as np
 import zarr
@@ -33,23 +33,19 @@ from unitile_py.unitile.board import Board
 from ..cores import allowed_cores
 from ..executor import progress
 from ..groups import Group
+from ..stages import retry_lost_workers
 from ..store import as_record
 from ..usage import peak_rss
 from .bounds import Cost
 from .cg import PeerSteps, connect, run_cg, run_loop
-from .class_stages import solve_order
 from .context import Context
 from .partition import Partition, PartPlan, SolutionParts, StoredPartition, plan_parts, write_class_values
 from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
-from .store import Store
-
-R = TypeVar("R")
+from .store import Store, solve_order
 
 #: Classes per task when T is formed from r (whole chunks of values/T_class).
 T_CHUNK = 64 * BLOCK
-#: Fresh starts of the solve after a lost worker before the stage fails.
-RETRIES = 3
 
 
 def row_chunk(parts: int, length: int) -> int:
@@ -258,20 +254,6 @@ def _solve_with(
             r_max = max(group.call("write_r", [(store.path,)] * group.size))
     peaks = group.call("peak_memory")
     return result, r_max, t_range, peaks, used, meta is not None, driver, tuple(plans)
-
-
-def retry_lost_workers(ctx: Context, stage: str, again: str, attempt: Callable[[], R]) -> R:
-    """``attempt()``, again up to :data:`RETRIES` times while what failed it was a lost worker (the
-    parts it held are gone: the stage starts them again on the workers that remain, ``again`` says
-    how); any other failure is raised at once."""
-    for tries in range(RETRIES + 1):
-        try:
-            return attempt()
-        except Exception as exc:
-            if tries == RETRIES or not ctx.executor.lost_workers():
-                raise
-            ctx.log(f"{stage}: a worker was lost ({type(exc).__name__}); {again}")
-    raise AssertionError("unreachable")
 
 
 def form_t(ctx: Context, order: SolveOrder, plans: tuple[PartPlan, ...]) -> tuple[float, float]:

@@ -35,9 +35,8 @@ from .cellpass import UNITED
 from .compact import assemble, frame_cells, frame_file, is_even
 from .context import Context
 from .decode import check_even, check_odd, load_records
-from .store import Store, default_path
+from .store import MOVE_ARRAYS, PASS_ARRAYS, Store, default_path
 from .table_folder import write_tables
-from .verify_stage import MOVE_ARRAYS, PASS_ARRAYS
 
 ROOT = Path(__file__).resolve().parents[2]
 

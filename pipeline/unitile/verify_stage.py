@@ -45,15 +45,9 @@ from .cellpass import (
 from .context import Context
 from .geometry import Geometry
 from .solver import UNIT
-from .store import Store
+from .store import MOVE_ARRAYS, PASS_ARRAYS, Store
 from .values import Lookup
 from .verify import image_pairs, random_walks
-
-#: What the pass writes (and, rerun, compares).
-MOVE_ARRAYS = ("moves/legal", "perfect/best")
-#: What the pass reads (every chunk of them, so the checksums of all are checked on the way).
-PASS_ARRAYS = ("positions/T", "perfect/value")
-
 
 #: The checks that fail with a count of the pass: ``(counter, times each case is counted, what)``.
 COUNTED_FAILURES = (
