@@ -4,7 +4,8 @@ The format is docs/naked-diagonal-tables.md; :mod:`unitile_py.naked_diagonal.tab
 reader. One file per tier: the tier's canonical keys, sorted, in blocks of :data:`PER_BLOCK` records,
 each block one zlib stream of the key deltas (byte planes) and one value byte per record
 (``2 * distance + win``). The files are the same bit for bit on every build (no timestamps, fixed zlib
-settings, records in key order).
+settings, records in key order). The manifest's ``start`` is the empty board's value, its winner and a
+line of perfect play (:func:`principal_variation`).
 
 ``tables-verify`` reads the files back with the game's reader (which checks sizes, hashes, every header
 field and record and the records' digest), compares every key and value with the store, and checks the
@@ -30,9 +31,9 @@ from unitile_py.naked_diagonal.tables import FORMAT, HEADER, MAGIC, NDTables
 
 from .context import NDContext, default_tables
 from .geometry import NDGeometry
-from .solve import outcome, principal_variation, solve_name
-from .store import NO_KEY, NDStore
-from .tiers import tier_name
+from .kernels import better, can_place, canonical, legal_points, memo_for, winner_bits
+from .store import NO_KEY, NDStore, solve_name, tier_name
+from .tier_parts import outcome, values_of
 
 #: Records per block.
 PER_BLOCK = 4096
@@ -195,3 +196,40 @@ class TablesVerifyStage:
         if store.require(solve_name(0))["value"] != (start[1] if start[0] == "win" else -start[1]):
             raise NakedDiagonalError("tables: the empty board's outcome differs from the solve")
         return {"checked": checked}
+
+
+def principal_variation(store: NDStore, n: int) -> dict[str, Any]:
+    """Perfect play from the empty board: its value, the winner and one line of best placements (the
+    first best point in reading order at every turn)."""
+    geo = NDGeometry.of(n)
+    g, memo = geo.args, memo_for(n)
+    grid = Grid.get(n)
+    red = blue = turn = 0
+    start = int(values_of(store, 0, np.zeros(1, dtype=np.uint64))[0])
+    line: list[str] = []
+    while winner_bits(g, red, blue) == 0:
+        mine = legal_points(g, red, blue, turn, memo)
+        best, best_point, best_state = 0, -1, (0, 0, 0)
+        for p in grid.bits(mine):
+            r2, b2 = (red | 1 << p, blue) if turn == 0 else (red, blue | 1 << p)
+            nxt = 1 - turn
+            if winner_bits(g, r2, b2) == 0 and not can_place(g, r2, b2, nxt, memo):
+                nxt = turn
+            key = canonical(g, r2, b2, nxt)[0]
+            v = int(values_of(store, len(line) + 1, np.array([key], dtype=np.uint64))[0])
+            wins = (v > 0) == (nxt == turn)
+            mine_value = abs(v) + 1 if wins else -(abs(v) + 1)
+            if best_point < 0 or better(mine_value, best):
+                best, best_point, best_state = mine_value, p, (r2, b2, nxt)
+        if best_point < 0:
+            raise NakedDiagonalError(f"{n}x{n}: a position of the principal variation has no move")
+        line.append(grid.name(best_point))
+        red, blue, turn = best_state
+    won = winner_bits(g, red, blue)
+    kind, distance = outcome(start)
+    return {
+        "outcome": kind,
+        "distance": distance,
+        "winner": "red" if won == 1 else "blue",
+        "line": line,
+    }

@@ -27,53 +27,12 @@ import numpy as np
 
 from .context import NDContext
 from .geometry import NDGeometry
-from .kernels import children, describe, memo_for
-from .store import CHUNK, NO_KEY, NDStore
+from .kernels import describe, memo_for
+from .store import CHUNK, NO_KEY, NDStore, padded, tier_name
+from .tier_parts import Part, part_moves
 
 #: Samples of its keys each expand task returns, for choosing the new parts' key ranges.
 SAMPLES = 64
-
-
-def tier_name(t: int) -> str:
-    """The name of tier t's stage and group: ``tier-07``."""
-    return f"tier-{t:02d}"
-
-
-def padded(values: np.ndarray, fill: Any) -> np.ndarray:
-    """``values`` padded with ``fill`` to a whole number of chunks (at least one)."""
-    length = max(CHUNK, -(-len(values) // CHUNK) * CHUNK)
-    out = np.full(length, fill, dtype=values.dtype)
-    out[: len(values)] = values
-    return out
-
-
-@dataclass(frozen=True)
-class Part:
-    """One part of a tier: what a task needs to find its rows."""
-
-    path: str
-    n: int
-    tier: int
-    part: int
-
-
-def read_part(store: NDStore, tier: int, part: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(keys, legal, info)`` of one part, padding dropped (signed 64-bit, as the kernels take them)."""
-    keys = store.row(f"tiers/{tier}/keys", part)
-    valid = keys != NO_KEY
-    legal = store.row(f"tiers/{tier}/legal", part)[valid].astype(np.int64)
-    info = store.row(f"tiers/{tier}/info", part)[valid]
-    return keys[valid].astype(np.int64), legal, info
-
-
-def part_moves(task: Part) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(keys, parent, point, child, skip)`` of a part: its keys, and every legal move of its positions
-    (see :func:`.kernels.children`)."""
-    store = NDStore(task.path, task.n)
-    keys, legal, info = read_part(store, task.tier, task.part)
-    g = NDGeometry.of(task.n).args
-    parent, point, child, skip = children(g, keys, legal, info, memo_for(task.n))
-    return keys, parent, point, child, skip
 
 
 # Tasks --------------------------------------------------------------------------------------------

@@ -31,9 +31,8 @@ from ..errors import VerifyError as PipelineVerifyError
 from .context import NDContext
 from .geometry import NDGeometry
 from .kernels import combine, describe, is_canonical, memo_for
-from .solve import values_of
-from .store import NO_KEY, NDStore
-from .tiers import Part, part_moves, tier_name
+from .store import NO_KEY, NDStore, tier_name
+from .tier_parts import Part, part_moves, values_of
 
 
 class VerifyError(PipelineVerifyError):

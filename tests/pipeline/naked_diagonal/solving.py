@@ -15,9 +15,9 @@ from pipeline.naked_diagonal import kernels
 from pipeline.naked_diagonal.build import plan, run_plan
 from pipeline.naked_diagonal.context import NDContext, NDOptions
 from pipeline.naked_diagonal.geometry import NDGeometry
-from pipeline.naked_diagonal.solve import outcome, values_of
 from pipeline.naked_diagonal.store import NDStore
 from pipeline.naked_diagonal.tables import tier_arrays
+from pipeline.naked_diagonal.tier_parts import outcome, values_of
 from unitile_py.naked_diagonal.game import Game
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position
