@@ -24,13 +24,13 @@ from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.strategy import MAX_BOUNDED_NODES, Bounded
 
 from . import puzzles
-from .build import plan, run_plan
-from .context import NDContext, NDOptions
+from .build import BuildOptions, plan, run_build
+from .context import Context
 from .dfpn import table_slots
 from .geometry import MAX_N
 from .ledger import default_ledger
 from .proof_store import ROUND_MIN, ROUND_NODES, ProofStore, default_proof_path
-from .store import NDStore, default_path
+from .store import Store, default_path
 
 #: The smallest board whose ``nd-prove`` keeps a ledger by default (smaller ones are decided in minutes).
 LEDGER_FROM = 6
@@ -128,22 +128,22 @@ def _run(args: argparse.Namespace, verify_only: bool) -> int:
     path = resolved(args.store or default_path(n))
     tables = str(Path(args.tables).resolve()) if getattr(args, "tables", None) else None
     max_tier = getattr(args, "max_tier", None)
-    options = NDOptions(part_size=getattr(args, "part_size", 1 << 15), tables=tables, max_tier=max_tier)
+    options = BuildOptions(part_size=getattr(args, "part_size", 1 << 15), tables=tables, max_tier=max_tier)
     stages = plan(n, options)
     names = [s.name for s in stages]
     force = list(getattr(args, "force", []))
     for f in force:
         if f not in names:
             raise NakedDiagonalError(f"--force {f}: no such stage (stages: {', '.join(names)})")
-    store = NDStore(path, n, create=not verify_only)
+    store = Store(path, n, create=not verify_only)
     if verify_only:
         store.require("solve-00")
         stages = [s for s in stages if s.name in ("verify", "tables-verify") and (s.name != "tables-verify"
                                                                                    or store.done("tables"))]
         force = [s.name for s in stages]
     with engine(args) as executor:
-        ctx = NDContext(n, store, executor, show_progress=not args.quiet)
-        records = run_plan(ctx, stages, force=force)
+        ctx = Context(n, store, executor, show_progress=not args.quiet)
+        records = run_build(ctx, stages, force=force)
     start = records.get("tables", {})
     if "solve-00" in records and not verify_only:
         value = records["solve-00"]["value"]

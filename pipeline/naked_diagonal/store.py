@@ -67,7 +67,7 @@ def padded(values: np.ndarray, fill: Any) -> np.ndarray:
     return out
 
 
-class NDStore(StageStore):
+class Store(StageStore):
     """One solve's zarr group (``create`` makes it when missing)."""
 
     kind = StoreKind(NakedDiagonalError, "Naked Diagonal", "naked_diagonal", FORMAT, MARKER, MARKER_TEXT)

@@ -15,9 +15,9 @@ import numpy as np
 
 from unitile_py.errors import NakedDiagonalError
 
-from .geometry import NDGeometry
+from .geometry import Geometry
 from .kernels import children, memo_for
-from .store import NO_KEY, NDStore, solve_name, tier_name
+from .store import NO_KEY, Store, solve_name, tier_name
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class Part:
     part: int
 
 
-def read_part(store: NDStore, tier: int, part: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def read_part(store: Store, tier: int, part: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(keys, legal, info)`` of one part, padding dropped (signed 64-bit, as the kernels take them)."""
     keys = store.row(f"tiers/{tier}/keys", part)
     valid = keys != NO_KEY
@@ -42,9 +42,9 @@ def read_part(store: NDStore, tier: int, part: int) -> tuple[np.ndarray, np.ndar
 def part_moves(task: Part) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(keys, parent, point, child, skip)`` of a part: its keys, and every legal move of its positions
     (see :func:`.kernels.children`)."""
-    store = NDStore(task.path, task.n)
+    store = Store(task.path, task.n)
     keys, legal, info = read_part(store, task.tier, task.part)
-    g = NDGeometry.of(task.n).args
+    g = Geometry.of(task.n).args
     parent, point, child, skip = children(g, keys, legal, info, memo_for(task.n))
     return keys, parent, point, child, skip
 
@@ -61,13 +61,13 @@ def outcome(value: int) -> tuple[str, int]:
 @lru_cache(maxsize=256)
 def _row(path: str, n: int, tier: int, row: int, stamp: float) -> tuple[np.ndarray, np.ndarray]:
     """Keys and values of one part (padding dropped), read once per worker per solve of that tier."""
-    store = NDStore(path, n)
+    store = Store(path, n)
     keys = store.row(f"tiers/{tier}/keys", row)
     valid = keys != NO_KEY
     return keys[valid], store.row(f"tiers/{tier}/value", row)[valid]
 
 
-def values_of(store: NDStore, tier: int, keys: np.ndarray) -> np.ndarray:
+def values_of(store: Store, tier: int, keys: np.ndarray) -> np.ndarray:
     """The values of positions of a solved tier by their canonical keys; a key not in the tier is an
     error naming it (the tiers would not be closed under moves)."""
     rec = store.require(tier_name(tier))

@@ -20,7 +20,7 @@ from unitile_py.unitile.board import Board
 from ..cores import use_threads
 from .bounds import Cost
 from .classes import ACTIVE_BIT, class_graph, graph_orbits, orbit_classes, position_locals
-from .context import Context
+from .context import Context, Stage
 from .geometry import Geometry
 from .store import CLASS_SHARD, NEIGHBOURS, Store, fast_compressor, starts_of
 
@@ -54,7 +54,7 @@ def classes_task(task: ClassesTask) -> int:
 
 
 @dataclass(frozen=True)
-class ClassesStage:
+class ClassesStage(Stage):
     """Symmetry classes: for each bubble orbit, the representatives in locality order."""
 
     name: ClassVar[str] = "classes"
@@ -151,7 +151,7 @@ def graph_task(task: GraphTask) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class GraphStage:
+class GraphStage(Stage):
     """The lumped walk: each class's neighbour classes, degree, weight and colour-swap partner."""
 
     name: ClassVar[str] = "graph"
@@ -225,7 +225,7 @@ def positions_task(task: PositionsTask) -> None:
 
 
 @dataclass(frozen=True)
-class PositionsStage:
+class PositionsStage(Stage):
     """Broadcast T and the perfect-play value from classes to every position index (symmetric images get
     identical bits)."""
 

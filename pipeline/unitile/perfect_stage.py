@@ -19,7 +19,7 @@ from ..groups import Group
 from ..stages import retry_lost_workers
 from .bounds import Cost
 from .classes import position_locals
-from .context import Context
+from .context import Context, Stage
 from .geometry import Geometry
 from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES
 from .perfect_parts import BLOCK_IDS, PerfectPart, Tiers, band_edges, drive_bands, run_bands
@@ -107,7 +107,7 @@ def start_result(value: int) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class PerfectStage:
+class PerfectStage(Stage):
     """Win or loss and distance of every class (Red to move; Blue by the colour swap)."""
 
     name: ClassVar[str] = "perfect"

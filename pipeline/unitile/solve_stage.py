@@ -38,7 +38,7 @@ from ..store import as_record
 from ..usage import peak_rss
 from .bounds import Cost
 from .cg import PeerSteps, connect, run_cg, run_loop
-from .context import Context
+from .context import Context, Stage
 from .partition import Partition, PartPlan, SolutionParts, StoredPartition, plan_parts, write_class_values
 from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
@@ -392,7 +392,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
 
 
 @dataclass(frozen=True)
-class SolveStage:
+class SolveStage(Stage):
     """r on every class by preconditioned CG, with checkpoints (:func:`run_solve`).
 
     The graph and the vectors live in parts on the workers (one part using every core on a

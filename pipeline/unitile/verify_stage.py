@@ -42,7 +42,7 @@ from .cellpass import (
     cell_pass,
     combine_stats,
 )
-from .context import Context
+from .context import Context, Stage
 from .geometry import Geometry
 from .solver import UNIT
 from .store import MOVE_ARRAYS, PASS_ARRAYS, Store
@@ -96,7 +96,7 @@ def verify_task(task: VerifyTask) -> tuple[list[int], list[float], int, int]:
 
 
 @dataclass(frozen=True)
-class VerifyStage:
+class VerifyStage(Stage):
     """Check every position; derive (or, with ``check``, compare) the legal and best slides; fails the
     build if any check fails."""
 

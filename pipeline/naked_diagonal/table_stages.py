@@ -29,16 +29,24 @@ from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.tables import FORMAT, HEADER, MAGIC, NDTables
 
-from .context import NDContext, default_tables
-from .geometry import NDGeometry
+from .context import Context, Stage
+from .geometry import Geometry
 from .kernels import better, can_place, canonical, legal_points, memo_for, winner_bits
-from .store import NO_KEY, NDStore, solve_name, tier_name
+from .store import NO_KEY, Store, solve_name, tier_name
 from .tier_parts import outcome, values_of
 
 #: Records per block.
 PER_BLOCK = 4096
 #: Positions of each tier whose answers ``tables-verify`` checks with the reader.
 SAMPLE = 40
+
+
+def default_tables(n: int) -> str:
+    """Where the ``tables`` stage writes by default: ``tables/naked-diagonal/<n>x<n>`` of the repository
+    (or under ``$UNITILE_TABLES``)."""
+    from unitile_py.naked_diagonal.keys import default_root
+
+    return os.fspath(default_root() / f"{n}x{n}")
 
 
 def value_bytes(values: np.ndarray) -> np.ndarray:
@@ -80,7 +88,7 @@ def records_digest(keys: np.ndarray, values: np.ndarray) -> str:
     return hashlib.sha256(keys.astype("<u8").tobytes() + value_bytes(values).tobytes()).hexdigest()
 
 
-def tier_arrays(store: NDStore, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def tier_arrays(store: Store, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(keys, values, orbit)`` of a whole tier in key order (padding dropped)."""
     parts = store.require(tier_name(t))["parts"]
     keys, values, orbit = [], [], []
@@ -102,13 +110,13 @@ def _write(path: Path, data: bytes) -> None:
 
 
 @dataclass(frozen=True)
-class TablesStage:
+class TablesStage(Stage):
     """Write the files and the manifest (in the client: they are small)."""
 
     name: ClassVar[str] = "tables"
     directory: str | None = None
 
-    def run(self, ctx: NDContext) -> dict[str, Any]:
+    def run(self, ctx: Context) -> dict[str, Any]:
         """Encode every tier, then write the manifest last."""
         store, n = ctx.store, ctx.n
         folder = Path(self.directory or default_tables(n))
@@ -153,18 +161,18 @@ class TablesStage:
 
 
 @dataclass(frozen=True)
-class TablesVerifyStage:
+class TablesVerifyStage(Stage):
     """Read the files back with the game's reader and compare (see the module docstring): those in the
     folder that the ``tables`` stage recorded."""
 
     name: ClassVar[str] = "tables-verify"
 
-    def run(self, ctx: NDContext) -> dict[str, Any]:
+    def run(self, ctx: Context) -> dict[str, Any]:
         """Every record, then the sample of answers."""
         store, n = ctx.store, ctx.n
         folder = store.require("tables")["directory"]
         tables = NDTables.load(n, folder)
-        geo = NDGeometry.of(n)
+        geo = Geometry.of(n)
         grid = Grid.get(n)
         rng = np.random.default_rng(n)
         checked = 0
@@ -198,10 +206,10 @@ class TablesVerifyStage:
         return {"checked": checked}
 
 
-def principal_variation(store: NDStore, n: int) -> dict[str, Any]:
+def principal_variation(store: Store, n: int) -> dict[str, Any]:
     """Perfect play from the empty board: its value, the winner and one line of best placements (the
     first best point in reading order at every turn)."""
-    geo = NDGeometry.of(n)
+    geo = Geometry.of(n)
     g, memo = geo.args, memo_for(n)
     grid = Grid.get(n)
     red = blue = turn = 0

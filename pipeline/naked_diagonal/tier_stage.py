@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from .context import NDContext
-from .geometry import NDGeometry
+from .context import Context, Stage
+from .geometry import Geometry
 from .kernels import describe, memo_for
-from .store import CHUNK, NO_KEY, NDStore, padded, tier_name
+from .store import CHUNK, NO_KEY, Store, padded, tier_name
 from .tier_parts import Part, part_moves
 
 #: Samples of its keys each expand task returns, for choosing the new parts' key ranges.
@@ -45,7 +45,7 @@ def expand_task(task: Part) -> dict[str, Any]:
     unique = np.unique(child).astype(np.uint64)
     out: dict[str, Any] = {"moves": len(child), "count": len(unique), "fences": [], "samples": []}
     if len(unique):
-        store = NDStore(task.path, task.n)
+        store = Store(task.path, task.n)
         full = padded(unique, NO_KEY)
         store.create(f"scratch/{task.tier + 1}/cand_{task.part}", (len(full),), np.uint64, NO_KEY)[...] = full
         out["fences"] = [int(k) for k in full[::CHUNK]]
@@ -72,7 +72,7 @@ def merge_task(task: MergeTask) -> tuple[int, float]:
     """Write ``scratch/<tier>/part_<part>``: the unique keys of the range; return how many (and the
     task's CPU seconds)."""
     c0 = time.process_time()
-    store = NDStore(task.path, task.n)
+    store = Store(task.path, task.n)
     pieces = []
     for j, first, end in task.sources:
         arr = store.array(f"scratch/{task.tier}/cand_{j}")
@@ -88,10 +88,10 @@ def describe_task(task: Part) -> dict[str, float]:
     """Write the part's rows of ``keys``, ``legal``, ``info`` and ``orbit``; return its counts (and the
     task's CPU seconds)."""
     c0 = time.process_time()
-    store = NDStore(task.path, task.n)
+    store = Store(task.path, task.n)
     keys = store.whole(f"scratch/{task.tier}/part_{task.part}")
     keys = keys[keys != NO_KEY]
-    g = NDGeometry.of(task.n).args
+    g = Geometry.of(task.n).args
     legal, info, orbit = describe(g, keys.astype(np.int64), memo_for(task.n))
     t, i = task.tier, task.part
     store.array(f"tiers/{t}/keys")[i] = padded(keys, NO_KEY)
@@ -147,7 +147,7 @@ def sources_for(results: list[dict[str, Any]], lo: int, hi: int) -> tuple[tuple[
 
 
 @dataclass(frozen=True)
-class TierStage:
+class TierStage(Stage):
     """Tier ``tier``: the reachable positions with that many stones (see the module docstring)."""
 
     tier: int
@@ -158,7 +158,7 @@ class TierStage:
         """``tier-<t>``."""
         return tier_name(self.tier)
 
-    def run(self, ctx: NDContext) -> dict[str, Any]:
+    def run(self, ctx: Context) -> dict[str, Any]:
         """Expand the previous tier, merge, describe."""
         store, t, n = ctx.store, self.tier, ctx.n
         store.delete(f"scratch/{t}")

@@ -21,9 +21,9 @@ import numpy as np
 
 from unitile_py.errors import NakedDiagonalError
 
-from .context import NDContext
+from .context import Context, Stage
 from .kernels import combine
-from .store import NDStore, padded, solve_name, tier_name
+from .store import Store, padded, solve_name, tier_name
 from .tier_parts import Part, part_moves, values_of
 
 #: A combined value meaning "no move and no winner" (never stored: the task fails on it).
@@ -33,7 +33,7 @@ NO_MOVE = -32768
 def solve_task(task: Part) -> dict[str, Any]:
     """Write the part's row of ``tiers/<t>/value``; return its counts."""
     keys, parent, _, child, skip = part_moves(task)
-    store = NDStore(task.path, task.n)
+    store = Store(task.path, task.n)
     size = task.n * task.n
     last = task.tier == size or not len(child)
     child_values = np.zeros(0, dtype=np.int16) if last else values_of(store, task.tier + 1, child)
@@ -58,7 +58,7 @@ def solve_task(task: Part) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class SolveStage:
+class SolveStage(Stage):
     """The values of tier ``tier`` from those of the next tier."""
 
     tier: int
@@ -68,7 +68,7 @@ class SolveStage:
         """``solve-<t>``."""
         return solve_name(self.tier)
 
-    def run(self, ctx: NDContext) -> dict[str, Any]:
+    def run(self, ctx: Context) -> dict[str, Any]:
         """One task per part."""
         store, t = ctx.store, self.tier
         rec = store.require(tier_name(t))
