@@ -36,10 +36,11 @@ table keyed by :func:`.moves.canonical_pair` (the eight symmetries share entries
   :func:`.moves.wins_by_threat` and of :func:`.moves.loses_in_four` are kept in a direct-mapped cache
   (``cache_slots``, 0 none) keyed by the exact position: transpositions ask for the same positions
   again, and a deterministic answer read back is the answer.
-* **Weak sums** (``weak``, off by default: it took more nodes here): a node's ``dn`` is the largest
-  ``pn`` of its unproven children plus their number less one (weak proof-number search, Ueda et al.
-  2008), which does not count a transposition twice; the chosen child's ``pn`` threshold is then the
-  node's ``dn`` threshold less that number plus one. Numbers only: 0 and :data:`INF` stay proofs.
+* **Weak sums** (``weak``, off by default: it took more nodes, docs/naked-diagonal-solve.md): a node's
+  ``dn`` is the largest ``pn`` of its unproven children plus their number less one (weak proof-number
+  search, Ueda et al. 2008), which does not count a transposition twice; the chosen child's ``pn``
+  threshold is then the node's ``dn`` threshold less that number plus one. Numbers only: 0 and
+  :data:`INF` stay proofs.
 * **1 + epsilon** (Pawlewicz and Hayward): the chosen child's ``dn`` threshold is
   ``ceil(second smallest dn * (1 + epsilon))`` instead of ``+ 1``, so the search stays longer in one
   subtree before switching.

@@ -53,8 +53,8 @@ def row_chunk(parts: int, length: int) -> int:
     write them.
 
     Several parts own scattered chunks of :data:`BLOCK` positions and must never share one; a single part
-    writes wide chunks, since every chunk costs about as much as a megabyte of data (measured:
-    docs/pipeline.md, "The allocator").
+    writes wide chunks, since every chunk costs a fixed overhead, much more than a small chunk's data
+    (measured: docs/pipeline.md, "The allocator").
     """
     return max(1, min(length, BLOCK if parts > 1 else T_CHUNK))
 
@@ -402,7 +402,7 @@ class SolveStage(Stage):
 
     name: ClassVar[str] = "solve"
     #: Target for the rigorous max-norm residual bound. The floor in float64 is about
-    #: 4 * unit roundoff * max r (~3e-13 on 5x5, where r reaches 1317).
+    #: 4 * unit roundoff * max r (docs/pipeline.md, "Error bound", gives it for 5x5).
     tol: float = 1e-12
     checkpoint_seconds: float = 15.0
 
