@@ -33,7 +33,7 @@ import numpy as np  # noqa: E402
 
 from pipeline.naked_diagonal import kernels  # noqa: E402
 from pipeline.naked_diagonal.dfpn import DfpnSearch  # noqa: E402
-from pipeline.naked_diagonal.geometry import NDArgs, NDGeometry  # noqa: E402
+from pipeline.naked_diagonal.geometry import GeoArgs, Geometry  # noqa: E402
 from unitile_py.naked_diagonal.game import Game  # noqa: E402
 from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
 from unitile_py.naked_diagonal.position import Position  # noqa: E402
@@ -76,7 +76,7 @@ def collect(n: int, frames: int, budget: int, seed: int) -> tuple[np.ndarray, in
     return np.array(rows[:frames], dtype=np.int64), nodes, time.process_time() - began
 
 
-def decide(g: NDArgs, red: int, blue: int, turn: int) -> int:
+def decide(g: GeoArgs, red: int, blue: int, turn: int) -> int:
     """CPU nanoseconds of one frame's legal points from a fresh memo."""
     memo = kernels.new_memo()
     began = time.process_time_ns()
@@ -86,7 +86,7 @@ def decide(g: NDArgs, red: int, blue: int, turn: int) -> int:
 
 def measure(n: int, rows: np.ndarray, retime_above_ms: float) -> dict[str, object]:
     """The timing summary of one size's frames."""
-    g = NDGeometry.of(n).args
+    g = Geometry.of(n).args
     kernels.legal_points(g, 0, 0, 0, kernels.new_memo())  # compiled before timing
     first = [decide(g, *map(int, row)) for row in rows]
     least = list(first)

@@ -255,7 +255,7 @@ def legality_positions(args: argparse.Namespace) -> list[Position]:
 def cmd_legality(args: argparse.Namespace) -> int:
     """numba vs unitile_py legality."""
     from pipeline.naked_diagonal import kernels as k
-    from pipeline.naked_diagonal.geometry import NDGeometry
+    from pipeline.naked_diagonal.geometry import Geometry
 
     positions = legality_positions(args)
     agree = differ = blocked = nde_bans = 0
@@ -264,7 +264,7 @@ def cmd_legality(args: argparse.Namespace) -> int:
     out = Path(args.disagreements)
     for position in positions:
         grid = position.grid
-        g = NDGeometry.of(grid.n).args
+        g = Geometry.of(grid.n).args
         memo = k.memo_for(grid.n)
         a = time.process_time()
         mine = k.legal_masks(g, position.red, position.blue, memo)

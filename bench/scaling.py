@@ -245,8 +245,7 @@ def halo(path: str, parts: int, by_key: bool) -> dict[str, Any]:
     import zarr
 
     from pipeline.unitile.cg import local_parts
-    from pipeline.unitile.class_stages import solve_order
-    from pipeline.unitile.store import Store
+    from pipeline.unitile.store import Store, solve_order
 
     board = Board.parse(zarr.open_group(path, mode="r").attrs["unitile"]["board"])
     store = Store(path, board)
@@ -330,7 +329,7 @@ STAGE_UNITS = {"classes": "positions", "graph": "classes", "solve": "classes", "
                "positions": "positions", "verify": "positions", "tables": "positions",
                "tables-verify": "positions"}  # fmt: skip
 #: Class ids per graph task, and per task that writes ``values/r`` and ``values/T_class`` after a solve in
-#: several parts (pipeline/unitile/class_stages.py, solve_stage.py).
+#: several parts (CLASS_SHARD of pipeline/unitile/store.py, T_CHUNK of solve_stage.py).
 GRAPH_TASK_CLASSES = 1 << 20
 T_TASK_CLASSES = 1 << 18
 #: The stages whose tasks are one per bubble cell as built, and the positions a task then covers.

@@ -74,11 +74,13 @@ if not Path(cg.__file__).resolve().is_relative_to(CHECKOUT):
 def solve_order_of(store: Store) -> Any:
     """The store's solve order (pipeline.unitile.solve_order), or None for a checkout from before it (whose
     solve runs in class-id order)."""
-    try:
-        solve_order = importlib.import_module(f"{UNITILE}.class_stages").solve_order
-    except (ImportError, AttributeError):
-        return None
-    return solve_order(store)
+    for module in ("store", "class_stages"):  # where it is now, and where older checkouts had it
+        try:
+            solve_order = importlib.import_module(f"{UNITILE}.{module}").solve_order
+        except (ImportError, AttributeError):
+            continue
+        return solve_order(store)
+    return None
 
 
 @njit(parallel=True, cache=True)

@@ -7,8 +7,8 @@ top-level function of one picklable argument; ``ctx.executor.map_shared`` when e
 large object, which then goes to each worker once), writes its arrays into ``ctx.store`` and returns its
 record, a JSON dict that :func:`run_stages` stores once the stage is complete. Its options are fields,
 set when the game's plan is made (:func:`pipeline.unitile.build.plan`,
-:func:`pipeline.naked_diagonal.build.plan`). An optional method ``summary(record) -> list[str]`` gives
-lines to print when a rerun skips the completed stage.
+:func:`pipeline.naked_diagonal.build.plan`). Its method ``summary(record) -> list[str]`` gives the lines
+to print when a rerun skips the completed stage (none by default, :meth:`Stage.summary`).
 
 After a stage's arrays are written its record goes into the store
 (:meth:`pipeline.store.StageStore.mark_done`); running a stage first clears the records of every later
@@ -35,6 +35,7 @@ def to_stderr(msg: str) -> None:
 
 BoardT = TypeVar("BoardT")
 StoreT = TypeVar("StoreT", bound=StageStore)
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,8 @@ ContextT = TypeVar("ContextT", bound=StageContext[Any, Any], contravariant=True)
 
 
 class Stage(Protocol[ContextT]):
-    """One step of a game's plan (see the module docstring)."""
+    """One step of a game's plan (see the module docstring). A game's stages subclass it (through the
+    game's own ``Stage``), so that the members with a default have it."""
 
     @property
     def name(self) -> str:
@@ -69,6 +71,11 @@ class Stage(Protocol[ContextT]):
     def run(self, ctx: ContextT) -> dict[str, Any]:
         """Do the work, write arrays to ``ctx.store``, return the record to store."""
         ...
+
+    def summary(self, record: dict[str, Any]) -> list[str]:
+        """The lines to print when a rerun skips the completed stage, from its ``record``: none unless the
+        stage says otherwise."""
+        return []
 
 
 #: For a stage about to run, a function of its record and wall seconds that gives the record's ``bound``
@@ -99,14 +106,12 @@ def run_stages(
             record = ctx.store.record(stage.name) or {}
             seconds = record.get("seconds")
             ctx.log(f"{stage.name}: done already ({f'{seconds:.1f}' if is_number(seconds) else '-'} s)")
-            summary = getattr(stage, "summary", None)
-            if summary is not None:
-                try:
-                    lines = summary(record)
-                except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-                    raise ctx.store.damaged_record(stage.name, "cannot be read") from None
-                for line in lines:
-                    ctx.log(line)
+            try:
+                lines = stage.summary(record)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                raise ctx.store.damaged_record(stage.name, "cannot be read") from None
+            for line in lines:
+                ctx.log(line)
             continue
         ctx.store.clear(names[i:])
         bound = bounds(stage, ctx) if bounds is not None else None
@@ -137,3 +142,21 @@ def run_stages(
         ctx.store.mark_done(stage.name, record)
         ctx.log(f"{stage.name}: {record['seconds']:.1f} s{describe(record)}")
     return ctx.store.stages()
+
+
+#: Fresh starts of a stage's work after a lost worker before the stage fails.
+RETRIES = 3
+
+
+def retry_lost_workers(ctx: StageContext[Any, Any], stage: str, again: str, attempt: Callable[[], R]) -> R:
+    """``attempt()``, again up to :data:`RETRIES` times while what failed it was a lost worker (the
+    parts it held are gone: the stage starts them again on the workers that remain, ``again`` says
+    how); any other failure is raised at once."""
+    for tries in range(RETRIES + 1):
+        try:
+            return attempt()
+        except Exception as exc:
+            if tries == RETRIES or not ctx.executor.lost_workers():
+                raise
+            ctx.log(f"{stage}: a worker was lost ({type(exc).__name__}); {again}")
+    raise AssertionError("unreachable")

@@ -2,7 +2,7 @@
 stage records in the group's attributes, and one-line errors for what goes wrong.
 
 :class:`StageStore` is the base of :class:`pipeline.unitile.store.Store` and
-:class:`pipeline.naked_diagonal.store.NDStore`: it checks or makes the directory (:meth:`StageStore.prepare`),
+:class:`pipeline.naked_diagonal.store.Store`: it checks or makes the directory (:meth:`StageStore.prepare`),
 opens the group, checks or writes the game's metadata attribute, and keeps the records of the completed
 stages (``stages = {name: record}``). A write that the file system refuses (read-only, full) is a one-line
 user error of the game; an unreadable ``zarr.json`` is :class:`pipeline.errors.Damaged`.

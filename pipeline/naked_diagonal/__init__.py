@@ -14,10 +14,11 @@ it or before it in its row:
 |---|---|
 | ``geometry`` | the board's tables for the kernels (from the game's ``Grid``), keys of positions |
 | ``kernels`` | numba: masks, wins, symmetries and canonical keys, exact legality, moves, combining values |
-| ``store`` | the zarr store: tier arrays (one shard per part); its records from :mod:`pipeline.store` |
-| ``context`` | ``NDContext`` and ``NDStage`` (the shared framework's, for N x N), ``NDOptions`` |
-| ``tiers``, ``solve``, ``verify``, ``tables`` | the stages and their tasks |
-| ``build`` | ``plan`` and ``run_plan`` |
+| ``store`` | the zarr store: tier arrays (one shard per part), stage names; records: :mod:`pipeline.store` |
+| ``tier_parts`` | a tier as the stages read it: a part's positions and moves, a solved tier's values by key |
+| ``context`` | ``Context`` and ``Stage`` (the shared framework's, for N x N) |
+| ``tier_stage``, ``solve_stage``, ``verify_stage``, ``table_stages`` | the stages and their tasks |
+| ``build`` | ``BuildOptions``, ``plan`` and ``run_build`` |
 | ``moves`` | numba: the proof searches' move generation and ordering, two-word canonical images |
 | ``dfpn`` | numba: the df-pn proof search (one compiled loop, transposition table, threat lookahead) |
 | ``proof_store`` | the store of df-pn proofs: proven entries per task and round (resumable, shared) |

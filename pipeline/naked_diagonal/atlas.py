@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from .geometry import NDArgs
+from .geometry import GeoArgs
 from .kernels import INLINE, JIT, forms
 
 #: Flag bits of :func:`shape_flags`.
@@ -60,7 +60,7 @@ def _masks(pts: np.ndarray, state: int, red: int, blue: int) -> tuple[int, int]:
 
 @JIT
 def tiny_fillable(
-    g: NDArgs, pts: np.ndarray, red: int, blue: int, seen: np.ndarray, stamp: int, stack: np.ndarray
+    g: GeoArgs, pts: np.ndarray, red: int, blue: int, seen: np.ndarray, stamp: int, stack: np.ndarray
 ) -> bool:
     """Whether the area ``pts`` (board points) has a clean filling with the stones ``red``, ``blue``:
     a depth-first search over partial colourings (``seen[state] == stamp`` marks the ones visited;
@@ -106,7 +106,7 @@ def tiny_fillable(
 
 @JIT
 def culprits(
-    g: NDArgs, pts: np.ndarray, red: int, blue: int, seen: np.ndarray, stamp: int, connected: np.ndarray,
+    g: GeoArgs, pts: np.ndarray, red: int, blue: int, seen: np.ndarray, stamp: int, connected: np.ndarray,
     covered: np.ndarray,
 ) -> tuple[bool, bool]:
     """After :func:`tiny_fillable` answered NDE with ``stamp``: ``(irreducible, culprit_bad)``.
@@ -164,7 +164,7 @@ def culprits(
 
 @JIT
 def shape_flags(
-    g: NDArgs, pts: np.ndarray, ring: np.ndarray, options: np.ndarray, connected: np.ndarray, free: int
+    g: GeoArgs, pts: np.ndarray, ring: np.ndarray, options: np.ndarray, connected: np.ndarray, free: int
 ) -> np.ndarray:
     """The flags of every stone pattern of the ring. Ring point i takes ``options[i]`` values (1: no
     stone only, the board edge; 2: red or blue, a point orthogonally next to the area; 3: no stone, red
@@ -384,7 +384,7 @@ def edge_sets(h: int, w: int) -> list[str]:
     return out
 
 
-def frame_args(h: int, w: int) -> NDArgs:
+def frame_args(h: int, w: int) -> GeoArgs:
     """Kernel tables of an h x w frame (point ``r * w + c``): only the diagonal tables, which are all
     :func:`tiny_fillable` and :func:`.kernels.forms` read, are filled in."""
     size = h * w
@@ -403,7 +403,7 @@ def frame_args(h: int, w: int) -> NDArgs:
                         ds[r * w + c, k] = 1 << (rr * w + c) | 1 << (r * w + cc)
                         k += 1
     zero = np.zeros(1, dtype=np.int64)
-    return NDArgs(n=w, size=size, full=(1 << size) - 1, not_west=0, not_east=0, north=0, south=0, west=0,
+    return GeoArgs(n=w, size=size, full=(1 << size) - 1, not_west=0, not_east=0, north=0, south=0, west=0,
                   east=0, dq=dq, ds=ds, box1=zero, box2=zero, sym_tab=np.zeros((1, 1, 1), dtype=np.int64),
                   swaps=zero)
 

@@ -36,10 +36,11 @@ table keyed by :func:`.moves.canonical_pair` (the eight symmetries share entries
   :func:`.moves.wins_by_threat` and of :func:`.moves.loses_in_four` are kept in a direct-mapped cache
   (``cache_slots``, 0 none) keyed by the exact position: transpositions ask for the same positions
   again, and a deterministic answer read back is the answer.
-* **Weak sums** (``weak``, off by default: it took more nodes here): a node's ``dn`` is the largest
-  ``pn`` of its unproven children plus their number less one (weak proof-number search, Ueda et al.
-  2008), which does not count a transposition twice; the chosen child's ``pn`` threshold is then the
-  node's ``dn`` threshold less that number plus one. Numbers only: 0 and :data:`INF` stay proofs.
+* **Weak sums** (``weak``, off by default: it took more nodes, docs/naked-diagonal-solve.md): a node's
+  ``dn`` is the largest ``pn`` of its unproven children plus their number less one (weak proof-number
+  search, Ueda et al. 2008), which does not count a transposition twice; the chosen child's ``pn``
+  threshold is then the node's ``dn`` threshold less that number plus one. Numbers only: 0 and
+  :data:`INF` stay proofs.
 * **1 + epsilon** (Pawlewicz and Hayward): the chosen child's ``dn`` threshold is
   ``ceil(second smallest dn * (1 + epsilon))`` instead of ``+ 1``, so the search stays longer in one
   subtree before switching.
@@ -58,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from .geometry import NDArgs, NDGeometry
+from .geometry import GeoArgs, Geometry
 from .kernels import INLINE, JIT, MEMO_LIMIT, legal_points, memo_for, popcount, winner_bits
 from .moves import (
     BLUE,
@@ -195,7 +196,7 @@ def _leaf(path: int, init: int) -> int:
 
 
 @INLINE
-def _start(g: NDArgs, kid: np.ndarray, init: int, mobility: int) -> tuple[int, int]:
+def _start(g: GeoArgs, kid: np.ndarray, init: int, mobility: int) -> tuple[int, int]:
     """Starting ``(pn, dn)`` of an unexpanded child row (see the module docstring)."""
     if init == 0:
         return 1, 1
@@ -208,7 +209,7 @@ def _start(g: NDArgs, kid: np.ndarray, init: int, mobility: int) -> tuple[int, i
 
 
 @JIT
-def _tested(g: NDArgs, kid: np.ndarray, memo: Any, cache: np.ndarray, deep: int,
+def _tested(g: GeoArgs, kid: np.ndarray, memo: Any, cache: np.ndarray, deep: int,
             tests: int) -> tuple[int, int]:
     """``(pn, dn)`` that the threat tests up to ``deep`` (module docstring) among ``tests`` prove of a new
     child row, or ``(-1, -1)`` when none does. ``tests`` is a sum of :data:`AT_ONCE`
@@ -231,7 +232,7 @@ def _tested(g: NDArgs, kid: np.ndarray, memo: Any, cache: np.ndarray, deep: int,
 
 
 @JIT
-def search(g: NDArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.ndarray, red: int, blue: int,
+def search(g: GeoArgs, memo: Any, keys: np.ndarray, nums: np.ndarray, cache: np.ndarray, red: int, blue: int,
            turn: int, budget: int, eps_num: int, eps_den: int, init: int, threats: bool, weak: bool,
            mobility: int, deep: int, lazy: int) -> tuple[int, int, int]:
     """``(pn, dn, nodes)`` of the position for the side to move (``turn`` 0 Red, 1 Blue; no winner yet)
@@ -414,7 +415,7 @@ class DfpnSearch:
                  mobility: int = MOBILITY, deep: int = DEEP, cache_slots: int = CACHE_SLOTS,
                  lazy: int = LAZY) -> None:
         self.n = n
-        self.geo = NDGeometry.of(n)
+        self.geo = Geometry.of(n)
         self.memo = memo_for(n)
         self.table = Tables(slots or default_slots(n))
         self.epsilon = epsilon

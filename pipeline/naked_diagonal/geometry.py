@@ -6,7 +6,7 @@ points and ``turn`` 1 when Blue is to move. Its **canonical** key is the smalles
 images (:meth:`Position.transform`: the maps that exchange the edges also exchange the colours and the
 side to move). Keys fit 64 bits up to 5 x 5 (51 bits); the legality kernels work up to 7 x 7.
 
->>> g = NDGeometry.of(3)
+>>> g = Geometry.of(3)
 >>> g.size, bin(g.north), [int(x) for x in g.swaps]
 (9, '0b111', [0, 1, 0, 1, 0, 0, 1, 1])
 """
@@ -27,8 +27,8 @@ MAX_N = 7
 MAX_KEY_N = 5
 
 
-class NDArgs(NamedTuple):
-    """The scalars and tables the kernels read, as one numba argument (see :class:`NDGeometry`)."""
+class GeoArgs(NamedTuple):
+    """The scalars and tables the kernels read, as one numba argument (see :class:`Geometry`)."""
 
     n: int
     size: int
@@ -52,24 +52,24 @@ class NDArgs(NamedTuple):
     swaps: np.ndarray
 
 
-#: The fields of :class:`NDArgs` that the game's ``Grid`` has by the same names.
+#: The fields of :class:`GeoArgs` that the game's ``Grid`` has by the same names.
 GRID_FIELDS = ("n", "full", "not_west", "not_east", "north", "south", "west", "east")
 
 
 @dataclass(frozen=True, eq=False)
-class NDGeometry:
-    """The tables of one board size; build with :meth:`NDGeometry.of` (cached)."""
+class Geometry:
+    """The tables of one board size; build with :meth:`Geometry.of` (cached)."""
 
     n: int
     grid: Grid
 
     @staticmethod
     @cache
-    def of(n: int) -> NDGeometry:
+    def of(n: int) -> Geometry:
         """The tables of the n x n board (1 <= n <= :data:`MAX_N`)."""
         if not 1 <= n <= MAX_N:
             raise ValueError(f"board {n}x{n}: the kernels take 1x1 to {MAX_N}x{MAX_N}")
-        return NDGeometry(n, Grid.get(n))
+        return Geometry(n, Grid.get(n))
 
     @property
     def size(self) -> int:
@@ -87,7 +87,7 @@ class NDGeometry:
         return np.array([int(s.swaps_edges) for s in self.grid.symmetries], dtype=np.int64)
 
     @cached_property
-    def args(self) -> NDArgs:
+    def args(self) -> GeoArgs:
         """The kernels' argument."""
         g = self.grid
         size = g.size
@@ -106,7 +106,7 @@ class NDGeometry:
                 for byte in range(256):
                     sym_tab[s, ch, byte] = sym.apply((byte << (8 * ch)) & g.full)
         masks = {name: getattr(g, name) for name in GRID_FIELDS}
-        return NDArgs(**masks, size=size, dq=dq, ds=ds, box1=box1, box2=box2, sym_tab=sym_tab,
+        return GeoArgs(**masks, size=size, dq=dq, ds=ds, box1=box1, box2=box2, sym_tab=sym_tab,
                       swaps=self.swaps)
 
     def key(self, red: int, blue: int, turn: str) -> int:

@@ -1,7 +1,7 @@
 """Numba kernels of the Naked Diagonal solve: bit masks, wins, symmetries, exact legality, children.
 
 Written apart from :mod:`unitile_py.naked_diagonal` (only the tables of
-:class:`pipeline.naked_diagonal.geometry.NDGeometry` come from its grid), so the two legality tests check
+:class:`pipeline.naked_diagonal.geometry.Geometry` come from its grid), so the two legality tests check
 each other: ``tests/pipeline/naked_diagonal/test_legality.py`` compares them on every reachable 3 x 3 position
 and ``bench/nd_solve.py legality`` on every 4 x 4 one and on random positions of larger boards.
 
@@ -49,7 +49,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from .geometry import NDArgs
+from .geometry import GeoArgs
 
 #: Compiled once, cached on disk, without the GIL.
 JIT = njit(cache=True, nogil=True)
@@ -71,21 +71,21 @@ def new_memo() -> Dict:
 
 
 @INLINE
-def dilate4(g: NDArgs, m: int) -> int:
+def dilate4(g: GeoArgs, m: int) -> int:
     """The mask with its orthogonal neighbours."""
     n = g.n
     return (m | (m << n) | (m >> n) | ((m & g.not_east) << 1) | ((m & g.not_west) >> 1)) & g.full
 
 
 @INLINE
-def dilate8(g: NDArgs, m: int) -> int:
+def dilate8(g: GeoArgs, m: int) -> int:
     """The mask with all eight neighbours of its points."""
     wide = m | ((m & g.not_east) << 1) | ((m & g.not_west) >> 1)
     return (wide | (wide << g.n) | (wide >> g.n)) & g.full
 
 
 @INLINE
-def grow(g: NDArgs, seed: int, within: int) -> int:
+def grow(g: GeoArgs, seed: int, within: int) -> int:
     """The points of ``within`` orthogonally connected inside it to ``seed``."""
     group = seed & within
     while True:
@@ -96,7 +96,7 @@ def grow(g: NDArgs, seed: int, within: int) -> int:
 
 
 @INLINE
-def forms(g: NDArgs, own: int, clothes: int, p: int) -> bool:
+def forms(g: GeoArgs, own: int, clothes: int, p: int) -> bool:
     """Whether a stone on ``p`` of the colour whose stones are ``own`` forms a naked diagonal, when the
     points of ``clothes`` (own stones and jokers) clothe."""
     for k in range(4):
@@ -107,14 +107,14 @@ def forms(g: NDArgs, own: int, clothes: int, p: int) -> bool:
 
 
 @INLINE
-def has_chain(g: NDArgs, own: int, first: int, second: int) -> bool:
+def has_chain(g: GeoArgs, own: int, first: int, second: int) -> bool:
     """Whether the stones ``own`` join edge ``first`` to edge ``second`` orthogonally."""
     group = grow(g, own & first, own)
     return bool(group & second)
 
 
 @INLINE
-def winner_bits(g: NDArgs, red: int, blue: int) -> int:
+def winner_bits(g: GeoArgs, red: int, blue: int) -> int:
     """:data:`RED_WON`, :data:`BLUE_WON` or 0."""
     if has_chain(g, red, g.north, g.south):
         return RED_WON
@@ -124,7 +124,7 @@ def winner_bits(g: NDArgs, red: int, blue: int) -> int:
 
 
 @INLINE
-def image(g: NDArgs, s: int, mask: int) -> int:
+def image(g: GeoArgs, s: int, mask: int) -> int:
     """The image of a mask under symmetry ``s``."""
     out = 0
     ch = 0
@@ -136,7 +136,7 @@ def image(g: NDArgs, s: int, mask: int) -> int:
 
 
 @INLINE
-def canonical(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
+def canonical(g: GeoArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
     """``(canonical key, images)`` of a position (``turn`` 1: Blue to move): the smallest key of its eight
     images, and the number of distinct positions among its images under the four maps that keep the
     players."""
@@ -177,7 +177,7 @@ _START, _WINDOWS, _PLACE, _PART, _SPLIT = 0, 1, 2, 3, 4
 
 
 @INLINE
-def _memo_key(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int, int, int]:
+def _memo_key(g: GeoArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int, int, int]:
     """What the fillability of ``area`` depends on: the area and the stones and jokers around it."""
     ring = dilate8(g, area) & ~area
     return area | (red & ring), area | (blue & ring), area | (jokers & ring)
@@ -203,7 +203,7 @@ def popcount(m: int) -> int:
 
 
 @INLINE
-def _colour_for(g: NDArgs, r: int, b: int, jokers: int, p: int, prefer: int) -> int:
+def _colour_for(g: GeoArgs, r: int, b: int, jokers: int, p: int, prefer: int) -> int:
     """The colour a constructive filling gives ``p`` (0 Red, 1 Blue; -1 when both would form a naked
     diagonal): the only safe one, else ``prefer`` (2: the colour with more orthogonal neighbours of its
     own, Red on a tie)."""
@@ -218,7 +218,7 @@ def _colour_for(g: NDArgs, r: int, b: int, jokers: int, p: int, prefer: int) -> 
 
 
 @INLINE
-def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> bool:
+def _greedy(g: GeoArgs, area: int, red: int, blue: int, jokers: int, order: int) -> bool:
     """Whether filling ``area`` point by point in one of four orders (``order`` 0: reading order, 1: its
     reverse, 2: column by column, 3: its reverse), each point with the colour of :func:`_colour_for`
     (the one with more orthogonal neighbours of its colour when both are safe), succeeds: if it does,
@@ -227,7 +227,7 @@ def _greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) 
 
 
 @INLINE
-def _in_order(g: NDArgs, order: int, i: int) -> int:
+def _in_order(g: GeoArgs, order: int, i: int) -> int:
     """The i-th point of reading order ``order`` (0: reading order, 1: its reverse, 2: column by column,
     3: its reverse)."""
     k = g.size - 1 - i if order & 1 else i
@@ -235,13 +235,13 @@ def _in_order(g: NDArgs, order: int, i: int) -> int:
 
 
 @INLINE
-def _stuck_at(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> int:
+def _stuck_at(g: GeoArgs, area: int, red: int, blue: int, jokers: int, order: int) -> int:
     """The point where :func:`_greedy`'s filling finds neither colour clean, -1 when it fills ``area``."""
     return _filled_in_order(g, area, red, blue, jokers, order, np.empty(0, dtype=np.int64), -1)[0]
 
 
 @INLINE
-def _filled_in_order(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int, seq: np.ndarray,
+def _filled_in_order(g: GeoArgs, area: int, red: int, blue: int, jokers: int, order: int, seq: np.ndarray,
                      at: int) -> tuple[int, int, int, int]:
     """:func:`_greedy`'s filling of ``area`` in reading order ``order``, each placement written to ``seq``
     from ``at`` on (as ``point * 2 + colour``; ``at`` -1: not written): ``(stuck, red, blue, at)`` where
@@ -262,7 +262,7 @@ def _filled_in_order(g: NDArgs, area: int, red: int, blue: int, jokers: int, ord
 
 
 @INLINE
-def _repaired(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int) -> bool:
+def _repaired(g: GeoArgs, area: int, red: int, blue: int, jokers: int, order: int) -> bool:
     """Whether :func:`_greedy`'s filling succeeds once clothing points are placed first: where it gets
     stuck on p, a shared point of one of p's naked diagonals that can take that colour cleanly now is
     placed first, and the filling starts again (at most 8 times). Every placement is checked as it is
@@ -289,7 +289,7 @@ def _repaired(g: NDArgs, area: int, red: int, blue: int, jokers: int, order: int
 
 
 @INLINE
-def _forced_first(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
+def _forced_first(g: GeoArgs, area: int, red: int, blue: int, jokers: int) -> bool:
     """Whether a filling that always places next a safe placement (:func:`_safe`), else a point with a
     single clean colour (one that forms no naked diagonal at that moment), else the first point in
     reading order that has a clean colour (the one with more orthogonal neighbours of its own), fills
@@ -326,7 +326,7 @@ def _forced_first(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> boo
 
 
 @INLINE
-def _lattice(g: NDArgs, area: int, red: int, blue: int, jokers: int, offset: int, prefer: int) -> bool:
+def _lattice(g: GeoArgs, area: int, red: int, blue: int, jokers: int, offset: int, prefer: int) -> bool:
     """Whether a lattice order fills ``area`` cleanly: first the points whose (row, column) parities,
     relative to the offset (``offset`` 0 to 3: row parity * 2 + column parity), are (0, 0), then (0, 1),
     (1, 0) and (1, 1), each with the colour ``prefer`` (0 Red, 1 Blue) when it forms no naked diagonal,
@@ -348,7 +348,7 @@ def _lattice(g: NDArgs, area: int, red: int, blue: int, jokers: int, offset: int
 
 
 @INLINE
-def _any_greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
+def _any_greedy(g: GeoArgs, area: int, red: int, blue: int, jokers: int) -> bool:
     """Whether one of :func:`_greedy`'s four orders, the eight lattice orders of :func:`_lattice`,
     :func:`_forced_first` or :func:`_repaired` fills ``area`` cleanly (each tried only when those before
     it fail)."""
@@ -365,7 +365,7 @@ def _any_greedy(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> bool:
 
 
 @INLINE
-def _safe(g: NDArgs, area: int, own: int, jokers: int, p: int) -> bool:
+def _safe(g: GeoArgs, area: int, own: int, jokers: int, p: int) -> bool:
     """Whether a stone of ``own``'s colour on ``p`` is a *safe* first placement of ``area``: it forms no
     naked diagonal, and every diagonal it makes with a point of ``area`` already has an own stone or a
     joker next to both (docs/naked-diagonal.md, "Safe first placements": if ``area`` has a clean
@@ -379,7 +379,7 @@ def _safe(g: NDArgs, area: int, own: int, jokers: int, p: int) -> bool:
 
 
 @INLINE
-def _safe_colour(g: NDArgs, area: int, red: int, blue: int, jokers: int, p: int) -> int:
+def _safe_colour(g: GeoArgs, area: int, red: int, blue: int, jokers: int, p: int) -> int:
     """0 when Red on ``p`` is safe (:func:`_safe`), else 1 when Blue on it is, else -1."""
     if _safe(g, area, red, jokers, p):
         return 0
@@ -387,7 +387,7 @@ def _safe_colour(g: NDArgs, area: int, red: int, blue: int, jokers: int, p: int)
 
 
 @INLINE
-def settle(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int, int, int]:
+def settle(g: GeoArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int, int, int]:
     """``(area, red, blue)`` after placing safe placements (:func:`_safe`) until none is left: the area
     left is fillable exactly when ``area`` is (each safe placement keeps a clean filling when there is
     one, and the parts it leaves never interact)."""
@@ -396,7 +396,7 @@ def settle(g: NDArgs, area: int, red: int, blue: int, jokers: int) -> tuple[int,
 
 
 @INLINE
-def _settle_recorded(g: NDArgs, area: int, red: int, blue: int, jokers: int, seq: np.ndarray,
+def _settle_recorded(g: GeoArgs, area: int, red: int, blue: int, jokers: int, seq: np.ndarray,
                      at: int) -> tuple[int, int, int, int]:
     """:func:`settle`, each safe placement written to ``seq`` from ``at`` on (as ``point * 2 +
     colour``; ``at`` -1: not written): ``(area, red, blue, at)`` after them."""
@@ -422,7 +422,7 @@ def _settle_recorded(g: NDArgs, area: int, red: int, blue: int, jokers: int, seq
 
 
 @INLINE
-def barred(g: NDArgs, area: int, red: int, blue: int) -> tuple[int, int]:
+def barred(g: GeoArgs, area: int, red: int, blue: int) -> tuple[int, int]:
     """``(no red, no blue)``: points of ``area`` that no clean filling ever gives Red, and Blue.
 
     The largest sets with this property: Red on p is barred when p has a red stone diagonally next to it
@@ -442,7 +442,7 @@ def barred(g: NDArgs, area: int, red: int, blue: int) -> tuple[int, int]:
 
 
 @INLINE
-def _still_barred(g: NDArgs, own: int, enemy: int, barred_now: int) -> int:
+def _still_barred(g: GeoArgs, own: int, enemy: int, barred_now: int) -> int:
     """The points of ``barred_now`` with a diagonal ``own`` stone whose shared points are each an
     ``enemy`` stone or in ``barred_now`` (one step of :func:`barred`'s fixed point)."""
     out = 0
@@ -459,7 +459,7 @@ def _still_barred(g: NDArgs, own: int, enemy: int, barred_now: int) -> int:
 
 
 @INLINE
-def doomed(g: NDArgs, area: int, red: int, blue: int) -> int:
+def doomed(g: GeoArgs, area: int, red: int, blue: int) -> int:
     """The points of ``area`` barred for both colours (:func:`barred`): if there is one, ``area`` has no
     clean filling."""
     no_red, no_blue = barred(g, area, red, blue)
@@ -467,7 +467,7 @@ def doomed(g: NDArgs, area: int, red: int, blue: int) -> int:
 
 
 @INLINE
-def _clothing(g: NDArgs, area: int, red: int, blue: int, jokers: int, stuck: int) -> tuple[int, int]:
+def _clothing(g: GeoArgs, area: int, red: int, blue: int, jokers: int, stuck: int) -> tuple[int, int]:
     """``(red first, blue first)``: the points of ``area`` whose stone of that colour would clothe a
     naked diagonal that a point of ``stuck`` would form with that colour now."""
     out_red = out_blue = 0
@@ -483,7 +483,7 @@ def _clothing(g: NDArgs, area: int, red: int, blue: int, jokers: int, stuck: int
 
 
 @INLINE
-def _next_placement(g: NDArgs, at: int, area: int, red: int, blue: int, jokers: int, first_red: int,
+def _next_placement(g: GeoArgs, at: int, area: int, red: int, blue: int, jokers: int, first_red: int,
                     first_blue: int) -> int:
     """The next first placement from ``at`` on in :func:`fillable`'s order (``4 * size``: none left):
     ``at`` stands for the point ``(at >> 1) % size`` and the colour ``at & 1`` (0 Red, 1 Blue); a first
@@ -500,7 +500,7 @@ def _next_placement(g: NDArgs, at: int, area: int, red: int, blue: int, jokers: 
 
 
 @JIT
-def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict) -> bool:
+def fillable(g: GeoArgs, area: int, red: int, blue: int, jokers: int, memo: Dict) -> bool:
     """Whether the connected set of empty points ``area`` has a clean filling (see the module docstring).
 
     ``jokers`` are empty points outside ``area`` that clothe every diagonal and form none. The search is
@@ -644,7 +644,7 @@ def fillable(g: NDArgs, area: int, red: int, blue: int, jokers: int, memo: Dict)
 
 
 @JIT
-def all_fillable(g: NDArgs, empty: int, red: int, blue: int, memo: Dict) -> bool:
+def all_fillable(g: GeoArgs, empty: int, red: int, blue: int, memo: Dict) -> bool:
     """Whether every maximal region of the empty points ``empty`` is fillable."""
     rest = empty
     while rest:
@@ -656,7 +656,7 @@ def all_fillable(g: NDArgs, empty: int, red: int, blue: int, memo: Dict) -> bool
 
 
 @JIT
-def is_legal_in(g: NDArgs, region: int, red: int, blue: int, colour: int, p: int, memo: Dict) -> bool:
+def is_legal_in(g: GeoArgs, region: int, red: int, blue: int, colour: int, p: int, memo: Dict) -> bool:
     """Whether ``colour`` (0 Red, 1 Blue) on ``p`` of the fillable region ``region`` is legal."""
     own = red if colour == 0 else blue
     if forms(g, own, own, p):
@@ -668,7 +668,7 @@ def is_legal_in(g: NDArgs, region: int, red: int, blue: int, colour: int, p: int
 
 
 @INLINE
-def _witness(g: NDArgs, empty: int, red: int, blue: int, first: int, first_colour: int, order: int,
+def _witness(g: GeoArgs, empty: int, red: int, blue: int, first: int, first_colour: int, order: int,
              w_colour: np.ndarray, w_red: np.ndarray, w_blue: np.ndarray, w_index: np.ndarray) -> bool:
     """Whether a clean filling of all of ``empty`` is found by placing ``first_colour`` (0 Red, 1 Blue) on
     ``first`` (-1: none; the caller checks that it forms no naked diagonal) and then the rest in
@@ -698,7 +698,7 @@ def _witness(g: NDArgs, empty: int, red: int, blue: int, first: int, first_colou
 
 
 @INLINE
-def _finishing_order(g: NDArgs, area: int, red: int, blue: int, seq: np.ndarray,
+def _finishing_order(g: GeoArgs, area: int, red: int, blue: int, seq: np.ndarray,
                      length: int) -> tuple[bool, int, int, int, int]:
     """``(finished, stuck, red, blue, length)``: whether one of :func:`_greedy`'s reading orders fills
     ``area`` cleanly (the first that does writes its placements to ``seq`` from ``length`` on, and
@@ -714,7 +714,7 @@ def _finishing_order(g: NDArgs, area: int, red: int, blue: int, seq: np.ndarray,
 
 
 @INLINE
-def _as_witness(g: NDArgs, empty: int, red: int, blue: int, seq: np.ndarray, length: int,
+def _as_witness(g: GeoArgs, empty: int, red: int, blue: int, seq: np.ndarray, length: int,
                 w_colour: np.ndarray, w_red: np.ndarray, w_blue: np.ndarray, w_index: np.ndarray) -> bool:
     """Whether the placements ``seq[:length]`` (``point * 2 + colour``) fill ``empty`` and none forms a
     naked diagonal when it is made; if so they are written as a witness (:func:`_witness`)."""
@@ -732,7 +732,7 @@ def _as_witness(g: NDArgs, empty: int, red: int, blue: int, seq: np.ndarray, len
 
 
 @JIT
-def _searched_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.ndarray, w_red: np.ndarray,
+def _searched_witness(g: GeoArgs, empty: int, red: int, blue: int, w_colour: np.ndarray, w_red: np.ndarray,
                       w_blue: np.ndarray, w_index: np.ndarray, budget: int) -> bool:
     """:func:`_witness` found by a small search where no reading order fills the points: each node makes
     the safe placements (:func:`settle`), then tries to finish with a reading order, then branches on
@@ -780,7 +780,7 @@ def _searched_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.n
 
 
 @JIT
-def _extracted_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.ndarray, w_red: np.ndarray,
+def _extracted_witness(g: GeoArgs, empty: int, red: int, blue: int, w_colour: np.ndarray, w_red: np.ndarray,
                        w_blue: np.ndarray, w_index: np.ndarray, memo: Dict, budget: int) -> bool:
     """:func:`_witness` read off :func:`fillable`'s answers, for points that :func:`fillable` found
     fillable: the parts are filled one after the other (fact 1 of docs/naked-diagonal.md: they never
@@ -837,7 +837,7 @@ def _extracted_witness(g: NDArgs, empty: int, red: int, blue: int, w_colour: np.
 
 
 @INLINE
-def _covered(g: NDArgs, empty: int, p: int, colour: int, w_colour: np.ndarray, w_red: np.ndarray,
+def _covered(g: GeoArgs, empty: int, p: int, colour: int, w_colour: np.ndarray, w_red: np.ndarray,
              w_blue: np.ndarray, w_index: np.ndarray) -> bool:
     """Whether the witness with ``colour`` on ``p`` moved to the front is still clean after ``p``: then
     ``colour`` on ``p`` leaves every part of its region fillable (the rest of the witness fills them).
@@ -865,14 +865,14 @@ def _covered(g: NDArgs, empty: int, p: int, colour: int, w_colour: np.ndarray, w
 
 
 @JIT
-def legal_masks(g: NDArgs, red: int, blue: int, memo: Dict) -> tuple[int, int]:
+def legal_masks(g: GeoArgs, red: int, blue: int, memo: Dict) -> tuple[int, int]:
     """The points where Red, and where Blue, may legally place (wins not considered); ``(0, 0)`` when some
     region is not fillable."""
     return _legal(g, red, blue, 0, 1, memo)
 
 
 @JIT
-def legal_points(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> int:
+def legal_points(g: GeoArgs, red: int, blue: int, colour: int, memo: Dict) -> int:
     """The points where ``colour`` (0 Red, 1 Blue) may legally place: ``legal_masks(...)[colour]``,
     without testing the other colour."""
     return _legal(g, red, blue, colour, colour, memo)[colour]
@@ -887,7 +887,7 @@ EXTRACT_CALLS = 24
 
 
 @INLINE
-def _legal(g: NDArgs, red: int, blue: int, first: int, last: int, memo: Dict) -> tuple[int, int]:
+def _legal(g: GeoArgs, red: int, blue: int, first: int, last: int, memo: Dict) -> tuple[int, int]:
     """Red's and Blue's legal points, for the colours ``first`` to ``last`` (0 Red, 1 Blue; 0 for the
     others). A clean filling of every empty point (a *witness*, :func:`_witness`) proves legal each
     placement that forms no naked diagonal and that it still covers with the placement moved to the
@@ -946,7 +946,7 @@ def _legal(g: NDArgs, red: int, blue: int, first: int, last: int, memo: Dict) ->
 
 
 @JIT
-def can_place(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> bool:
+def can_place(g: GeoArgs, red: int, blue: int, colour: int, memo: Dict) -> bool:
     """Whether ``colour`` has a legal placement (stops at the first one found)."""
     empty = g.full & ~(red | blue)
     if not all_fillable(g, empty, red, blue, memo):
@@ -958,7 +958,7 @@ def can_place(g: NDArgs, red: int, blue: int, colour: int, memo: Dict) -> bool:
 
 
 @JIT
-def legal_many(g: NDArgs, red: np.ndarray, blue: np.ndarray, memo: Dict) -> tuple[np.ndarray, np.ndarray]:
+def legal_many(g: GeoArgs, red: np.ndarray, blue: np.ndarray, memo: Dict) -> tuple[np.ndarray, np.ndarray]:
     """:func:`legal_masks` of many positions."""
     out_red = np.empty(red.shape[0], dtype=np.int64)
     out_blue = np.empty(red.shape[0], dtype=np.int64)
@@ -971,7 +971,7 @@ def legal_many(g: NDArgs, red: np.ndarray, blue: np.ndarray, memo: Dict) -> tupl
 
 
 @JIT
-def describe(g: NDArgs, keys: np.ndarray, memo: Dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def describe(g: GeoArgs, keys: np.ndarray, memo: Dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For canonical keys: both colours' legal points (``red | blue << 32``), the info byte (who has won)
     and the number of distinct images of each position."""
     m = keys.shape[0]
@@ -990,7 +990,7 @@ def describe(g: NDArgs, keys: np.ndarray, memo: Dict) -> tuple[np.ndarray, np.nd
 
 
 @JIT
-def child_of(g: NDArgs, red: int, blue: int, turn: int, p: int, memo: Dict) -> tuple[int, int]:
+def child_of(g: GeoArgs, red: int, blue: int, turn: int, p: int, memo: Dict) -> tuple[int, int]:
     """``(canonical key, skip)`` after the side to move (``turn``) places on ``p`` (legal): the opponent
     moves next, unless nobody has won and the opponent has no legal placement (a skip: ``skip`` is 1 and
     the same side moves again). The canonical key's side-to-move bit is that of the canonical image, so
@@ -1005,7 +1005,7 @@ def child_of(g: NDArgs, red: int, blue: int, turn: int, p: int, memo: Dict) -> t
 
 
 @JIT
-def children(g: NDArgs, keys: np.ndarray, legal: np.ndarray, info: np.ndarray, memo: Dict) -> tuple[
+def children(g: GeoArgs, keys: np.ndarray, legal: np.ndarray, info: np.ndarray, memo: Dict) -> tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray
 ]:
     """Every move of the positions of a tier: ``(parent row, point, canonical child key, skip)`` (see
@@ -1038,7 +1038,7 @@ def children(g: NDArgs, keys: np.ndarray, legal: np.ndarray, info: np.ndarray, m
 
 
 @JIT
-def is_canonical(g: NDArgs, keys: np.ndarray) -> np.ndarray:
+def is_canonical(g: GeoArgs, keys: np.ndarray) -> np.ndarray:
     """Whether each key is its position's canonical key."""
     size = g.size
     out = np.empty(keys.shape[0], dtype=np.bool_)
@@ -1053,7 +1053,7 @@ def is_canonical(g: NDArgs, keys: np.ndarray) -> np.ndarray:
 
 @JIT
 def combine(info: np.ndarray, parent: np.ndarray, child_value: np.ndarray, skip: np.ndarray) -> np.ndarray:
-    """The values of a tier's positions from their children's (perfect play, see :mod:`.solve`).
+    """The values of a tier's positions from their children's (perfect play, see :mod:`.solve_stage`).
 
     ``child_value[j]`` is the value of move ``j``'s position for its side to move, ``skip[j]`` 1 when
     that side is the mover again (the opponent was skipped). A value is ``+d`` for a win in d placements,

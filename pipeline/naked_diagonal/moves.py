@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .geometry import NDArgs
+from .geometry import GeoArgs
 from .kernels import (
     INLINE,
     JIT,
@@ -38,7 +38,7 @@ COLUMNS = 7
 
 
 @INLINE
-def path_length(g: NDArgs, own: int, enemy: int, first: int, second: int) -> int:
+def path_length(g: GeoArgs, own: int, enemy: int, first: int, second: int) -> int:
     """Empty points the stones ``own`` still need for an orthogonal chain from edge ``first`` to
     ``second`` avoiding ``enemy`` (:data:`FAR` when none can)."""
     empty = g.full & ~(own | enemy)
@@ -55,7 +55,7 @@ def path_length(g: NDArgs, own: int, enemy: int, first: int, second: int) -> int
 
 
 @INLINE
-def path_lengths(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
+def path_lengths(g: GeoArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
     """``(path length of the side turn, of the other side)`` (:func:`path_length`)."""
     d_red = path_length(g, red, blue, g.north, g.south)
     d_blue = path_length(g, blue, red, g.west, g.east)
@@ -63,7 +63,7 @@ def path_lengths(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
 
 
 @INLINE
-def winning_points(g: NDArgs, own: int, first: int, second: int, empty: int) -> int:
+def winning_points(g: GeoArgs, own: int, first: int, second: int, empty: int) -> int:
     """The empty points on which one more stone joins the stones ``own`` from edge ``first`` to edge
     ``second`` (legality not considered): points next to, or on, both the stones joined to the first
     edge and those joined to the second."""
@@ -73,7 +73,7 @@ def winning_points(g: NDArgs, own: int, first: int, second: int, empty: int) -> 
 
 
 @JIT
-def wins_at_once(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
+def wins_at_once(g: GeoArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
     """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play (every region
     fillable) has a legal placement that completes its chain: exactly :func:`ordered_children`'s winning
     point, testing the legality of the few points that would win instead of every point."""
@@ -91,7 +91,7 @@ def wins_at_once(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
 
 
 @JIT
-def loses_to_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
+def loses_to_threat(g: GeoArgs, red: int, blue: int, turn: int, memo: Any) -> bool:
     """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play (every region
     fillable) loses within two placements: it has no placement that wins at once, the other side has a
     legal placement that completes its chain, and after every legal placement of the side to move the
@@ -134,7 +134,7 @@ def loses_to_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> boo
 
 
 @JIT
-def wins_by_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int,
+def wins_by_threat(g: GeoArgs, red: int, blue: int, turn: int, memo: Any, least: int,
                    cache: np.ndarray) -> bool:
     """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play has a legal
     placement after which the opponent :func:`loses_to_threat`: a win in three placements. Only the
@@ -145,7 +145,7 @@ def wins_by_threat(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: 
 
 
 @INLINE
-def _recall(g: NDArgs, cache: np.ndarray, column: int, red: int, blue: int, turn: int) -> tuple[int, int]:
+def _recall(g: GeoArgs, cache: np.ndarray, column: int, red: int, blue: int, turn: int) -> tuple[int, int]:
     """``(slot, answer)`` of a position in the direct-mapped ``cache``: columns ``column`` and
     ``column + 1`` of a row hold ``red + 1`` and ``blue | turn << P``, plus ``1 << (P + 1)`` when the
     answer is True (P points). ``answer`` is 1 or 0 when the slot holds this position, -1 when not;
@@ -160,7 +160,7 @@ def _recall(g: NDArgs, cache: np.ndarray, column: int, red: int, blue: int, turn
 
 
 @INLINE
-def _keep(g: NDArgs, cache: np.ndarray, column: int, at: int, red: int, blue: int, turn: int,
+def _keep(g: GeoArgs, cache: np.ndarray, column: int, at: int, red: int, blue: int, turn: int,
           answer: bool) -> None:
     """Write a position's answer into slot ``at`` of :func:`_recall`'s cache (nothing when -1)."""
     if at >= 0:
@@ -169,7 +169,7 @@ def _keep(g: NDArgs, cache: np.ndarray, column: int, at: int, red: int, blue: in
 
 
 @JIT
-def loses_to_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
+def loses_to_threat_cached(g: GeoArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
     """:func:`loses_to_threat`, its answer kept in columns 0 and 1 of ``cache`` (:func:`_recall`; one slot
     per hash, overwritten; no rows: no cache): the same position asked again, as transpositions do, is
     answered from it."""
@@ -182,7 +182,7 @@ def loses_to_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any,
 
 
 @JIT
-def wins_by_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int,
+def wins_by_threat_cached(g: GeoArgs, red: int, blue: int, turn: int, memo: Any, least: int,
                           cache: np.ndarray) -> bool:
     """:func:`wins_by_threat`, its answer kept in columns 4 and 5 of ``cache`` (:func:`_recall`; a cache of
     fewer than 6 columns: asked every time). ``least`` must be the same in every call on one cache."""
@@ -195,7 +195,7 @@ def wins_by_threat_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, 
 
 
 @JIT
-def _threat_point(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: int, within: int,
+def _threat_point(g: GeoArgs, red: int, blue: int, turn: int, memo: Any, least: int, within: int,
                   cache: np.ndarray) -> int:
     """The placement of :func:`wins_by_threat` (-1 if none), trying only the placements on ``within``.
 
@@ -230,14 +230,14 @@ def _threat_point(g: NDArgs, red: int, blue: int, turn: int, memo: Any, least: i
 
 
 @INLINE
-def connection_score(g: NDArgs, red: int, blue: int, turn: int) -> int:
+def connection_score(g: GeoArgs, red: int, blue: int, turn: int) -> int:
     """The mover's path length minus the opponent's (lower is better for the mover)."""
     mine, theirs = path_lengths(g, red, blue, turn)
     return mine - theirs
 
 
 @INLINE
-def canonical_pair(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
+def canonical_pair(g: GeoArgs, red: int, blue: int, turn: int) -> tuple[int, int]:
     """``(high, low)`` of the smallest image of a position under the eight symmetries, compared as
     ``(turn << P | blue, red)`` (P points): the same image as :func:`.kernels.canonical`, whose key is
     ``high << P | low`` on boards up to 5 x 5, and unique up to 7 x 7."""
@@ -256,7 +256,7 @@ def canonical_pair(g: NDArgs, red: int, blue: int, turn: int) -> tuple[int, int]
 
 
 @JIT
-def ordered_children(g: NDArgs, red: int, blue: int, turn: int, memo: Any, kids: np.ndarray,
+def ordered_children(g: GeoArgs, red: int, blue: int, turn: int, memo: Any, kids: np.ndarray,
                      score: np.ndarray) -> tuple[int, int]:
     """``(winning point, count)``: the legal placements of the side to move (``turn`` 0 Red, 1 Blue).
 
@@ -270,7 +270,7 @@ def ordered_children(g: NDArgs, red: int, blue: int, turn: int, memo: Any, kids:
 
 
 @JIT
-def children_of(g: NDArgs, red: int, blue: int, turn: int, mine: int, kids: np.ndarray,
+def children_of(g: GeoArgs, red: int, blue: int, turn: int, mine: int, kids: np.ndarray,
                 score: np.ndarray) -> tuple[int, int]:
     """:func:`ordered_children` with the legal points ``mine`` of the side to move already known."""
     count = 0
@@ -300,7 +300,7 @@ def children_of(g: NDArgs, red: int, blue: int, turn: int, mine: int, kids: np.n
 
 
 @JIT
-def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, np.ndarray]:
+def expand(g: GeoArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, np.ndarray]:
     """One node of the alpha-beta search: ``(winning point, children)``.
 
     ``winning point`` is a legal placement that wins at once (-1 if none; then there are no children).
@@ -316,7 +316,7 @@ def expand(g: NDArgs, red: int, blue: int, turn: int, memo: Any) -> tuple[int, n
 
 
 @JIT
-def loses_in_four_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
+def loses_in_four_cached(g: GeoArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
     """:func:`loses_in_four`, its answer kept in columns 2 and 3 of ``cache`` (:func:`_recall`; a cache of
     fewer than 4 columns: asked every time)."""
     at, known = _recall(g, cache, 2, red, blue, turn)
@@ -328,7 +328,7 @@ def loses_in_four_cached(g: NDArgs, red: int, blue: int, turn: int, memo: Any, c
 
 
 @JIT
-def loses_in_four(g: NDArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
+def loses_in_four(g: GeoArgs, red: int, blue: int, turn: int, memo: Any, cache: np.ndarray) -> bool:
     """Whether the side to move (``turn`` 0 Red, 1 Blue) of a position reached in play loses within four
     placements: it has a legal placement, none wins at once, and after every legal placement of the
     side to move the other side wins at once (:func:`wins_at_once`) or makes a threat it cannot stop

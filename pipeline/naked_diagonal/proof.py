@@ -35,7 +35,7 @@ from pipeline.executor import Executor
 from unitile_py.naked_diagonal.grid import Grid
 
 from .dfpn import DfpnSearch
-from .geometry import NDGeometry
+from .geometry import Geometry
 from .kernels import JIT, canonical, legal_points, memo_for, winner_bits
 from .moves import FAR, canonical_pair, connection_score, expand, path_length
 from .proof_store import ROUND_NODES, task_name
@@ -100,7 +100,7 @@ class ProofSearch:
             largest = f"{ALPHA_BETA_MAX_N}x{ALPHA_BETA_MAX_N}"
             raise ValueError(f"the alpha-beta search takes boards 1x1 to {largest}")
         self.n = n
-        self.geo = NDGeometry.of(n)
+        self.geo = Geometry.of(n)
         self.memo = memo_for(n)
         slots = slots or (TABLE_SLOTS if n >= 5 else 1 << 20)
         #: The transposition table (see :func:`table_get`), a power of two of slots.
@@ -343,7 +343,7 @@ def opening_tree(n: int, split: int) -> tuple[dict[TreeKey, list[tuple[int, Tree
     """The canonical positions of the first ``split`` placements: ``(moves, lines)`` where ``moves[key]``
     lists ``(point, child key)`` of each legal placement (no entry for a position at depth ``split``, or
     won) and ``lines[key]`` is one line reaching each leaf that needs a task."""
-    geo = NDGeometry.of(n)
+    geo = Geometry.of(n)
     g, memo = geo.args, memo_for(n)
     moves: dict[TreeKey, list[tuple[int, TreeKey]]] = {}
     leaves: dict[TreeKey, tuple[int, ...]] = {}
@@ -372,7 +372,7 @@ def lines_from(n: int, leaves: dict[TreeKey, tuple[int, ...]], first: tuple[int,
                ) -> dict[TreeKey, tuple[int, ...]]:
     """The leaves of :func:`opening_tree` reached by a line opening with one of the points ``first``
     (or with a symmetric image of one: each leaf stands for its whole class)."""
-    g = NDGeometry.of(n).args
+    g = Geometry.of(n).args
     openings = {canonical_pair(g, 1 << p, 0, 1) for p in first}
     kept: dict[TreeKey, tuple[int, ...]] = {}
     for key, line in leaves.items():
@@ -412,7 +412,7 @@ def prove_openings(
     if store is not None and search != "dfpn":
         raise ValueError("a proof store holds df-pn proofs only")
     t0 = time.perf_counter()
-    geo = NDGeometry.of(n)
+    geo = Geometry.of(n)
     g = geo.args
     grid = Grid.get(n)
     moves, leaves = opening_tree(n, split)

@@ -48,7 +48,7 @@ from unitile_py.errors import GameError, NakedDiagonalError
 from unitile_py.naked_diagonal.grid import Grid
 
 from .dfpn import default_slots
-from .geometry import NDGeometry
+from .geometry import Geometry
 from .kernels import winner_bits
 from .moves import canonical_pair
 
@@ -365,7 +365,7 @@ def _task_key(n: int, line: list[str]) -> tuple[int, int] | None:
             red, blue = (red | bit, blue) if i % 2 == 0 else (red, blue | bit)
     except GameError:
         return None
-    g = NDGeometry.of(n).args
+    g = Geometry.of(n).args
     if winner_bits(g, red, blue):
         return None
     high, low = canonical_pair(g, red, blue, len(line) % 2)

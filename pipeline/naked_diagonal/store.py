@@ -16,6 +16,8 @@ row, one shard, written whole by one task (no two tasks write one shard). Every 
 checksum and is stored even when it equals the fill value, and a read first checks that the row's
 shard exists, so damage or a missing row is an error, never padding read as data. A stage's record is
 written only after its arrays, and running a stage first clears the records of every later stage.
+The stages' records and groups are named by :func:`tier_name` and :func:`solve_name`; :func:`padded`
+makes a row of whole chunks.
 """
 
 from __future__ import annotations
@@ -47,7 +49,25 @@ def default_path(n: int) -> str:
     return f"build/naked-diagonal-{n}x{n}.zarr"
 
 
-class NDStore(StageStore):
+def tier_name(t: int) -> str:
+    """The name of tier t's stage and group: ``tier-07``."""
+    return f"tier-{t:02d}"
+
+
+def solve_name(t: int) -> str:
+    """``solve-07``."""
+    return f"solve-{t:02d}"
+
+
+def padded(values: np.ndarray, fill: Any) -> np.ndarray:
+    """``values`` padded with ``fill`` to a whole number of chunks (at least one)."""
+    length = max(CHUNK, -(-len(values) // CHUNK) * CHUNK)
+    out = np.full(length, fill, dtype=values.dtype)
+    out[: len(values)] = values
+    return out
+
+
+class Store(StageStore):
     """One solve's zarr group (``create`` makes it when missing)."""
 
     kind = StoreKind(NakedDiagonalError, "Naked Diagonal", "naked_diagonal", FORMAT, MARKER, MARKER_TEXT)

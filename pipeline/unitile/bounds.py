@@ -37,7 +37,8 @@ from ..cores import allowed_cores
 from .bits import PARALLEL, GeoArgs, cells_of, connected, next_combination, rank, unrank
 from .geometry import Geometry
 
-#: float64 values per array of the bandwidth copy (64 MB each: twice the L3 cache of this machine).
+#: float64 values per array of the bandwidth copy (64 MB each: larger than a last-level cache, so that the
+#: copy measures the memory's bandwidth).
 COPY_N = 1 << 23
 #: Tile masks per rate probe.
 PROBE_N = 1 << 20

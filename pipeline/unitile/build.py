@@ -70,21 +70,18 @@ def verify_plan(store: Store) -> list[Stage]:
 
 def run_build(ctx: Context, stages: Sequence[Stage], force: Sequence[str] = ()) -> dict[str, Any]:
     """Run the stages not yet complete (and those named in ``force``); return all stage records
-    (:func:`pipeline.stages.run_stages`: each record gets its time and usage). A stage with a
-    ``cost(ctx, record)`` method gets its bound and the ratio of its time to it
+    (:func:`pipeline.stages.run_stages`: each record gets its time and usage). Each stage's record gets
+    its bound, from its :meth:`~pipeline.unitile.context.Stage.cost`, and the ratio of its time to it
     (:mod:`pipeline.unitile.bounds`, rates measured once per process and board).
     """
     return run_stages(ctx, stages, force=force, bounds=_bound)
 
 
-def _bound(stage: Stage, ctx: Context) -> Callable[[dict[str, Any], float], dict[str, Any]] | None:
-    cost = getattr(stage, "cost", None)
-    if cost is None:
-        return None
+def _bound(stage: Stage, ctx: Context) -> Callable[[dict[str, Any], float], dict[str, Any]]:
     machine = machine_of(ctx.board)
 
     def bound(record: dict[str, Any], seconds: float) -> dict[str, Any]:
-        b = machine.bound(cost(ctx, record))
+        b = machine.bound(stage.cost(ctx, record))
         ratio = seconds / b["seconds"] if b["seconds"] else None
         return {**b, "ratio": ratio, "machine": machine.as_record()}
 

@@ -74,8 +74,8 @@ def true_residual(group: Group) -> tuple[float, float, float]:
 
 def attainable(x_max: float) -> float:
     """The smallest residual bound a stalled solve is accepted with: ``1e-12``, or the float64 floor
-    of the residual, a few units of roundoff times the largest x (5x5: r reaches 1317, floor 2.3e-12;
-    3x9 stalls near 2.7e-12)."""
+    of the residual, a few units of roundoff times the largest x (docs/pipeline.md, "Error bound", gives
+    where 5x5 stalls)."""
     return max(1e-12, FLOOR_ULPS * UNIT * x_max)
 
 

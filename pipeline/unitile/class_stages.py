@@ -13,26 +13,16 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
-import zarr
 
 from unitile_py.errors import UnitileError
 from unitile_py.unitile.board import Board
 
 from ..cores import use_threads
 from .bounds import Cost
-from .classes import (
-    ACTIVE_BIT,
-    class_graph,
-    class_keys,
-    graph_orbits,
-    key_runs,
-    orbit_classes,
-    position_locals,
-)
-from .context import Context
+from .classes import ACTIVE_BIT, class_graph, graph_orbits, orbit_classes, position_locals
+from .context import Context, Stage
 from .geometry import Geometry
-from .solve_order import SolveOrder
-from .store import CLASS_SHARD, NEIGHBOURS, Store, fast_compressor
+from .store import CLASS_SHARD, NEIGHBOURS, Store, fast_compressor, starts_of
 
 # Classes ----------------------------------------------------------------------------------------
 
@@ -64,7 +54,7 @@ def classes_task(task: ClassesTask) -> int:
 
 
 @dataclass(frozen=True)
-class ClassesStage:
+class ClassesStage(Stage):
     """Symmetry classes: for each bubble orbit, the representatives in locality order."""
 
     name: ClassVar[str] = "classes"
@@ -111,30 +101,6 @@ class ClassesStage:
         images = sum(c * int(geo.n_stab[o]) for o in range(geo.n_orbits))
         return Cost(bytes=geo.n_orbits * c * 4 + record["classes"] * 4, ranks=images,
                     what="every colouring of each orbit's cell under its stabiliser")  # fmt: skip
-
-
-def starts_of(store: Store) -> np.ndarray:
-    """The first class id of each bubble orbit."""
-    return np.array(store.require("classes")["starts"], dtype=np.int64)
-
-
-def solve_order(store: Store) -> SolveOrder:
-    """The solve order of the store's classes (:mod:`pipeline.unitile.solve_order`), from the runs of locality
-    keys the classes stage wrote (a store made before it wrote them: from the representatives' ranks)."""
-    rec = store.require("classes")
-    geo = Geometry.of(store.board)
-    stored = set(zarr.open_group(store.path, path="classes", mode="r").array_keys())
-    runs = []
-    for o in range(geo.n_orbits):
-        if f"runs_{o}" in stored:
-            runs.append(store.read(f"classes/runs_{o}"))
-        elif rec.get("order", "counts") == "counts":
-            runs.append(key_runs(class_keys(geo, o, store.read(f"classes/ranks_{o}"))))
-        else:
-            runs.append(np.array([[0, int(rec["counts"][o])]]))
-    return SolveOrder.merge(
-        int(rec["split"]), int(rec["classes"]), [int(s) for s in rec["starts"]], [r.tolist() for r in runs]
-    )
 
 
 # Graph --------------------------------------------------------------------------------------------
@@ -185,7 +151,7 @@ def graph_task(task: GraphTask) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class GraphStage:
+class GraphStage(Stage):
     """The lumped walk: each class's neighbour classes, degree, weight and colour-swap partner."""
 
     name: ClassVar[str] = "graph"
@@ -259,7 +225,7 @@ def positions_task(task: PositionsTask) -> None:
 
 
 @dataclass(frozen=True)
-class PositionsStage:
+class PositionsStage(Stage):
     """Broadcast T and the perfect-play value from classes to every position index (symmetric images get
     identical bits)."""
 

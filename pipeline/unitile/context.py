@@ -1,27 +1,28 @@
 """Unitile's :class:`Context` and :class:`Stage`: the shared framework's (:mod:`pipeline.stages`, which says
 what a stage is) for a :class:`~unitile_py.unitile.board.Board` and a :class:`~pipeline.unitile.store.Store`.
-Unitile's stages have their ``name`` as a class attribute; :func:`pipeline.unitile.build.plan` lists them.
+Unitile's stages subclass :class:`Stage`, have their ``name`` as a class attribute and each say what they
+must do at the least (:meth:`Stage.cost`); :func:`pipeline.unitile.build.plan` lists them.
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from unitile_py.unitile.board import Board
 
-from ..stages import StageContext
+from .. import stages
+from .bounds import Cost
 from .store import Store
 
 
-class Context(StageContext[Board, Store]):
+class Context(stages.StageContext[Board, Store]):
     """What a running stage may use: the board, the store, the executor and where to log."""
 
 
-class Stage(Protocol):
-    """One step of the build (:mod:`pipeline.stages`)."""
+class Stage(stages.Stage[Context], Protocol):
+    """One step of the build (:mod:`pipeline.stages`), with its cost."""
 
-    name: ClassVar[str]
-
-    def run(self, ctx: Context) -> dict[str, Any]:
-        """Do the work, write arrays to ``ctx.store``, return the record to store."""
+    def cost(self, ctx: Context, record: dict[str, Any]) -> Cost:
+        """What the stage must do at the least, from its record: the bytes it must move, the ranks, tests
+        and random reads its kernels must do (:mod:`pipeline.unitile.bounds` makes it the stage's bound)."""
         ...

@@ -6,8 +6,8 @@ positions are cut into chunks of :data:`BLOCK` (chunk ``k`` is ``[k * BLOCK, (k 
 chunk that straddles ``split``, if any, holds positions of both halves). A :class:`PartPlan` gives a part
 a set of whole chunks; :func:`plan_parts` deals each half out in runs of consecutive chunks, so part
 ``w`` holds the ``w``-th range of keys in both halves. A slide changes the key a little, so most
-neighbours of a part's rows are its own classes (on 5x5, 2 parts read 0.18 x the classes from each
-other per gather, against 0.95 x for runs of class ids). Because every part owns whole chunks:
+neighbours of a part's rows are its own classes (the halo each part reads per gather, by number of
+parts: docs/cluster.md, "The solve's halo"). Because every part owns whole chunks:
 
 * the reductions of the solve (per-chunk partial sums, added in chunk order by the driver) are the
   same for any number of parts, so the solve is bit for bit the same on 1 or 64 workers;
@@ -444,7 +444,7 @@ class Partition(Peers):
     def start(self, x: np.ndarray | None, s: np.ndarray | None, p: np.ndarray | None) -> None:
         """Set x, s, p on own O rows: given, or the start x = 0 and s = p = its residual
         (:func:`~pipeline.unitile.solver.start_residual`), formed where they are: whole-row temporaries
-        here were the two-worker solve's peak on 3x9."""
+        here would be the peak of the solve's memory (docs/cluster.md)."""
         no = self.own_o
         if x is None or s is None or p is None:
             self.ext["x"][:no] = 0.0
@@ -608,7 +608,7 @@ class StoredPartition(Partition):
         # The order stays with the actor's arguments on a cluster: its table of every class (4 bytes a
         # class, not this part's share) was only for reading the rows.
         order.forget_table()
-        # Reading the rows left freed blocks resident in the heap (3x9: 0.3-0.4 GiB per part).
+        # Reading the rows left freed blocks resident in the heap (their size: docs/cluster.md).
         release_freed()
 
     def use_threads(self) -> tuple[int, int]:

@@ -16,15 +16,14 @@ from unitile_py.unitile.position import Position
 
 from ..errors import CheckFailed
 from ..groups import Group
+from ..stages import retry_lost_workers
 from .bounds import Cost
-from .class_stages import starts_of
 from .classes import position_locals
-from .context import Context
+from .context import Context, Stage
 from .geometry import Geometry
 from .perfect import ACTIVE, MISSING, RED_WINS, SLIDES, STUCK, TIES
 from .perfect_parts import BLOCK_IDS, PerfectPart, Tiers, band_edges, drive_bands, run_bands
-from .solve_stage import retry_lost_workers
-from .store import Store
+from .store import Store, starts_of
 
 #: Bands of T that perfect play is cut into (fewer when the histogram cannot cut so many).
 BANDS = 32
@@ -108,7 +107,7 @@ def start_result(value: int) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class PerfectStage:
+class PerfectStage(Stage):
     """Win or loss and distance of every class (Red to move; Blue by the colour swap)."""
 
     name: ClassVar[str] = "perfect"

@@ -3,14 +3,14 @@
 Class ids are numbered orbit by orbit (:mod:`pipeline.unitile.classes`), and within an orbit by locality key,
 then rank. A slide moves the bubble to a cell of another orbit, so the four neighbours of a class lie
 in up to four different orbits' ranges: a sweep of gathers in id order reads every window of the
-vector it gathers from once for each orbit that reaches it, about five loads of every cache line per
-sweep on 5x5.
+vector it gathers from once for each orbit that reaches it: several loads of every cache line per
+sweep.
 
 The solve therefore numbers each half of the classes (O, then E; :mod:`pipeline.unitile.solver`) *key-major*:
 by locality key, then by orbit (in id order), then by rank. A slide of a blue tile keeps the key and
 one of a red tile changes two of its digits by one, so the rows of one key read from a few keys'
-windows of all orbits at once, and each window is swept once. On 5x5 the two gather sweeps of a CG
-iteration take about two thirds of the time they take in id order (docs/pipeline.md).
+windows of all orbits at once, and each window is swept once (the loads and the sweeps' times in both
+orders: docs/pipeline.md, "Solve order").
 
 Within an orbit the solve order keeps the id order, so the order is a merge of the orbits' ranges:
 *runs* of consecutive ids (one key of one orbit) placed one after another. A range of solve positions

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 import numpy as np
 import zarr
@@ -33,23 +33,19 @@ from unitile_py.unitile.board import Board
 from ..cores import allowed_cores
 from ..executor import progress
 from ..groups import Group
+from ..stages import retry_lost_workers
 from ..store import as_record
 from ..usage import peak_rss
 from .bounds import Cost
 from .cg import PeerSteps, connect, run_cg, run_loop
-from .class_stages import solve_order
-from .context import Context
+from .context import Context, Stage
 from .partition import Partition, PartPlan, SolutionParts, StoredPartition, plan_parts, write_class_values
 from .solve_order import SolveOrder
 from .solver import BLOCK, UNIT, SolveResult, SolverState
-from .store import Store
-
-R = TypeVar("R")
+from .store import Store, solve_order
 
 #: Classes per task when T is formed from r (whole chunks of values/T_class).
 T_CHUNK = 64 * BLOCK
-#: Fresh starts of the solve after a lost worker before the stage fails.
-RETRIES = 3
 
 
 def row_chunk(parts: int, length: int) -> int:
@@ -57,8 +53,8 @@ def row_chunk(parts: int, length: int) -> int:
     write them.
 
     Several parts own scattered chunks of :data:`BLOCK` positions and must never share one; a single part
-    writes wide chunks, since every chunk costs about as much as a megabyte of data (measured:
-    docs/pipeline.md, "The allocator").
+    writes wide chunks, since every chunk costs a fixed overhead, much more than a small chunk's data
+    (measured: docs/pipeline.md, "The allocator").
     """
     return max(1, min(length, BLOCK if parts > 1 else T_CHUNK))
 
@@ -260,20 +256,6 @@ def _solve_with(
     return result, r_max, t_range, peaks, used, meta is not None, driver, tuple(plans)
 
 
-def retry_lost_workers(ctx: Context, stage: str, again: str, attempt: Callable[[], R]) -> R:
-    """``attempt()``, again up to :data:`RETRIES` times while what failed it was a lost worker (the
-    parts it held are gone: the stage starts them again on the workers that remain, ``again`` says
-    how); any other failure is raised at once."""
-    for tries in range(RETRIES + 1):
-        try:
-            return attempt()
-        except Exception as exc:
-            if tries == RETRIES or not ctx.executor.lost_workers():
-                raise
-            ctx.log(f"{stage}: a worker was lost ({type(exc).__name__}); {again}")
-    raise AssertionError("unreachable")
-
-
 def form_t(ctx: Context, order: SolveOrder, plans: tuple[PartPlan, ...]) -> tuple[float, float]:
     """``values/r`` and ``values/T_class`` by class id from the parts' ``solve/r``, one task per chunk
     (:func:`t_task`); returns T's ``(min, max)``."""
@@ -410,7 +392,7 @@ def run_solve(ctx: Context, tol: float, checkpoint_seconds: float) -> dict[str, 
 
 
 @dataclass(frozen=True)
-class SolveStage:
+class SolveStage(Stage):
     """r on every class by preconditioned CG, with checkpoints (:func:`run_solve`).
 
     The graph and the vectors live in parts on the workers (one part using every core on a
@@ -420,7 +402,7 @@ class SolveStage:
 
     name: ClassVar[str] = "solve"
     #: Target for the rigorous max-norm residual bound. The floor in float64 is about
-    #: 4 * unit roundoff * max r (~3e-13 on 5x5, where r reaches 1317).
+    #: 4 * unit roundoff * max r (docs/pipeline.md, "Error bound", gives it for 5x5).
     tol: float = 1e-12
     checkpoint_seconds: float = 15.0
 

@@ -1,4 +1,6 @@
-"""The zarr store of one board's build: arrays, stage records and solver checkpoints.
+"""The zarr store of one board's build: arrays, stage records and solver checkpoints; the schema the
+stages share (which arrays the pass over the positions reads and writes) and what later stages read
+back of the classes (:func:`starts_of`, :func:`solve_order`).
 
 Layout (all under one zarr group, default ``build/<board>.zarr``)::
 
@@ -39,7 +41,9 @@ from unitile_py.unitile.board import Board
 from ..arrays import Checked, open_array, take
 from ..errors import Damaged
 from ..store import NUMBER, OBJECT, TEXT, WHOLE, WHOLES, Check, StageStore, StoreKind, as_record
+from .classes import class_keys, key_runs
 from .geometry import Geometry
+from .solve_order import SolveOrder
 
 #: 2: every chunk carries a crc32c checksum and is always stored; the store holds :data:`MARKER`.
 FORMAT = 2
@@ -107,6 +111,10 @@ POSITION_ARRAYS = ("positions/T", "moves/legal", "perfect/best", "perfect/value"
 CLASS_ARRAYS = ("values/r", "values/T_class", "perfect/class_value", "graph/info", "graph/swap", "graph/nbr")
 #: Neighbours per class in ``graph/nbr`` (its second axis).
 NEIGHBOURS = 4
+#: What the ``verify`` stage's pass writes (and, rerun, compares): the legal and best slides.
+MOVE_ARRAYS = ("moves/legal", "perfect/best")
+#: What the pass reads (every chunk of them, so the checksums of all are checked on the way).
+PASS_ARRAYS = ("positions/T", "perfect/value")
 
 
 class Store(StageStore):
@@ -232,3 +240,30 @@ def cached_read(path: str, name: str, stamp: str) -> np.ndarray:
 def clear_cache() -> None:
     """Forget arrays read by :func:`cached_read`."""
     _cached_read.cache_clear()
+
+
+# What the classes stage stored, as later stages read it -------------------------------------------
+
+
+def starts_of(store: Store) -> np.ndarray:
+    """The first class id of each bubble orbit."""
+    return np.array(store.require("classes")["starts"], dtype=np.int64)
+
+
+def solve_order(store: Store) -> SolveOrder:
+    """The solve order of the store's classes (:mod:`pipeline.unitile.solve_order`), from the runs of locality
+    keys the classes stage wrote (a store made before it wrote them: from the representatives' ranks)."""
+    rec = store.require("classes")
+    geo = Geometry.of(store.board)
+    stored = set(zarr.open_group(store.path, path="classes", mode="r").array_keys())
+    runs = []
+    for o in range(geo.n_orbits):
+        if f"runs_{o}" in stored:
+            runs.append(store.read(f"classes/runs_{o}"))
+        elif rec.get("order", "counts") == "counts":
+            runs.append(key_runs(class_keys(geo, o, store.read(f"classes/ranks_{o}"))))
+        else:
+            runs.append(np.array([[0, int(rec["counts"][o])]]))
+    return SolveOrder.merge(
+        int(rec["split"]), int(rec["classes"]), [int(s) for s in rec["starts"]], [r.tolist() for r in runs]
+    )

@@ -33,11 +33,10 @@ from ..store import is_url
 from .bounds import Cost
 from .cellpass import UNITED
 from .compact import assemble, frame_cells, frame_file, is_even
-from .context import Context
+from .context import Context, Stage
 from .decode import check_even, check_odd, load_records
-from .store import Store, default_path
+from .store import MOVE_ARRAYS, PASS_ARRAYS, Store, default_path
 from .table_folder import write_tables
-from .verify_stage import MOVE_ARRAYS, PASS_ARRAYS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -91,7 +90,7 @@ def tables_task(task: CellTask) -> tuple[str, bytes, dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class TablesStage:
+class TablesStage(Stage):
     """The compact files of ``tables/<board>/`` (``directory``, from ``--tables DIR``, for another place)."""
 
     name: ClassVar[str] = "tables"
@@ -242,7 +241,7 @@ def rules_checks(board: Board, folder: Path) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class TablesVerifyStage:
+class TablesVerifyStage(Stage):
     """Check the files against the arrays over every position, the game's reader on sampled positions,
     and the rules' examples."""
 

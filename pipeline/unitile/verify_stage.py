@@ -42,18 +42,12 @@ from .cellpass import (
     cell_pass,
     combine_stats,
 )
-from .context import Context
+from .context import Context, Stage
 from .geometry import Geometry
 from .solver import UNIT
-from .store import Store
+from .store import MOVE_ARRAYS, PASS_ARRAYS, Store
 from .values import Lookup
 from .verify import image_pairs, random_walks
-
-#: What the pass writes (and, rerun, compares).
-MOVE_ARRAYS = ("moves/legal", "perfect/best")
-#: What the pass reads (every chunk of them, so the checksums of all are checked on the way).
-PASS_ARRAYS = ("positions/T", "perfect/value")
-
 
 #: The checks that fail with a count of the pass: ``(counter, times each case is counted, what)``.
 COUNTED_FAILURES = (
@@ -102,7 +96,7 @@ def verify_task(task: VerifyTask) -> tuple[list[int], list[float], int, int]:
 
 
 @dataclass(frozen=True)
-class VerifyStage:
+class VerifyStage(Stage):
     """Check every position; derive (or, with ``check``, compare) the legal and best slides; fails the
     build if any check fails."""
 

@@ -311,9 +311,8 @@ def test_three_parts_run_the_solve_themselves_bit_for_bit(cluster: Cluster, tmp_
     """3x7 (three chunks of O positions) on three workers: each part runs the CG loop itself, exchanging
     halo values and partial sums with two others, and r is the in-memory one-part solve's, bit for bit."""
     from pipeline.unitile.cg import solve
-    from pipeline.unitile.class_stages import solve_order
     from pipeline.unitile.solver import SolverState
-    from pipeline.unitile.store import Store
+    from pipeline.unitile.store import Store, solve_order
     from unitile_py.unitile.board import Board
 
     cluster.start_worker("third")

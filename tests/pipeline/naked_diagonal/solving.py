@@ -12,12 +12,12 @@ import numpy as np
 
 from pipeline.executor import InProcessExecutor
 from pipeline.naked_diagonal import kernels
-from pipeline.naked_diagonal.build import plan, run_plan
-from pipeline.naked_diagonal.context import NDContext, NDOptions
-from pipeline.naked_diagonal.geometry import NDGeometry
-from pipeline.naked_diagonal.solve import outcome, values_of
-from pipeline.naked_diagonal.store import NDStore
-from pipeline.naked_diagonal.tables import tier_arrays
+from pipeline.naked_diagonal.build import BuildOptions, plan, run_build
+from pipeline.naked_diagonal.context import Context
+from pipeline.naked_diagonal.geometry import Geometry
+from pipeline.naked_diagonal.store import Store
+from pipeline.naked_diagonal.table_stages import tier_arrays
+from pipeline.naked_diagonal.tier_parts import outcome, values_of
 from unitile_py.naked_diagonal.game import Game
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position
@@ -28,10 +28,10 @@ CANONICAL = {2: [1, 1, 3, 2, 1], 3: [1, 4, 21, 56, 127, 165, 169, 121, 48, 16]}
 
 def build(n: int, root: Path, executor: Any = None, stages: int | None = None) -> dict[str, Any]:
     """Run the solve of n x n (its first ``stages`` stages) into ``root/s.zarr``, tables in ``root/t``."""
-    store = NDStore(str(root / "s.zarr"), n, create=True)
-    ctx = NDContext(n, store, executor or InProcessExecutor(), log=lambda msg: None)
-    todo = plan(n, NDOptions(tables=str(root / "t"), part_size=48))
-    return run_plan(ctx, todo[:stages] if stages is not None else todo)
+    store = Store(str(root / "s.zarr"), n, create=True)
+    ctx = Context(n, store, executor or InProcessExecutor(), log=lambda msg: None)
+    todo = plan(n, BuildOptions(tables=str(root / "t"), part_size=48))
+    return run_build(ctx, todo[:stages] if stages is not None else todo)
 
 
 def reachable(n: int) -> dict[str, Position]:
@@ -78,15 +78,15 @@ def forward(n: int) -> dict[str, tuple[str, int]]:
     return memo
 
 
-def store_value(store: NDStore, position: Position) -> tuple[str, int]:
+def store_value(store: Store, position: Position) -> tuple[str, int]:
     """A position's value in the store, found by its canonical key (the pipeline's kernel)."""
-    geo = NDGeometry.of(position.grid.n)
+    geo = Geometry.of(position.grid.n)
     key = kernels.canonical(geo.args, position.red, position.blue, int(position.turn == "b"))[0]
     tier = (position.red | position.blue).bit_count()
     return outcome(int(values_of(store, tier, np.array([key], dtype=np.uint64))[0]))
 
 
-def stored_positions(store: NDStore, n: int) -> Iterator[tuple[int, int, int, int, int]]:
+def stored_positions(store: Store, n: int) -> Iterator[tuple[int, int, int, int, int]]:
     """``(tier, key, legal red, legal blue, value)`` of every stored position."""
     full = Grid.get(n).full
     for t in range(n * n + 1):
@@ -99,7 +99,7 @@ def stored_positions(store: NDStore, n: int) -> Iterator[tuple[int, int, int, in
 
 def position_of(n: int, key: int) -> Position:
     """The position of a key."""
-    red, blue, turn = NDGeometry.of(n).unkey(key)
+    red, blue, turn = Geometry.of(n).unkey(key)
     return Position(Grid.get(n), red, blue, turn)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.executor import DaskExecutor
-from pipeline.naked_diagonal.store import NDStore
+from pipeline.naked_diagonal.store import Store
 from tests.pipeline.naked_diagonal.solving import DyingExecutor, Interrupt, build
 
 
@@ -19,7 +19,7 @@ def _files(folder: Path) -> dict[str, bytes]:
 def test_a_killed_build_resumes_to_the_same_tables(solved: dict[int, Path], tmp_path: Path) -> None:
     with pytest.raises(Interrupt):
         build(3, tmp_path, DyingExecutor(12))
-    store = NDStore(str(tmp_path / "s.zarr"), 3)
+    store = Store(str(tmp_path / "s.zarr"), 3)
     done = store.stages()
     assert "tier-02" in done and "solve-00" not in done
     build(3, tmp_path)

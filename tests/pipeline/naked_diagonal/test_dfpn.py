@@ -14,7 +14,7 @@ import pytest
 from pipeline.executor import InProcessExecutor
 from pipeline.naked_diagonal.check_strategy import check_strategy, load_checked
 from pipeline.naked_diagonal.dfpn import ALL_TESTS, DfpnSearch
-from pipeline.naked_diagonal.geometry import NDGeometry
+from pipeline.naked_diagonal.geometry import Geometry
 from pipeline.naked_diagonal.kernels import memo_for, winner_bits
 from pipeline.naked_diagonal.moves import COLUMNS, ordered_children, wins_at_once
 from pipeline.naked_diagonal.proof import ProofSearch, prove_openings
@@ -139,7 +139,7 @@ def test_wins_at_once_is_the_winning_point_of_the_move_generator() -> None:
              for t in (0, 1)]
     seen = {True: 0, False: 0}
     for n, red, blue, turn in rows:
-        geo = NDGeometry.of(n)
+        geo = Geometry.of(n)
         if winner_bits(geo.args, red, blue):
             continue
         rows_out = np.zeros((geo.size, COLUMNS), dtype=np.int64)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pipeline.naked_diagonal import kernels
-from pipeline.naked_diagonal.geometry import NDGeometry
+from pipeline.naked_diagonal.geometry import Geometry
 from tests.game.naked_diagonal import reference as ref
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.legality import legal_masks
@@ -61,7 +61,7 @@ def _random_case(rng: random.Random, n: int) -> tuple[int, int, int, int]:
 @pytest.mark.parametrize("n", [4, 5])
 def test_fillable_is_the_brute_force_on_seeded_areas(n: int) -> None:
     rng = random.Random(480 + n)
-    g = NDGeometry.of(n).args
+    g = Geometry.of(n).args
     memo = kernels.new_memo()
     answers = {True: 0, False: 0}
     with_jokers = 0
@@ -84,7 +84,7 @@ def test_settling_and_doomed_sets_agree_with_the_brute_force() -> None:
     """The two exact reductions on their own: what ``_settle`` leaves is fillable exactly when the area
     is, and a non-empty doomed set only ever appears in an area with no clean filling."""
     rng = random.Random(4848)
-    g = NDGeometry.of(5).args
+    g = Geometry.of(5).args
     settled = doomed = 0
     for _ in range(1500):
         area, red, blue, jokers = _random_case(rng, 5)
@@ -119,7 +119,7 @@ def test_the_positions_that_stalled_the_search_agree_with_unitile_py(text: str,
                                                                     names: tuple[str, ...]) -> None:
     position = Position.parse(text)
     grid = Grid.get(6)
-    g = NDGeometry.of(6).args
+    g = Geometry.of(6).args
     memo = kernels.new_memo()
     assert kernels.legal_masks(g, position.red, position.blue, memo) == legal_masks(position)
     for name in names:
@@ -144,7 +144,7 @@ UNORDERED = [
 def test_witnesses_found_without_a_reading_order_are_clean_fillings(text: str) -> None:
     position = Position.parse(text)
     n = position.grid.n
-    g = NDGeometry.of(n).args
+    g = Geometry.of(n).args
     empty = g.full & ~(position.red | position.blue)
     colours, reds, blues, index = (np.empty(n * n, dtype=np.int64) for _ in range(4))
     red, blue = position.red, position.blue

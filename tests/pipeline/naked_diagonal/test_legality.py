@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.naked_diagonal import kernels
-from pipeline.naked_diagonal.geometry import NDGeometry
-from pipeline.naked_diagonal.store import NDStore
+from pipeline.naked_diagonal.geometry import Geometry
+from pipeline.naked_diagonal.store import Store
 from tests.pipeline.naked_diagonal.solving import CANONICAL, position_of, stored_positions
 from unitile_py.errors import NakedDiagonalError
 from unitile_py.naked_diagonal.game import Game
@@ -24,7 +24,7 @@ from unitile_py.naked_diagonal.tables import NDTables
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_stored_legality_is_unitile_pys(solved: dict[int, Path], n: int) -> None:
-    store = NDStore(str(solved[n] / "s.zarr"), n)
+    store = Store(str(solved[n] / "s.zarr"), n)
     rows = list(stored_positions(store, n))
     assert len(rows) == sum(CANONICAL[n])
     for _, key, red, blue, _ in rows:
@@ -34,7 +34,7 @@ def test_stored_legality_is_unitile_pys(solved: dict[int, Path], n: int) -> None
 def test_legality_agrees_on_every_3x3_board() -> None:
     """Every 3x3 colouring without a naked diagonal, reachable or not (NDE regions included)."""
     grid = Grid.get(3)
-    g, memo = NDGeometry.of(3).args, kernels.new_memo()
+    g, memo = Geometry.of(3).args, kernels.new_memo()
     compared = blocked = 0
     for cells in itertools.product((0, 1, 2), repeat=9):
         red = sum(1 << p for p, c in enumerate(cells) if c == 1)
@@ -58,9 +58,9 @@ def test_legality_agrees_on_a_sample_of_4x4_and_5x5_positions() -> None:
     keys = [key for tier in tables.tiers.values() for key in tier.keys]
     for key in rng.sample(keys, 3000):
         position = position_of(4, key)
-        got = kernels.legal_masks(NDGeometry.of(4).args, position.red, position.blue, kernels.memo_for(4))
+        got = kernels.legal_masks(Geometry.of(4).args, position.red, position.blue, kernels.memo_for(4))
         assert tuple(got) == legal_masks(position), str(position)
-    g5 = NDGeometry.of(5).args
+    g5 = Geometry.of(5).args
     for _ in range(20):
         game = Game(Position.empty(5))
         while not game.is_over():
@@ -77,7 +77,7 @@ def test_a_6x6_position_whose_fillability_search_exploded() -> None:
     red, blue = (sum(1 << grid.point(name) for name in names.split()) for names in ("a4 c3", "a6 a3 d3"))
     position = Position(grid, red, blue, "r")
     assert str(position) == "B...../....../R...../B.RB../....../...... r"
-    g = NDGeometry.of(6).args
+    g = Geometry.of(6).args
     memo = kernels.new_memo()
     assert kernels.legal_masks(g, position.red, position.blue, memo) == legal_masks(position)
     assert kernels.legal_points(g, position.red, position.blue, 0, memo) >> grid.point("d5") & 1

@@ -9,9 +9,9 @@ import pytest
 
 from pipeline.executor import InProcessExecutor
 from pipeline.naked_diagonal.dfpn import table_slots
-from pipeline.naked_diagonal.geometry import NDGeometry
+from pipeline.naked_diagonal.geometry import Geometry
 from pipeline.naked_diagonal.proof import ProofSearch, lines_from, opening_tree, prove_openings
-from pipeline.naked_diagonal.store import NDStore
+from pipeline.naked_diagonal.store import Store
 from tests.pipeline.naked_diagonal.solving import stored_positions
 from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position
@@ -19,10 +19,10 @@ from unitile_py.naked_diagonal.tables import NDTables
 
 
 def test_the_proof_search_agrees_with_the_solve(solved: dict[int, Path]) -> None:
-    store = NDStore(str(solved[3] / "s.zarr"), 3)
+    store = Store(str(solved[3] / "s.zarr"), 3)
     search = ProofSearch(3)
     for _, key, _, _, value in stored_positions(store, 3):
-        red, blue, turn = NDGeometry.of(3).unkey(key)
+        red, blue, turn = Geometry.of(3).unkey(key)
         assert search.wins(red, blue, int(turn == "b")) == (value > 0)
     result = prove_openings(3, InProcessExecutor(), split=1, log=lambda msg: None)
     analysis = NDTables.load(3, solved[3] / "t").analysis(Position.empty(3))

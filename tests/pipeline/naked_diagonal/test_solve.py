@@ -1,4 +1,4 @@
-"""Perfect play (pipeline/naked_diagonal/solve.py and the tables it leads to): a forward negamax with
+"""Perfect play (pipeline/naked_diagonal/solve_stage.py and the tables it leads to): a forward negamax with
 unitile_py's ``Game`` on every reachable position, against the store and the game's table reader."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.naked_diagonal.store import NDStore
+from pipeline.naked_diagonal.store import Store
 from tests.pipeline.naked_diagonal.solving import forward, reachable, store_value
 from unitile_py.naked_diagonal.game import Game
 from unitile_py.naked_diagonal.position import Position
@@ -16,7 +16,7 @@ from unitile_py.naked_diagonal.tables import NDTables
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_forward_search_agrees_on_every_position(solved: dict[int, Path], n: int) -> None:
-    store = NDStore(str(solved[n] / "s.zarr"), n)
+    store = Store(str(solved[n] / "s.zarr"), n)
     tables = NDTables.load(n, solved[n] / "t")
     values = forward(n)
     assert len(values) == len(reachable(n))

@@ -1,5 +1,5 @@
-"""The tiers (pipeline/naked_diagonal/tiers.py): counts per tier against a plain breadth-first search with
-the game's own ``Game``."""
+"""The tiers (pipeline/naked_diagonal/tier_stage.py): counts per tier against a plain breadth-first search
+with the game's own ``Game``."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.naked_diagonal.store import NDStore
+from pipeline.naked_diagonal.store import Store
 from tests.pipeline.naked_diagonal.solving import CANONICAL, reachable
 
 
 @pytest.mark.parametrize("n", [2, 3])
 def test_tiers_hold_every_reachable_position(solved: dict[int, Path], n: int) -> None:
-    store = NDStore(str(solved[n] / "s.zarr"), n)
+    store = Store(str(solved[n] / "s.zarr"), n)
     records = [store.require(f"tier-{t:02d}") for t in range(n * n + 1)]
     assert [r["positions"] for r in records] == CANONICAL[n]
     by_tier = [0] * (n * n + 1)

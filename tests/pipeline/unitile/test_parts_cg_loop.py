@@ -16,10 +16,9 @@ import pytest
 from pipeline.groups import LocalGroup
 from pipeline.unitile import partition, peers
 from pipeline.unitile.cg import PeerSteps, gather, local_parts, run_loop, solve
-from pipeline.unitile.class_stages import solve_order
 from pipeline.unitile.partition import Partition, SolutionParts
 from pipeline.unitile.solver import SolveResult, SolverState
-from pipeline.unitile.store import Store
+from pipeline.unitile.store import Store, solve_order
 from tests.pipeline.unitile.conftest import B35, run_in_threads
 
 #: Below 3x5's usual target: the solve (in the solve order) restarts from the true residual.

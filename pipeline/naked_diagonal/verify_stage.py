@@ -28,12 +28,11 @@ from unitile_py.naked_diagonal.legality import legal_masks
 from unitile_py.naked_diagonal.position import Position
 
 from ..errors import VerifyError as PipelineVerifyError
-from .context import NDContext
-from .geometry import NDGeometry
+from .context import Context, Stage
+from .geometry import Geometry
 from .kernels import combine, describe, is_canonical, memo_for
-from .solve import values_of
-from .store import NO_KEY, NDStore
-from .tiers import Part, part_moves, tier_name
+from .store import NO_KEY, Store, tier_name
+from .tier_parts import Part, part_moves, values_of
 
 
 class VerifyError(PipelineVerifyError):
@@ -62,10 +61,10 @@ def _popcount(x: np.ndarray) -> np.ndarray:
 
 def verify_task(task: VerifyTask) -> dict[str, Any]:
     """Check one part (see the module docstring); return the failures, counts and the unique children."""
-    store = NDStore(task.path, task.n)
+    store = Store(task.path, task.n)
     t, i, n = task.tier, task.part, task.n
     size = n * n
-    geo = NDGeometry.of(n)
+    geo = Geometry.of(n)
     rec = store.require(tier_name(t))
     fails: list[str] = []
     where = f"tier {t} part {i}"
@@ -119,13 +118,13 @@ def verify_task(task: VerifyTask) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class VerifyStage:
+class VerifyStage(Stage):
     """Every check of the module docstring."""
 
     name: ClassVar[str] = "verify"
     legality_sample: int = 24
 
-    def run(self, ctx: NDContext) -> dict[str, Any]:
+    def run(self, ctx: Context) -> dict[str, Any]:
         """One task per part of every tier, then the closure check in the client."""
         store = ctx.store
         records = [store.require(tier_name(t)) for t in range(ctx.points + 1)]

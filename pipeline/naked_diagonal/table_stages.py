@@ -4,7 +4,8 @@ The format is docs/naked-diagonal-tables.md; :mod:`unitile_py.naked_diagonal.tab
 reader. One file per tier: the tier's canonical keys, sorted, in blocks of :data:`PER_BLOCK` records,
 each block one zlib stream of the key deltas (byte planes) and one value byte per record
 (``2 * distance + win``). The files are the same bit for bit on every build (no timestamps, fixed zlib
-settings, records in key order).
+settings, records in key order). The manifest's ``start`` is the empty board's value, its winner and a
+line of perfect play (:func:`principal_variation`).
 
 ``tables-verify`` reads the files back with the game's reader (which checks sizes, hashes, every header
 field and record and the records' digest), compares every key and value with the store, and checks the
@@ -28,16 +29,24 @@ from unitile_py.naked_diagonal.grid import Grid
 from unitile_py.naked_diagonal.position import Position
 from unitile_py.naked_diagonal.tables import FORMAT, HEADER, MAGIC, NDTables
 
-from .context import NDContext, default_tables
-from .geometry import NDGeometry
-from .solve import outcome, principal_variation, solve_name
-from .store import NO_KEY, NDStore
-from .tiers import tier_name
+from .context import Context, Stage
+from .geometry import Geometry
+from .kernels import better, can_place, canonical, legal_points, memo_for, winner_bits
+from .store import NO_KEY, Store, solve_name, tier_name
+from .tier_parts import outcome, values_of
 
 #: Records per block.
 PER_BLOCK = 4096
 #: Positions of each tier whose answers ``tables-verify`` checks with the reader.
 SAMPLE = 40
+
+
+def default_tables(n: int) -> str:
+    """Where the ``tables`` stage writes by default: ``tables/naked-diagonal/<n>x<n>`` of the repository
+    (or under ``$UNITILE_TABLES``)."""
+    from unitile_py.naked_diagonal.keys import default_root
+
+    return os.fspath(default_root() / f"{n}x{n}")
 
 
 def value_bytes(values: np.ndarray) -> np.ndarray:
@@ -79,7 +88,7 @@ def records_digest(keys: np.ndarray, values: np.ndarray) -> str:
     return hashlib.sha256(keys.astype("<u8").tobytes() + value_bytes(values).tobytes()).hexdigest()
 
 
-def tier_arrays(store: NDStore, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def tier_arrays(store: Store, t: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(keys, values, orbit)`` of a whole tier in key order (padding dropped)."""
     parts = store.require(tier_name(t))["parts"]
     keys, values, orbit = [], [], []
@@ -101,13 +110,13 @@ def _write(path: Path, data: bytes) -> None:
 
 
 @dataclass(frozen=True)
-class TablesStage:
+class TablesStage(Stage):
     """Write the files and the manifest (in the client: they are small)."""
 
     name: ClassVar[str] = "tables"
     directory: str | None = None
 
-    def run(self, ctx: NDContext) -> dict[str, Any]:
+    def run(self, ctx: Context) -> dict[str, Any]:
         """Encode every tier, then write the manifest last."""
         store, n = ctx.store, ctx.n
         folder = Path(self.directory or default_tables(n))
@@ -152,18 +161,18 @@ class TablesStage:
 
 
 @dataclass(frozen=True)
-class TablesVerifyStage:
+class TablesVerifyStage(Stage):
     """Read the files back with the game's reader and compare (see the module docstring): those in the
     folder that the ``tables`` stage recorded."""
 
     name: ClassVar[str] = "tables-verify"
 
-    def run(self, ctx: NDContext) -> dict[str, Any]:
+    def run(self, ctx: Context) -> dict[str, Any]:
         """Every record, then the sample of answers."""
         store, n = ctx.store, ctx.n
         folder = store.require("tables")["directory"]
         tables = NDTables.load(n, folder)
-        geo = NDGeometry.of(n)
+        geo = Geometry.of(n)
         grid = Grid.get(n)
         rng = np.random.default_rng(n)
         checked = 0
@@ -195,3 +204,40 @@ class TablesVerifyStage:
         if store.require(solve_name(0))["value"] != (start[1] if start[0] == "win" else -start[1]):
             raise NakedDiagonalError("tables: the empty board's outcome differs from the solve")
         return {"checked": checked}
+
+
+def principal_variation(store: Store, n: int) -> dict[str, Any]:
+    """Perfect play from the empty board: its value, the winner and one line of best placements (the
+    first best point in reading order at every turn)."""
+    geo = Geometry.of(n)
+    g, memo = geo.args, memo_for(n)
+    grid = Grid.get(n)
+    red = blue = turn = 0
+    start = int(values_of(store, 0, np.zeros(1, dtype=np.uint64))[0])
+    line: list[str] = []
+    while winner_bits(g, red, blue) == 0:
+        mine = legal_points(g, red, blue, turn, memo)
+        best, best_point, best_state = 0, -1, (0, 0, 0)
+        for p in grid.bits(mine):
+            r2, b2 = (red | 1 << p, blue) if turn == 0 else (red, blue | 1 << p)
+            nxt = 1 - turn
+            if winner_bits(g, r2, b2) == 0 and not can_place(g, r2, b2, nxt, memo):
+                nxt = turn
+            key = canonical(g, r2, b2, nxt)[0]
+            v = int(values_of(store, len(line) + 1, np.array([key], dtype=np.uint64))[0])
+            wins = (v > 0) == (nxt == turn)
+            mine_value = abs(v) + 1 if wins else -(abs(v) + 1)
+            if best_point < 0 or better(mine_value, best):
+                best, best_point, best_state = mine_value, p, (r2, b2, nxt)
+        if best_point < 0:
+            raise NakedDiagonalError(f"{n}x{n}: a position of the principal variation has no move")
+        line.append(grid.name(best_point))
+        red, blue, turn = best_state
+    won = winner_bits(g, red, blue)
+    kind, distance = outcome(start)
+    return {
+        "outcome": kind,
+        "distance": distance,
+        "winner": "red" if won == 1 else "blue",
+        "line": line,
+    }

@@ -25,55 +25,14 @@ from typing import Any
 
 import numpy as np
 
-from .context import NDContext
-from .geometry import NDGeometry
-from .kernels import children, describe, memo_for
-from .store import CHUNK, NO_KEY, NDStore
+from .context import Context, Stage
+from .geometry import Geometry
+from .kernels import describe, memo_for
+from .store import CHUNK, NO_KEY, Store, padded, tier_name
+from .tier_parts import Part, part_moves
 
 #: Samples of its keys each expand task returns, for choosing the new parts' key ranges.
 SAMPLES = 64
-
-
-def tier_name(t: int) -> str:
-    """The name of tier t's stage and group: ``tier-07``."""
-    return f"tier-{t:02d}"
-
-
-def padded(values: np.ndarray, fill: Any) -> np.ndarray:
-    """``values`` padded with ``fill`` to a whole number of chunks (at least one)."""
-    length = max(CHUNK, -(-len(values) // CHUNK) * CHUNK)
-    out = np.full(length, fill, dtype=values.dtype)
-    out[: len(values)] = values
-    return out
-
-
-@dataclass(frozen=True)
-class Part:
-    """One part of a tier: what a task needs to find its rows."""
-
-    path: str
-    n: int
-    tier: int
-    part: int
-
-
-def read_part(store: NDStore, tier: int, part: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(keys, legal, info)`` of one part, padding dropped (signed 64-bit, as the kernels take them)."""
-    keys = store.row(f"tiers/{tier}/keys", part)
-    valid = keys != NO_KEY
-    legal = store.row(f"tiers/{tier}/legal", part)[valid].astype(np.int64)
-    info = store.row(f"tiers/{tier}/info", part)[valid]
-    return keys[valid].astype(np.int64), legal, info
-
-
-def part_moves(task: Part) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(keys, parent, point, child, skip)`` of a part: its keys, and every legal move of its positions
-    (see :func:`.kernels.children`)."""
-    store = NDStore(task.path, task.n)
-    keys, legal, info = read_part(store, task.tier, task.part)
-    g = NDGeometry.of(task.n).args
-    parent, point, child, skip = children(g, keys, legal, info, memo_for(task.n))
-    return keys, parent, point, child, skip
 
 
 # Tasks --------------------------------------------------------------------------------------------
@@ -86,7 +45,7 @@ def expand_task(task: Part) -> dict[str, Any]:
     unique = np.unique(child).astype(np.uint64)
     out: dict[str, Any] = {"moves": len(child), "count": len(unique), "fences": [], "samples": []}
     if len(unique):
-        store = NDStore(task.path, task.n)
+        store = Store(task.path, task.n)
         full = padded(unique, NO_KEY)
         store.create(f"scratch/{task.tier + 1}/cand_{task.part}", (len(full),), np.uint64, NO_KEY)[...] = full
         out["fences"] = [int(k) for k in full[::CHUNK]]
@@ -113,7 +72,7 @@ def merge_task(task: MergeTask) -> tuple[int, float]:
     """Write ``scratch/<tier>/part_<part>``: the unique keys of the range; return how many (and the
     task's CPU seconds)."""
     c0 = time.process_time()
-    store = NDStore(task.path, task.n)
+    store = Store(task.path, task.n)
     pieces = []
     for j, first, end in task.sources:
         arr = store.array(f"scratch/{task.tier}/cand_{j}")
@@ -129,10 +88,10 @@ def describe_task(task: Part) -> dict[str, float]:
     """Write the part's rows of ``keys``, ``legal``, ``info`` and ``orbit``; return its counts (and the
     task's CPU seconds)."""
     c0 = time.process_time()
-    store = NDStore(task.path, task.n)
+    store = Store(task.path, task.n)
     keys = store.whole(f"scratch/{task.tier}/part_{task.part}")
     keys = keys[keys != NO_KEY]
-    g = NDGeometry.of(task.n).args
+    g = Geometry.of(task.n).args
     legal, info, orbit = describe(g, keys.astype(np.int64), memo_for(task.n))
     t, i = task.tier, task.part
     store.array(f"tiers/{t}/keys")[i] = padded(keys, NO_KEY)
@@ -188,7 +147,7 @@ def sources_for(results: list[dict[str, Any]], lo: int, hi: int) -> tuple[tuple[
 
 
 @dataclass(frozen=True)
-class TierStage:
+class TierStage(Stage):
     """Tier ``tier``: the reachable positions with that many stones (see the module docstring)."""
 
     tier: int
@@ -199,7 +158,7 @@ class TierStage:
         """``tier-<t>``."""
         return tier_name(self.tier)
 
-    def run(self, ctx: NDContext) -> dict[str, Any]:
+    def run(self, ctx: Context) -> dict[str, Any]:
         """Expand the previous tier, merge, describe."""
         store, t, n = ctx.store, self.tier, ctx.n
         store.delete(f"scratch/{t}")
