@@ -52,6 +52,9 @@ class GeoArgs(NamedTuple):
     swaps: np.ndarray
 
 
+#: The old name of :class:`GeoArgs`: numba's on-disk caches written before the rename refer to it, and
+#: without it loading them fails instead of compiling afresh.
+NDArgs = GeoArgs
 #: The fields of :class:`GeoArgs` that the game's ``Grid`` has by the same names.
 GRID_FIELDS = ("n", "full", "not_west", "not_east", "north", "south", "west", "east")
 
