@@ -249,17 +249,25 @@ except ImportError:
     from unitile_py.unitile import webapi as unitile_webapi
 `);
     steps.imported = performance.now() - started;
-    pyodide.runPython(`
+    // Tables that cannot be read are said in the error's own line (str of the GameError), whole.
+    const problem = pyodide.runPython(`
+from unitile_py.errors import GameError
 _names = ${JSON.stringify(tableNames)}
+_problem = None
 if _names:
     _files = {}
     for _name in _names:
         with open(${JSON.stringify(tableDir)} + "/" + _name, "rb") as _f:
             _files[_name] = _f.read()
-    unitile_webapi.API.load_tables(files=_files, check_records=False)
+    try:
+        unitile_webapi.API.load_tables(files=_files, check_records=False)
+    except GameError as _exc:
+        _problem = str(_exc)
     del _files, _f, _name
 del _names
+_problem
 `);
+    if (problem) throw new Error(problem);
     steps.tables = performance.now() - started;
     for (const name of tableNames) {
       pyodide.FS.unlink(`${tableDir}/${name}`);
@@ -296,10 +304,11 @@ ready.then(
     post({ type: "ready", info, timings, version });
   },
   (error) => {
-    // A Python error arrives as a whole traceback: the page shows its last line.
+    // Bad tables arrive as their one line (see boot); only a bug in Python arrives as a whole
+    // traceback, whose last line the page shows.
     const text = String(error && error.message ? error.message : error).trim();
     console.error(text);
-    post({ type: "failed", error: text.split("\n").pop().replace(/^[\w.]*(Game|Unitile|NakedDiagonal)Error: /, "") });
+    post({ type: "failed", error: text.split("\n").pop() });
   },
 );
 
