@@ -265,7 +265,7 @@ def play_game(n: int, kind: str, seed: int, opts: argparse.Namespace, worst: Wor
         if state is None:  # a crafted start refused (it leaves an NDE area): what the page still asks
             worst.timed("nd_load", {"text": f'[Position "{start}"]\n'}, where, text)
             worst.timed("nd_salvage", {"game": game}, where, text)
-            worst.timed("nd_explain", {"game": game, "point": "a1"}, where, text)
+            worst.timed("nd_explain", {"game": game, "move": "a1"}, where, text)
             return positions
         worst.timed("nd_load", {"text": state["record"]}, where, text)
         if ply:
@@ -277,7 +277,7 @@ def play_game(n: int, kind: str, seed: int, opts: argparse.Namespace, worst: Wor
         rng.shuffle(nde)
         rng.shuffle(naked)
         for p in (nde + naked)[:opts.explains]:
-            worst.timed("nd_explain", {"game": game, "point": g.name(p)}, f"{where} {g.name(p)}", text)
+            worst.timed("nd_explain", {"game": game, "move": g.name(p)}, f"{where} {g.name(p)}", text)
         if nde:
             refused = {**game, "moves": [*game["moves"], g.name(nde[0])]}
             worst.timed("nd_salvage", {"game": refused}, f"{where} {g.name(nde[0])}", text)

@@ -1,16 +1,19 @@
 """The part of a game object both games share: the start, the moves, every position, whose turn, result,
 and how a move is judged, named and refused.
 
-Each game's ``Game`` class derives from :class:`History` and adds what is its own: what its rules
-forbid (:meth:`History.rules_forbid`), what a move does (``push``), how a move is named, how large the
-board is and how a won game is described.
+Each game's ``Game`` class derives from :class:`History` and adds what is its own: the ban its rules
+put on a move (:meth:`History.rules_ban`, a value of :mod:`unitile_py.bans`' kind), the words for
+every ban (:meth:`History.words`, from the game's own ``bans`` module), what a move does (``push``),
+how a move is named and how large the board is. A refusal is :class:`~unitile_py.errors.IllegalMove`
+(the game's subclass of it: :attr:`History.illegal`), carrying the ply, the move and the ban.
 """
 
 from __future__ import annotations
 
 from typing import Generic, Protocol, TypeVar
 
-from .errors import GameError
+from .bans import Ban, GameOver, OffBoard
+from .errors import GameError, IllegalMove
 from .records import result_token
 
 
@@ -28,13 +31,18 @@ class PositionLike(Protocol):
 
 
 P = TypeVar("P", bound=PositionLike)
+#: A game's own bans (those of its rules).
+B = TypeVar("B", bound=Ban)
 
 
-class History(Generic[P]):
-    """The moves played from a start and the position after each; subclasses append both together."""
+class History(Generic[P, B]):
+    """The moves played from a start and the position after each; subclasses append both together.
+    ``B`` is the type of the game's own bans, :meth:`rules_ban`'s."""
 
-    #: The game's error class: every refusal is one.
+    #: The game's error class: every bad input is one.
     error: type[GameError] = GameError
+    #: The game's refusal of a move: a subclass of both :class:`IllegalMove` and :attr:`error`.
+    illegal: type[IllegalMove] = IllegalMove
     #: What the game calls the places a move names (``cell``, ``point``).
     place = "place"
     #: The move that stands for a skipped turn, if the game has one: :meth:`pop` takes it back with
@@ -94,13 +102,13 @@ class History(Generic[P]):
         """The board's size as an error names it, such as ``5x5``."""
         raise NotImplementedError
 
-    def won_text(self, winner: str) -> str:
-        """How an error says that ``winner`` has won."""
+    def rules_ban(self, move: int) -> B | None:
+        """The ban the rules put on ``move`` (a place of the board) for the side to move while the game
+        goes on, or None when they allow it."""
         raise NotImplementedError
 
-    def rules_forbid(self, move: int) -> str | None:
-        """Why the rules forbid ``move`` (a place of the board) to the side to move while the game goes
-        on, or None when they allow it."""
+    def words(self, ban: B | OffBoard | GameOver) -> str:
+        """A ban as an error says it, after ``ply N, move:`` (the game's ``bans`` module words it)."""
         raise NotImplementedError
 
     def name_of(self, move: int) -> str:
@@ -117,22 +125,30 @@ class History(Generic[P]):
 
     # ----- judging, naming and taking back moves ------------------------------------------------------
 
-    def why_illegal(self, move: int) -> str | None:
-        """None for a legal move of the side to move, else the reason: not a place of the board, the
-        game is over, or what the rules forbid."""
+    def shared_ban(self, move: int) -> OffBoard | GameOver | None:
+        """The ban every game puts on ``move`` whatever its rules: not a place of the board, or the game
+        is over; else None."""
         if not 0 <= move < self.places:
-            return f"not a {self.place} of the {self.board_text()} board"
+            return OffBoard(self.board_text(), f"{self.place} {move}")
         winner = self.winner()
-        if winner is not None:
-            return f"the game is over: {self.won_text(winner)}"
-        return self.rules_forbid(move)
+        return None if winner is None else GameOver(winner)
+
+    def ban(self, move: int) -> B | OffBoard | GameOver | None:
+        """None for a legal move of the side to move, else the ban on it: not a place of the board,
+        the game is over, or what the rules forbid."""
+        return self.shared_ban(move) or self.rules_ban(move)
+
+    def why_illegal(self, move: int) -> str | None:
+        """None for a legal move of the side to move, else its ban in the game's words."""
+        ban = self.ban(move)
+        return None if ban is None else self.words(ban)
 
     def refuse(self, move: int) -> None:
-        """The game's error naming the ply, the move and why, unless ``move`` is legal now."""
-        why = self.why_illegal(move)
-        if why is not None:
+        """:attr:`illegal` with the ply, the move and its ban, unless ``move`` is legal now."""
+        ban = self.ban(move)
+        if ban is not None:
             name = self.name_of(move) if 0 <= move < self.places else f"{self.place} {move}"
-            raise self.error(f"ply {self.ply + 1}, {name}: {why}")
+            raise self.illegal(self.ply + 1, move, name, ban, self.words(ban))
 
     def push_name(self, name: str) -> None:
         """Play a move named in the notation, such as ``c4``."""

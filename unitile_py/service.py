@@ -133,10 +133,9 @@ def moves_lost(moves: Any, noun: str) -> str:
 #: per point and a skip at most between two; with its tables, a Unitile slide lowers a sum of values or
 #: ends the game), and few enough for a record (:data:`~unitile_py.records.MAX_RECORD`) to hold and load
 #: again. Without Unitile's tables every slide next to the bubble is legal: nothing else bounds a game,
-#: so Unitile's :class:`~unitile_py.unitile.game.Game` refuses a slide after this many (:data:`TOO_LONG`).
+#: so Unitile's :class:`~unitile_py.unitile.game.Game` refuses a slide after this many
+#: (:class:`unitile_py.bans.TooLong`).
 MAX_TURNS = 10_000
-#: Why no move follows the :data:`MAX_TURNS`-th.
-TOO_LONG = f"the game has reached {MAX_TURNS:,} moves, the most a game may have"
 
 
 def names_of(game: dict[str, Any], what: str, error: type[GameError]) -> list[str]:

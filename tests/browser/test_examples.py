@@ -186,4 +186,4 @@ def test_the_refusals_the_about_page_quotes_are_the_services_words(site: Site) -
     assert len(quoted) == 2, quoted
     api = unitile_api()
     after_c4 = api.play(api.new_game(), "c4")
-    assert quoted == [api.explain(after_c4, "c3"), api.explain(api.new_game(), "a1")]
+    assert quoted == [api.explain(after_c4, "c3")["text"], api.explain(api.new_game(), "a1")["text"]]

@@ -300,6 +300,31 @@ def test_a_wrong_type_for_a_script_is_said_in_one_line(
             s.context.close()
 
 
+def failed_line(browser: Any, root: Path) -> str:
+    """The line Unitile's page shows when it cannot start from the site under ``root``."""
+    with wrong_types_server(root, set(), "") as url:
+        s = make_context(browser, url)
+        try:
+            s.page.goto(url)
+            wait_until(lambda: s.js("document.body && document.body.dataset.ready") == "failed", "failed")
+            return str(s.page.locator("#loading-text").inner_text())
+        finally:
+            s.context.close()
+
+
+def test_damaged_tables_are_said_in_their_own_line(browser: Any, www: Path, tmp_path: Path) -> None:
+    """Python hands the page the error's one line (no class name for the page to strip)."""
+    root = tmp_path / "www"
+    shutil.copytree(www, root)
+    table = root / PREFIX / "tables" / "5x5" / "a5.bin"
+    size = table.stat().st_size
+    table.write_bytes(table.read_bytes()[:-10])
+    assert failed_line(browser, root) == (
+        f"Unitile could not start: tables 5x5: a5.bin has {size - 10} bytes, manifest.json says {size} "
+        "(truncated?)"
+    )
+
+
 def test_a_wasm_sent_as_octet_stream_still_boots(browser: Any, www: Path) -> None:
     """Pyodide's instantiateStreaming refuses it and would wait for ever: the worker compiles the
     bytes instead."""
@@ -319,14 +344,6 @@ def test_a_missing_runtime_file_is_said_in_one_line(
     root = tmp_path / "www"
     shutil.copytree(www, root)
     (root / PREFIX / missing).unlink()
-    with wrong_types_server(root, set(), "") as url:
-        s = make_context(browser, url)
-        try:
-            s.page.goto(url)
-            wait_until(lambda: s.js("document.body && document.body.dataset.ready") == "failed", "failed")
-            assert s.page.locator("#loading-text").inner_text() == (
-                f"Unitile could not start: the server has no {missing} (HTTP 404): "
-                "copy the whole build/site folder."
-            )
-        finally:
-            s.context.close()
+    assert failed_line(browser, root) == (
+        f"Unitile could not start: the server has no {missing} (HTTP 404): copy the whole build/site folder."
+    )

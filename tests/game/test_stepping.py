@@ -263,7 +263,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "nd_load": {"text": "d4 c3"},
     "nd_play": {"game": game(7, ["d4"]), "move": "c3"},
     "nd_undo": {"game": game(7, ["d4", "c3"]), "humans": ["r"]},
-    "nd_explain": {"game": game(7, ["d4"]), "point": "e5"},
+    "nd_explain": {"game": game(7, ["d4"]), "move": "e5"},
     "nd_salvage": {"game": game(7, ["d4", "e5"])},
     "nd_hint": {"game": game(7, ["d4", "c3"])},
     "nd_hint_source": {"game": game(7, ["d4", "c5"])},

@@ -22,7 +22,7 @@ site worker's service).
 
 from ..colours import BLUE, COLOURS, RED, other
 from ..errors import NakedDiagonalError
-from .bans import Ban, LeavesNDE, NakedDiagonal, Occupied
+from .bans import Ban, IllegalPlacement, LeavesNDE, NakedDiagonal, Occupied
 from .game import Game, parse_record
 from .grid import Grid, Symmetry
 from .legality import (
@@ -54,6 +54,7 @@ __all__ = [
     "Ban",
     "Game",
     "Grid",
+    "IllegalPlacement",
     "LeavesNDE",
     "NDRecord",
     "NakedDiagonal",

@@ -1,7 +1,8 @@
 """A game of Naked Diagonal: the start, the turns, legality, skipped turns, undo and the result.
 
 :class:`Game` owns legality as the Unitile game does: :meth:`Game.push` places a stone of the side to
-move and refuses, naming the ply and why, a point that is taken, a stone that would form a naked
+move and refuses, with :class:`~unitile_py.naked_diagonal.bans.IllegalPlacement` (the ply, the point
+and the ban: :mod:`.bans`), a point that is taken, a stone that would form a naked
 diagonal, one that would leave a naked-diagonal-equivalent area, and any move after the end. When the
 opponent then has no legal placement, their turn is skipped: the game records a :data:`SKIP` for it
 and the same side moves again. :meth:`pop` takes back the last placement with the skip after it.
@@ -13,7 +14,9 @@ The turns are numbered as plies, skips included, as a record writes them.
 >>> g.push_name("a3")
 Traceback (most recent call last):
     ...
-unitile_py.errors.NakedDiagonalError: ply 3, a3: Red on a3 forms a naked diagonal with b2
+unitile_py.naked_diagonal.bans.IllegalPlacement: ply 3, a3: Red on a3 forms a naked diagonal with b2
+>>> g.ban(g.grid.point("a3")).kind, g.ban(g.grid.point("b2")).kind, g.ban(g.grid.point("b3"))
+('naked', 'occupied', None)
 >>> for name in ("b3", "c3", "a2", "a1", "b1"):
 ...     g.push_name(name)
 >>> g.record_text().splitlines()[-1], g.grid.names(g.winner_chain())
@@ -21,18 +24,20 @@ unitile_py.errors.NakedDiagonalError: ply 3, a3: Red on a3 forms a naked diagona
 >>> g.push_name("a3")
 Traceback (most recent call last):
     ...
-unitile_py.errors.NakedDiagonalError: ply 8, a3: the game is over: Red has won
+unitile_py.naked_diagonal.bans.IllegalPlacement: ply 8, a3: the game is over: Red has won
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..bans import GameOver, OffBoard
 from ..colours import COLOUR_NAMES, other
 from ..coords import quote
-from ..errors import GameError, NakedDiagonalError
+from ..errors import GameError, IllegalMove, NakedDiagonalError
 from ..history import History
 from ..records import MoveReader, check_result, split_record
+from .bans import Ban, IllegalPlacement, needless_skip, why
 from .grid import Grid
 from .legality import after, check_start, explain, legal_mask
 from .notation import SKIP, SKIP_WORD, NDRecord, format_record, move_name, start_headers, start_of
@@ -40,11 +45,12 @@ from .position import Position
 from .rules import chain
 
 
-class Game(History[Position]):
+class Game(History[Position, Ban]):
     """The turns of one game from a start position, each checked; undo with :meth:`pop` (a placement is
     taken back with the skip it caused)."""
 
     error = NakedDiagonalError
+    illegal = IllegalPlacement
     place = "point"
     skip = SKIP
 
@@ -56,9 +62,7 @@ class Game(History[Position]):
         for move in moves:
             if move == SKIP:
                 if not skipped:
-                    raise NakedDiagonalError(
-                        f"ply {self.ply + 1}: skip, but {COLOUR_NAMES[self.position.turn]} can place"
-                    )
+                    raise NakedDiagonalError(f"ply {self.ply + 1}: {needless_skip(self.position.turn)}")
                 skipped = False
                 continue
             skipped = self.push(move)
@@ -97,20 +101,26 @@ class Game(History[Position]):
         """The board's size, such as ``5x5``."""
         return f"{self.grid.n}x{self.grid.n}"
 
-    def won_text(self, winner: str) -> str:
-        """``Red has won`` or ``Blue has won``."""
-        return f"{COLOUR_NAMES[winner]} has won"
-
-    def rules_forbid(self, point: int) -> str | None:
-        """The ban on a stone of the side to move on ``point``, in a sentence, or None."""
+    def rules_ban(self, point: int) -> Ban | None:
+        """The ban on a stone of the side to move on ``point`` (:func:`.legality.explain`), or None."""
         position = self.position
-        ban = explain(position, point, position.turn)
-        return None if ban is None else ban.describe(self.grid)
+        return explain(position, point, position.turn)
+
+    def quick_ban(self, point: int) -> Ban | OffBoard | GameOver | None:
+        """:meth:`ban` without the search for an NDE area's culprit (the whole area stands for it, not
+        narrowed): for a caller that needs only the kind of ban, such as a link's refused placement."""
+        position = self.position
+        return self.shared_ban(point) or explain(position, point, position.turn, narrow=False)
+
+    def words(self, ban: Ban | OffBoard | GameOver) -> str:
+        """A ban in an error's words (:func:`.bans.why`)."""
+        return why(ban, self.grid)
 
     def push(self, point: int) -> bool:
         """Place a stone of the side to move on ``point``; True when that skips the opponent's turn.
 
-        Raises :class:`NakedDiagonalError` naming the ply and why when the placement is not legal.
+        Raises :class:`~unitile_py.naked_diagonal.bans.IllegalPlacement` (a :class:`NakedDiagonalError`)
+        with the ply, the point and the ban when the placement is not legal.
         """
         self.refuse(point)
         before = self.position
@@ -177,19 +187,20 @@ def parse_record(text: str) -> NDRecord:
             raise NakedDiagonalError(f"record: ply {ply}, {quote(token)}: comes after the game has ended")
         if token.lower() == SKIP_WORD:
             if not skipped:
-                raise NakedDiagonalError(
-                    f"record: ply {ply}: skip, but {COLOUR_NAMES[game.position.turn]} can place"
-                )
+                raise NakedDiagonalError(f"record: ply {ply}: {needless_skip(game.position.turn)}")
             skipped = False
             continue
         if skipped:
             who = COLOUR_NAMES[other(game.position.turn)]
             raise NakedDiagonalError(f"record: ply {ply - 1}: {who} has no legal placement here: write skip")
         try:
-            skipped = game.push(game.grid.point(token, "move"))
+            point = game.grid.point(token, "move")
         except GameError as exc:
-            message = str(exc) if str(exc).startswith("ply ") else f"ply {ply}: {exc}"
-            raise NakedDiagonalError(f"record: {message}") from None
+            raise NakedDiagonalError(f"record: ply {ply}: {exc}") from None
+        try:
+            skipped = game.push(point)
+        except IllegalMove as exc:  # it names the ply already
+            raise NakedDiagonalError(f"record: {exc}") from None
     record = game.record()
     record.result = check_result(reader.result, game.winner())
     return record

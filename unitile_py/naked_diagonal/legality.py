@@ -32,10 +32,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..colours import BLUE, COLOUR_NAMES, COLOURS, RED, other
+from ..bans import GameOver
+from ..colours import BLUE, COLOURS, RED, other
 from ..errors import NakedDiagonalError
 from .areas import Solver
-from .bans import Ban, LeavesNDE, NakedDiagonal, Occupied, banned
+from .bans import Ban, LeavesNDE, NakedDiagonal, Occupied, banned, why
 from .cache import UntrackedCache
 from .construct import constructions
 from .culprit import culprit_of
@@ -384,12 +385,12 @@ def after(position: Position, point: int) -> Position:
     g = position.grid
     winner = position.winner()
     if winner is not None:
-        raise NakedDiagonalError(f"the game is over: {COLOUR_NAMES[winner]} has won")
+        raise NakedDiagonalError(why(GameOver(winner), g))
     if not 0 <= point < g.size:
         raise NakedDiagonalError(f"point {point} is off the {g.n}x{g.n} board")
     ban = explain(position, point, position.turn)
     if ban is not None:
-        raise NakedDiagonalError(ban.describe(g))
+        raise NakedDiagonalError(why(ban, g))
     placed = position.place(point, position.turn)
     opponent = other(position.turn)
     if placed.winner() is None and not has_legal_placement(placed, opponent):
@@ -429,8 +430,8 @@ def check_start(position: Position) -> Position:
     return position
 
 
-def explain(position: Position, point: int, colour: str) -> Ban | None:
-    """Why a stone of ``colour`` on ``point`` is not legal, or ``None`` when it is."""
+def explain(position: Position, point: int, colour: str, narrow: bool = True) -> Ban | None:
+    """Why ``colour`` may not place on ``point`` (unless ``narrow``, an NDE area is its culprit), or None."""
     g = position.grid
     if colour not in COLOURS:
         raise ValueError(f"colour {colour!r}: expected 'r' or 'b'")
@@ -444,6 +445,6 @@ def explain(position: Position, point: int, colour: str) -> Ban | None:
     after = position.place(point, colour)
     solver = engine(g).solver
     for area in nde_regions(after, point):
-        culprit, narrowed = culprit_of(solver, after, area, point)
+        culprit, narrowed = culprit_of(solver, after, area, point) if narrow else (area, False)
         return LeavesNDE(point, colour, area, banned(after, area), culprit, narrowed)
     raise AssertionError("an illegal placement leaves an NDE region")  # pragma: no cover

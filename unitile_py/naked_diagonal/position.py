@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from ..colours import BLUE, COLOUR_NAMES, COLOURS, RED, other
 from ..coords import check_row, quote, split_position
 from ..errors import GameError, NakedDiagonalError
+from .bans import NakedDiagonal, Occupied, why
 from .grid import Grid, Symmetry
 from .rules import forms, naked_diagonals, winner
 
@@ -116,11 +117,10 @@ class Position:
         if not 0 <= point < g.size:
             raise NakedDiagonalError(f"point {point} is off the {g.n}x{g.n} board")
         if not self.empty_points >> point & 1:
-            raise NakedDiagonalError(f"{g.name(point)} is not empty")
+            raise NakedDiagonalError(why(Occupied(point, RED if self.red >> point & 1 else BLUE), g))
         q = forms(g, self.stones(colour), point)
         if q is not None:
-            raise NakedDiagonalError(
-                f"{COLOUR_NAMES[colour]} on {g.name(point)} forms a naked diagonal with {g.name(q)}")
+            raise NakedDiagonalError(why(NakedDiagonal(point, q, colour), g))
         bit = 1 << point
         red, blue = (self.red | bit, self.blue) if colour == RED else (self.red, self.blue | bit)
         return _unchecked(g, red, blue, self.turn)

@@ -348,15 +348,20 @@ def _read(where: str, path: Path, size: int | None = None) -> bytes:
     return read_bytes(where, path, NakedDiagonalError, size, MAX_MANIFEST_BYTES if size is None else size)
 
 
+class _Damaged(NakedDiagonalError):
+    """A fault of a folder of tables, said once as ``tables damaged: ...``."""
+
+
 @contextlib.contextmanager
 def _damage() -> Iterator[None]:
     """A context in which a fault of the files (a :class:`NakedDiagonalError`) reads ``tables damaged: ...``,
     so that no lookup answers from incomplete tables (a position of a missing tier read as not reachable)."""
     try:
         yield
+    except _Damaged:
+        raise
     except NakedDiagonalError as exc:
-        text = str(exc)
-        raise NakedDiagonalError(text if text.startswith(DAMAGED) else DAMAGED + text) from None
+        raise _Damaged(DAMAGED + str(exc)) from None
 
 
 #: How every fault of a folder of tables begins.

@@ -15,8 +15,8 @@ skips out, replaying puts them back).
 >>> state["turn"], state["last"], state["stones"], len(state["legal"])
 ('r', 'a1', {'r': 1, 'b': 1}, 19)
 >>> ban = api.explain(game, "d4")
->>> ban["kind"], ban["partner"], ban["shared"]
-('naked', 'c3', ['c4', 'd3'])
+>>> ban["kind"], ban["move"], ban["partner"], ban["shared"]
+('naked', 'd4', 'c3', ['c4', 'd3'])
 >>> print(ban["text"])
 Red on d4 would form a naked diagonal with c3: neither c4 nor d3 holds a red stone.
 >>> api.explain(game, "c4") is None
@@ -30,23 +30,24 @@ from functools import lru_cache
 from typing import Any
 
 from .. import puzzles, service
-from ..colours import BLUE, COLOUR_NAMES, RED
+from ..bans import OffBoard
+from ..colours import BLUE, RED
 from ..coords import is_ascii_number, quote
 from ..errors import GameError, NakedDiagonalError
 from ..mcts import Steps, finish
 from ..playing import Player
 from ..records import split_record
-from ..service import whole
-from .bans import LeavesNDE, NakedDiagonal, Occupied, game_over
+from ..service import shown, whole
+from .bans import LeavesNDE, NakedDiagonal, Refusal, clause, needless_skip, sentence
 from .game import Game, parse_record
 from .grid import Grid
 from .keys import default_root
-from .legality import check_start, explain, is_legal, legal_mask
+from .legality import check_start, legal_mask
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
 from .position import Position
 from .review import review_game, review_tables
-from .rules import chain, forms
+from .rules import chain
 from .strategy import strategy_problem, strategy_sizes, winner_of
 from .tables import solved_sizes, tables_for, tables_problem
 
@@ -295,60 +296,37 @@ class Api(service.Service[Game]):
             return None
         return {grid.name(p): {"result": result, "placements": n} for p, (result, n) in sorted(moves.items())}
 
-    def explain(self, game: Any, point: Any) -> dict[str, Any] | None:
-        """Why the side to move may not place on ``point`` now, for the board to show; None when it may.
+    def explain(self, game: Any, move: Any) -> dict[str, Any] | None:
+        """Why the side to move may not place on ``move`` now, for the board to show; None when it may.
 
-        Always ``kind``, ``point``, ``colour`` (the side to move) and ``text`` (one line for the
-        player). ``kind`` "occupied"; "naked": ``partner``, the diagonal neighbour the stone would
-        form a naked diagonal with, and ``shared``, the two points next to both (neither holds the
-        colour); "nde": ``area``, the empty area the placement would leave that no sequence of
-        placements can fill without a naked diagonal, ``bad`` and ``banned`` (the colours that could
-        place nowhere in it: the area is BAD, banned and disconnected, when there is one) and
-        ``culprit``, a part of the area that cannot be filled (a smallest one in areas of up to 11
-        points) and ``narrowed``, false when the search for that part was cut short (within a fixed
-        amount of work: the culprit is then the whole area or a core of it, and ``text`` says so);
-        "over" once a colour has won.
+        Always ``kind`` (the ban's kind, :mod:`.bans`), ``move`` (the point's name), ``colour`` (the
+        side to move) and ``text`` (one line for the player), as Unitile's ``explain``. ``kind``
+        "occupied"; "naked": ``partner``, the diagonal neighbour the stone would form a naked diagonal
+        with, and ``shared``, the two points next to both (neither holds the colour); "nde": ``area``,
+        the empty area the placement would leave that no sequence of placements can fill without a
+        naked diagonal, ``bad`` and ``banned`` (the colours that could place nowhere in it: the area is
+        BAD, banned and disconnected, when there is one) and ``culprit``, a part of the area that cannot
+        be filled (a smallest one in areas of up to 11 points) and ``narrowed``, false when the search
+        for that part was cut short (within a fixed amount of work: the culprit is then the whole area
+        or a core of it, and ``text`` says so); "off_board" for a name of no point; "over" once a
+        colour has won.
         """
+        if not isinstance(move, str):
+            raise NakedDiagonalError(f"move must be {self.move_text}")
         g = self.replay(game)
-        if not isinstance(point, str):
-            raise NakedDiagonalError("point must be a point name such as e5")
         grid = g.grid
-        p = grid.point(point.strip(), "point")
-        name = grid.name(p)
-        colour = g.position.turn
-        who = COLOUR_NAMES[colour]
-        out: dict[str, Any] = {"point": name, "colour": colour}
-        over = game_over(g.position)
-        if over is not None:
-            return {**out, "kind": "over", "text": over}
-        ban = explain(g.position, p, colour)
+        point = _point(g, move)
+        ban = OffBoard(g.board_text(), shown(move)) if point is None else g.ban(point)
         if ban is None:
             return None
-        if isinstance(ban, Occupied):
-            held = COLOUR_NAMES[ban.colour].lower()
-            return {**out, "kind": "occupied", "text": f"{name} already holds a {held} stone."}
+        name = shown(move) if point is None else grid.name(point)
+        out: dict[str, Any] = {"kind": ban.kind, "move": name, "colour": g.position.turn}
         if isinstance(ban, NakedDiagonal):
-            partner = grid.name(ban.partner)
-            shared = list(grid.names(next(1 << s | 1 << t for q, s, t in grid.diag[p] if q == ban.partner)))
-            return {
-                **out,
-                "kind": "naked",
-                "partner": partner,
-                "shared": shared,
-                "text": f"{who} on {name} would form a naked diagonal with {partner}: "
-                f"neither {shared[0]} nor {shared[1]} holds a {who.lower()} stone.",
-            }
-        assert isinstance(ban, LeavesNDE)
-        return {
-            **out,
-            "kind": "nde",
-            "area": _names(grid, ban.area),
-            "bad": ban.bad,
-            "banned": list(ban.banned),
-            "culprit": _names(grid, ban.culprit),
-            "narrowed": ban.narrowed,
-            "text": _nde_text(grid, ban),
-        }
+            out.update(partner=grid.name(ban.partner), shared=_names(grid, ban.shared(grid)))
+        elif isinstance(ban, LeavesNDE):
+            out.update(area=_names(grid, ban.area), bad=ban.bad, banned=list(ban.banned),
+                       culprit=_names(grid, ban.culprit), narrowed=ban.narrowed)
+        return {**out, "text": sentence(ban, grid)}
 
     # ----- review -----------------------------------------------------------------------------------
 
@@ -493,62 +471,31 @@ def _check_skips(g: Game, wanted: list[str]) -> None:
     for word in wanted:
         if word == SKIP_WORD:
             if i >= g.ply or g.moves[i] != SKIP:
-                raise NakedDiagonalError(
-                    f"ply {i + 1}: skip, but {COLOUR_NAMES[g.positions[i].turn]} can place"
-                )
+                raise NakedDiagonalError(f"ply {i + 1}: {needless_skip(g.positions[i].turn)}")
         elif g.moves[i] == SKIP:
             i += 1  # a skip left out: the placement after it is the next turn
         i += 1
 
 
+def _point(g: Game, name: str) -> int | None:
+    """The point ``name`` names on the game's board, or None."""
+    try:
+        return g.grid.point(name.strip())
+    except GameError:
+        return None
+
+
 def _why_not(g: Game, name: Any, skipped: bool) -> str | None:
-    """Why the next name of a link cannot be played, as the end of a sentence; None when it can.
-    ``skipped``: the game has just skipped a player, so a ``skip`` may stand here."""
+    """Why the next name of a link cannot be played, as the end of a sentence (:func:`.bans.clause`);
+    None when it can. ``skipped``: the game has just skipped a player, so a ``skip`` may stand here."""
     if not isinstance(name, str):
         return "is not a point name"
-    text = name.strip().lower()
-    if text == SKIP_WORD:
-        return None if skipped else f"is a skip, but {COLOUR_NAMES[g.position.turn]} can place"
-    try:
-        point = g.grid.point(text)
-    except GameError:
-        return f"is not a point of the {g.grid.n}x{g.grid.n} board"
-    if g.is_over():
-        return "comes after the end of the game"
-    position = g.position
-    if not position.empty_points >> point & 1:
-        return "is taken already"
-    partner = forms(g.grid, position.stones(position.turn), point)
-    if partner is not None:
-        return f"would form a naked diagonal with {g.grid.name(partner)}"
-    if is_legal(position, point, position.turn):
-        return None
-    # (explain's culprit is not needed here: its search would only cost time)
-    return "would leave an area that no sequence of placements can fill (NDE)"
-
-
-def _nde_text(grid: Grid, ban: LeavesNDE) -> str:
-    """What a player reads about a placement that would leave an NDE area."""
-    who = COLOUR_NAMES[ban.colour]
-    size = ban.area.bit_count()
-    where = " ".join(grid.names(ban.area)) if size <= 6 else f"the {size} points outlined"
-    start = f"{who} on {grid.name(ban.point)} would leave {where}"
-    if not ban.bad:
-        text = f"{start} as an NDE area: no sequence of placements fills it without a naked diagonal."
-    elif len(ban.banned) == 2:
-        text = f"{start} banned and disconnected (BAD): neither colour could place anywhere in it."
-    else:
-        banned, other = COLOUR_NAMES[ban.banned[0]], COLOUR_NAMES[BLUE if ban.banned[0] == RED else RED]
-        why = f"{banned} could place nowhere in it, {other} could not fill it alone"
-        text = f"{start} banned and disconnected (BAD): {why}."
-    if ban.culprit != ban.area:
-        part = " ".join(grid.names(ban.culprit))
-        text += f" {'' if ban.culprit.bit_count() == 1 else 'Its part '}{part} could never be filled."
-        if not ban.narrowed:
-            text += " (A smaller such part may exist: the search for one was cut short.)"
-    elif not ban.narrowed:
-        text += " The part of it to blame was not narrowed down: the search for one was cut short."
-    return text
+    if name.strip().lower() == SKIP_WORD:
+        return None if skipped else f"is a {needless_skip(g.position.turn)}"
+    point = _point(g, name)
+    # (only the kind of ban is said: the search for an NDE area's culprit would only cost time)
+    ban: Refusal | None = OffBoard(g.board_text(), shown(name)) if point is None else g.quick_ban(point)
+    return None if ban is None else clause(ban, g.grid)
 
 
 #: The service :func:`unitile_py.webapi.handle` routes the ``nd_`` requests to.

@@ -2,7 +2,8 @@
 
 :class:`Game` owns legality, as python-chess's ``Board`` does: every move goes through :meth:`Game.push`,
 which refuses a slide that is not next to the bubble, one made after the game has ended, and one the
-value rule forbids (a slide must unite a colour or lower T = r + b; the lookup tables know which). The
+value rule forbids (a slide must unite a colour or lower T = r + b; the lookup tables know which), with
+:class:`~unitile_py.unitile.bans.IllegalSlide`: the ply, the cell and the ban (:mod:`.bans`). The
 rules come from a :class:`unitile_py.unitile.lookups.Lookups`: by default the board's tables; a board without
 tables is an error that says so, unless the caller asks for :data:`unitile_py.unitile.lookups.ADJACENT_ONLY`.
 
@@ -14,7 +15,9 @@ tables is an error that says so, unless the caller asks for :data:`unitile_py.un
 >>> g.push_name("c3")
 Traceback (most recent call last):
     ...
-unitile_py.errors.UnitileError: ply 2, c3: neither unites a colour nor lowers the sum of the two values
+unitile_py.unitile.bans.IllegalSlide: ply 2, c3: neither unites a colour nor lowers the sum of the two values
+>>> g.ban(g.board.cell("c3")), g.ban(g.board.cell("a1"))
+(NotLower(cell=12), NotAdjacent(cell=20))
 >>> g.push_name("d4"); g.record_text()
 '1. c4 d4 *\\n'
 >>> g.pop() == g.board.cell("d4"), g.ply
@@ -25,21 +28,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..bans import GameOver, OffBoard, TooLong
 from ..errors import GameError, UnitileError
 from ..history import History
-from ..service import MAX_TURNS, TOO_LONG
+from ..service import MAX_TURNS
+from .bans import Ban, IllegalSlide, NotLower, why
 from .board import Board
 from .lookups import Lookups
 from .notation import Record, format_record, start_headers
 from .position import Position
 from .tables import tables_for
-
-#: Why the value rule refuses a slide.
-NOT_LOWER = "neither unites a colour nor lowers the sum of the two values"
-#: Why a slide is no slide at all.
-NOT_ADJACENT = "not next to the bubble"
-#: Why the bubble itself cannot slide.
-EMPTY_CELL = "the empty cell, not a tile"
 
 
 def default_rules(board: Board) -> Lookups:
@@ -50,10 +48,11 @@ def default_rules(board: Board) -> Lookups:
         raise UnitileError(f"{exc}: the value rule cannot be checked on {board} without them") from None
 
 
-class Game(History[Position]):
+class Game(History[Position, Ban]):
     """The moves of one game from a start position, each checked by ``rules``; undo with :meth:`pop`."""
 
     error = UnitileError
+    illegal = IllegalSlide
     place = "cell"
 
     def __init__(
@@ -96,31 +95,30 @@ class Game(History[Position]):
         """The board's size, such as ``5x5``."""
         return str(self.board)
 
-    def won_text(self, winner: str) -> str:
-        """``red is united`` or ``blue is united``."""
-        return f"{'red' if winner == 'r' else 'blue'} is united"
-
-    def rules_forbid(self, cell: int) -> str | None:
-        """Why the tile on ``cell`` may not slide (:data:`EMPTY_CELL`, :data:`NOT_ADJACENT`,
-        :data:`NOT_LOWER`, :data:`~unitile_py.service.TOO_LONG` after
+    def rules_ban(self, cell: int) -> Ban | None:
+        """The ban on a slide from ``cell`` (:mod:`.bans`; :class:`~unitile_py.bans.TooLong` after
         :data:`~unitile_py.service.MAX_TURNS` moves), or None."""
         if len(self._moves) >= MAX_TURNS:
-            return TOO_LONG
+            return TooLong(MAX_TURNS)
         position = self.position
-        if cell == position.bubble:
-            return EMPTY_CELL
-        if cell not in position.slides():
-            return NOT_ADJACENT
+        slide = position.slide_ban(cell)
+        if slide is not None:
+            return slide
         if cell not in self.rules.legal(position):
-            return NOT_LOWER
+            return NotLower(cell)
         return None
+
+    def words(self, ban: Ban | OffBoard | GameOver) -> str:
+        """A ban in an error's words (:func:`.bans.why`)."""
+        return why(ban)
 
     def is_legal(self, cell: int) -> bool:
         """True when the slide from ``cell`` is legal now."""
         return self.why_illegal(cell) is None
 
     def push(self, cell: int) -> None:
-        """Slide the tile on ``cell``; :class:`UnitileError` naming the ply and why if it is not legal."""
+        """Slide the tile on ``cell``; :class:`~unitile_py.unitile.bans.IllegalSlide` (a
+        :class:`UnitileError`) with the ply, the cell and the ban if it is not legal."""
         self.refuse(cell)
         self._positions.append(self.position.play(cell))
         self._moves.append(cell)
@@ -145,4 +143,4 @@ class Game(History[Position]):
         return format_record(self.record())
 
 
-__all__ = ["EMPTY_CELL", "NOT_ADJACENT", "NOT_LOWER", "Game", "default_rules"]
+__all__ = ["Game", "default_rules"]

@@ -15,6 +15,7 @@ from ..colours import BLUE, RED
 from ..coords import check_row, quote, split_position
 from ..errors import GameError, UnitileError
 from ..records import MoveReader, check_result, format_headers, format_moves, split_record
+from .bans import why
 from .board import Board
 from .position import Position
 
@@ -82,10 +83,9 @@ def format_position(position: Position) -> str:
 def parse_move(position: Position, name: str) -> int:
     """The cell of a named slide, checked to be next to the bubble (the value rule is the game's)."""
     cell = position.board.cell(name)
-    if cell == position.bubble:
-        raise UnitileError(f"move {quote(name)}: {position.board.name(cell)} is the empty cell, not a tile")
-    if cell not in position.slides():
-        raise UnitileError(f"move {quote(name)}: {position.board.name(cell)} is not next to the bubble")
+    ban = position.slide_ban(cell)
+    if ban is not None:
+        raise UnitileError(f"move {quote(name)}: {position.board.name(cell)} is {why(ban)}")
     return cell
 
 
@@ -161,10 +161,9 @@ def parse_record(text: str) -> Record:
             cell = position.board.cell(token)
         except GameError as exc:
             raise UnitileError(f"record: ply {ply}: {exc}") from None
-        if cell == position.bubble:
-            raise UnitileError(f"record: ply {ply}, {position.board.name(cell)}: the empty cell, not a tile")
-        if cell not in position.slides():
-            raise UnitileError(f"record: ply {ply}, {position.board.name(cell)}: not next to the bubble")
+        ban = position.slide_ban(cell)
+        if ban is not None:
+            raise UnitileError(f"record: ply {ply}, {position.board.name(cell)}: {why(ban)}")
         record.moves.append(cell)
         position = position.play(cell)
     record.result = check_result(reader.result, position.winner())

@@ -20,9 +20,11 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NoReturn
 
 from ..colours import BLUE, COLOURS, RED, other
 from ..errors import UnitileError
+from .bans import EmptyCell, NotAdjacent, why
 from .board import Board
 from .index import Indexer
 
@@ -91,12 +93,24 @@ class Position:
         """The cells of the tiles next to the bubble: every slide, before the value rule."""
         return self.board.neighbours[self.bubble]
 
+    def slide_ban(self, cell: int) -> EmptyCell | NotAdjacent | None:
+        """The ban on a slide from ``cell`` before the value rule (:mod:`.bans`): the cell is the
+        bubble, or not next to it; None for a tile next to the bubble."""
+        if cell == self.bubble:
+            return EmptyCell(cell)
+        if cell not in self.board.neighbours[self.bubble]:
+            return NotAdjacent(cell)
+        return None
+
+    def _refuse(self, cell: int) -> NoReturn:
+        ban = self.slide_ban(cell)
+        assert ban is not None
+        raise UnitileError(f"{self.board.name(cell)} is {why(ban)}")
+
     def play(self, cell: int) -> Position:
         """The position after the tile on ``cell`` slides into the bubble; the turn passes."""
-        if cell == self.bubble:
-            raise UnitileError(f"{self.board.name(cell)} is the empty cell, not a tile")
-        if cell not in self.board.neighbours[self.bubble]:
-            raise UnitileError(f"{self.board.name(cell)} is not next to the bubble")
+        if cell == self.bubble or cell not in self.board.neighbours[self.bubble]:
+            self._refuse(cell)
         red = self.red
         if red >> cell & 1:
             red = (red & ~(1 << cell)) | (1 << self.bubble)

@@ -30,7 +30,7 @@ the rest could not:
 >>> fixed["problem"]
 'slide 2 of the link, a1, is not next to the empty cell, so it and the 1 after it were not played'
 >>> api.explain(api.new_game(), "a1")
-'a1 is not next to the empty cell'
+{'kind': 'not_adjacent', 'move': 'a1', 'colour': 'r', 'text': 'a1 is not next to the empty cell'}
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import puzzles, service
+from ..bans import OffBoard
 from ..colours import BLUE, RED
 from ..errors import GameError, UnitileError
 from ..mcts import Steps, finish
@@ -46,8 +47,9 @@ from ..playing import Player
 from ..seeds import position_rng
 from ..service import shown
 from . import players
+from .bans import Refusal, clause, sentence
 from .board import Board
-from .game import EMPTY_CELL, NOT_ADJACENT, NOT_LOWER, Game
+from .game import Game
 from .lookups import ADJACENT_ONLY, Lookups
 from .notation import Record, check_start, format_record, parse_position, parse_record, start_headers
 from .position import Position
@@ -184,30 +186,35 @@ class Api(service.Service[Game]):
         self._last = g  # the page asks for this game's state next
         return {"game": _plain_game(g), "problem": problem}
 
-    def explain(self, game: dict[str, Any], move: str) -> str | None:
-        """Why the tile on ``move`` may not slide now, in a player's words, those of the rules page
-        ("c3 would not lower the sum of the two values"), or None when it may."""
+    def explain(self, game: dict[str, Any], move: Any) -> dict[str, Any] | None:
+        """Why the tile on ``move`` may not slide now, or None when it may: ``kind`` (the ban's kind,
+        :mod:`.bans`), ``move`` (the name as a player writes it), ``colour`` (the side to move) and
+        ``text``, in a player's words, those of the rules page ("c3 would not lower the sum of the two
+        values"). Naked Diagonal's ``explain`` has the same shape, with fields of its own besides."""
+        if not isinstance(move, str):
+            raise UnitileError(f"move must be {self.move_text}")
         g = self.replay(game)
-        why = self._why(g, move)
-        return None if why is None else f"{shown(move)} {why}"
+        ban = self._ban(g, move)
+        if ban is None:
+            return None
+        name = shown(move)
+        return {"kind": ban.kind, "move": name, "colour": g.position.turn, "text": sentence(ban, name)}
 
-    def _why(self, g: Game, name: Any) -> str | None:
-        """What :meth:`Game.why_illegal` says about a slide from ``name``, as the end of a player's
-        sentence that starts with the cell's name; None for a legal slide."""
-        if not isinstance(name, str):
-            return "is not a cell name"
+    def _ban(self, g: Game, name: str) -> Refusal | None:
+        """The ban on a slide from the cell ``name`` names (off the board for none); None for a legal one."""
         try:
             cell = self.board.cell(name)
         except GameError:
-            return "is not a cell of the board"
-        why = g.why_illegal(cell)
-        if why is None:
-            return None
-        return {
-            EMPTY_CELL: "is the empty cell",
-            NOT_ADJACENT: "is not next to the empty cell",
-            NOT_LOWER: "would not lower the sum of the two values",
-        }.get(why, "comes after the end of the game" if g.is_over() else why)
+            return OffBoard(str(self.board), shown(name))
+        return g.ban(cell)
+
+    def _why(self, g: Game, name: Any) -> str | None:
+        """Why a slide from ``name`` cannot be played, as the end of a player's sentence that starts
+        with the cell's name (:func:`.bans.clause`); None for a legal slide."""
+        if not isinstance(name, str):
+            return "is not a cell name"
+        ban = self._ban(g, name)
+        return None if ban is None else clause(ban)
 
     def load(self, text: str) -> dict[str, Any]:
         """A game from record text; every move is checked against the rules."""

@@ -136,14 +136,14 @@ export class NDBoard {
   // ----- bans ----------------------------------------------------------------------------------
 
   /**
-   * Draw why a stone may not go on ``ban.point`` (a reply of the service's "explain"): "naked" (the
+   * Draw why a stone may not go on ``ban.move`` (a reply of the service's "explain"): "naked" (the
    * diagonal, the partner, the shared points), "nde" (the area outlined, its culprit, BAD or not),
    * "clothed" (the rules page: a diagonal and the stone that clothes it), "occupied" (a shake).
    */
   showBan(ban) {
     this.clearBan();
     this.ban = ban;
-    const at = this.point(ban.point);
+    const at = this.point(ban.move);
     if (ban.kind === "occupied" || ban.kind === "over") {
       shake(at); // a short shake of the stone (or point)
       return;
@@ -172,7 +172,7 @@ export class NDBoard {
   }
 
   drawDiagonal(ban) {
-    const [x1, y1] = this.centre(ban.point);
+    const [x1, y1] = this.centre(ban.move);
     const [x2, y2] = this.centre(ban.partner);
     svg("line", { x1, y1, x2, y2, class: "diagonal" }, this.overlay);
     svg("circle", { cx: x2, cy: y2, r: 0.44, class: "partner" }, this.overlay);

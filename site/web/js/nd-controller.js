@@ -27,10 +27,6 @@ export class NDController extends GameController {
     return { size: Number(this.settings.get("size")), start: null, moves: [] };
   }
 
-  explainArgs(name) {
-    return { game: this.game, point: name };
-  }
-
   hintArgs() {
     return { game: this.game };
   }

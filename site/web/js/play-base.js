@@ -157,7 +157,8 @@ export class GameBase {
     return `Ply ${target} of ${total}.`;
   }
 
-  /** Show why ``name`` may not be played (``why`` is the service's "explain" reply). */
+  /** Show why ``name`` may not be played (``ban`` is the service's "explain" reply: ``kind``,
+   * ``move``, ``colour``, ``text`` and the game's own fields). */
   showRefusal() {}
 
   /** The first tap on a move with Confirm moves on; a second one plays it. */

@@ -69,19 +69,15 @@ export class GameController extends GameBase {
   async refuse(name) {
     const gen = this.gen;
     const acts = this.acts;
-    let why;
+    let ban;
     try {
-      why = await this.call("explain", this.explainArgs(name));
+      ban = await this.call("explain", { game: this.game, move: name });
     } catch (error) {
       this.report(error);
       return;
     }
-    if (gen !== this.gen || acts !== this.acts || !why) return;
-    this.showRefusal(name, why);
-  }
-
-  explainArgs(name) {
-    return { game: this.game, move: name };
+    if (gen !== this.gen || acts !== this.acts || !ban) return;
+    this.showRefusal(name, ban);
   }
 
   choose(move) {

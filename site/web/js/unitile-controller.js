@@ -56,9 +56,9 @@ export class UnitileController extends GameController {
     return `${move} chosen. Press it again, or Enter, to slide it; Escape cancels.`;
   }
 
-  showRefusal(name, why) {
+  showRefusal(name, ban) {
     this.board.refuse(name);
-    const text = `${why}.`; // it starts with the cell's name: "c3 would not lower the sum of the two values."
+    const text = `${ban.text}.`; // it starts with the cell's name: "c3 would not lower the sum of the two values."
     this.say(text, "refused");
     this.announce(text);
   }

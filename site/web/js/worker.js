@@ -261,7 +261,7 @@ from unitile_py import webapi
       writeFiles(pyodide, game.tables, contents[i]);
       if (game.load_tables && game.tables.length) {
         const loaded = call(game.prefix + game.load_tables, { directory: `${HOME}/tables`, check_records: false });
-        if (!loaded.ok) console.warn(`${game.name}'s tables not loaded:`, loaded.error);
+        if (!loaded.ok) throw new Error(loaded.error); // damaged tables: their one line, whole
       }
       for (const path of game.tables) pyodide.FS.unlink(`${HOME}/${path}`);
     });
@@ -301,10 +301,11 @@ ready.then(
     post({ type: "ready", games, timings, version });
   },
   (error) => {
-    // A Python error arrives as a whole traceback: the page shows its last line.
+    // Bad tables arrive as their one line (see boot); only a bug in Python arrives as a whole
+    // traceback, whose last line the page shows.
     const text = String(error && error.message ? error.message : error).trim();
     console.error(text);
-    post({ type: "failed", error: text.split("\n").pop().replace(/^[\w.]*(Game|Unitile|NakedDiagonal)Error: /, "") });
+    post({ type: "failed", error: text.split("\n").pop() });
   },
 );
 

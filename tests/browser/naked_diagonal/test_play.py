@@ -596,11 +596,11 @@ def test_the_rules_page_draws_its_diagrams_as_the_engine_explains_them(site: Sit
         if ban["kind"] == "clothed":
             # The diagonal from the partner to the point is clothed by the stone on "clothing".
             st = api.state(game)
-            held = {st["points"][_index(st, ban[key])] for key in ("point", "clothing", "partner")}
+            held = {st["points"][_index(st, ban[key])] for key in ("move", "clothing", "partner")}
             assert held == {ban["colour"]}
             assert ban["clothing"] in ban["shared"]
             continue
-        want = api.explain(game, ban["point"])
+        want = api.explain(game, ban["move"])
         assert want is not None
         assert {k: v for k, v in want.items() if k != "text"} == ban
     site.shot("nd-08-rules")

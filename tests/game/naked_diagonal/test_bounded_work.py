@@ -49,11 +49,11 @@ def test_the_slow_13x13_ban_is_explained_well_within_a_second() -> None:
     game = slow_game()
     Api().replay(game)  # the replay's legality checks are not the explanation's cost
     start = time.process_time()
-    reply = json.loads(handle(json.dumps({"op": "nd_explain", "args": {"game": game, "point": "d4"}})))
+    reply = json.loads(handle(json.dumps({"op": "nd_explain", "args": {"game": game, "move": "d4"}})))
     spent = time.process_time() - start
     assert spent < 1.0, f"nd_explain took {spent:.2f} s of CPU"
     ban = reply["result"]
-    assert ban["kind"] == "nde" and ban["colour"] == "b" and ban["point"] == "d4"
+    assert ban["kind"] == "nde" and ban["colour"] == "b" and ban["move"] == "d4"
     assert len(ban["area"]) == 85 and not ban["bad"]
     # The search passed over parts it could not decide in its work: the page says so.
     assert ban["culprit"] == ["e4", "f4"] and ban["narrowed"] is False
@@ -192,7 +192,7 @@ def test_the_web_api_answers_a_crafted_13x13_start_from_cold_caches_in_bounded_t
     game = {"size": 13, "start": CRAFTED_13, "moves": []}
     for op, args in (("nd_state", {"game": game}), ("nd_load", {"text": f'[Position "{CRAFTED_13}"]\n'}),
                      ("nd_salvage", {"game": {**game, "moves": ["e10"]}}),
-                     ("nd_explain", {"game": game, "point": "e10"}),
+                     ("nd_explain", {"game": game, "move": "e10"}),
                      ("nd_play", {"game": game, "move": "c8"})):
         monkeypatch.setattr(legality, "_ENGINES", {})  # as a page meets a start it has not seen
         monkeypatch.setattr(webapi_module.API, "_last", None)
@@ -204,7 +204,7 @@ def test_the_web_api_answers_a_crafted_13x13_start_from_cold_caches_in_bounded_t
         if op == "nd_state":
             assert len(reply["result"]["legal"]) == 49
         if op == "nd_explain":
-            assert reply["result"]["kind"] == "nde" and reply["result"]["point"] == "e10"
+            assert reply["result"]["kind"] == "nde" and reply["result"]["move"] == "e10"
         if op == "nd_salvage":
             assert "e10" in reply["result"]["problem"]
 
@@ -217,7 +217,7 @@ def test_requests_decide_only_the_candidates_they_need(monkeypatch: pytest.Monke
     game = {"size": 13, "start": CRAFTED_13, "moves": []}
     position = Position.parse(CRAFTED_13)
     requests = [("nd_load", {"text": f'[Position "{CRAFTED_13}"]\n'}), ("nd_state", {"game": game}),
-                ("nd_explain", {"game": game, "point": "e10"}), ("nd_play", {"game": game, "move": "c8"})]
+                ("nd_explain", {"game": game, "move": "e10"}), ("nd_play", {"game": game, "move": "c8"})]
     for op, args in requests:
         monkeypatch.setattr(legality, "_ENGINES", {})
         monkeypatch.setattr(webapi_module.API, "_last", None)

@@ -84,8 +84,8 @@ def test_why_after_a_win_says_the_game_is_over_as_the_web_api_does(
         assert main(argv) == 0
         assert capsys.readouterr().out == over + "\n"
     game = {"start": ".R./.R./.R. b", "moves": []}
-    reply = json.loads(handle(json.dumps({"op": "nd_explain", "args": {"game": game, "point": "a1"}})))
-    assert reply == {"ok": True, "result": {"point": "a1", "colour": "b", "kind": "over", "text": over}}
+    reply = json.loads(handle(json.dumps({"op": "nd_explain", "args": {"game": game, "move": "a1"}})))
+    assert reply == {"ok": True, "result": {"kind": "over", "move": "a1", "colour": "b", "text": over}}
 
 
 def test_every_command_taking_a_position_says_the_game_is_over_as_why_does(

@@ -146,7 +146,7 @@ def test_an_nde_ban_names_its_area_whether_bad_and_its_culprit(
 ) -> None:
     moves, point = case
     ban = api.explain(game5(moves), point)
-    assert ban is not None and ban["kind"] == kind and ban["point"] == point
+    assert ban is not None and ban["kind"] == kind and ban["move"] == point
     assert (ban["area"], ban["banned"], ban["bad"], ban["culprit"]) == (area, banned, bool(banned), culprit)
     engine = explain(
         Game(Position.empty(5), [Grid.get(5).point(m) for m in moves]).position,
@@ -164,9 +164,9 @@ def test_a_naked_diagonal_ban_names_the_partner_and_the_shared_points(api: Api) 
     moves, point = NAKED
     ban = api.explain(game5(moves), point)
     assert ban == {
-        "point": "d4",
-        "colour": "r",
         "kind": "naked",
+        "move": "d4",
+        "colour": "r",
         "partner": "c3",
         "shared": ["c4", "d3"],
         "text": "Red on d4 would form a naked diagonal with c3: neither c4 nor d3 holds a red stone.",
@@ -178,9 +178,12 @@ def test_a_naked_diagonal_ban_names_the_partner_and_the_shared_points(api: Api) 
         and taken["kind"] == "occupied"
         and taken["text"] == "a1 already holds a blue stone."
     )
-    for bad in ("f6", "x", 3):
-        with pytest.raises(GameError):
-            api.explain(game5(moves), bad)
+    for bad in ("f6", "x"):
+        off = api.explain(game5(moves), bad)
+        assert off == {"kind": "off_board", "move": bad, "colour": "r",
+                       "text": f"{bad} is not a point of the 5x5 board."}
+    with pytest.raises(GameError, match="move must be a point name"):
+        api.explain(game5(moves), 3)
 
 
 def test_explain_agrees_with_the_legal_placements(api: Api) -> None:
@@ -377,7 +380,7 @@ def test_handle_routes_the_nd_requests() -> None:
     game = call("nd_play", game=game5(["c3"]), move="a1")["result"]
     assert game == game5(["c3", "a1"])
     assert call("nd_state", game=game)["result"]["turn"] == "r"
-    assert call("nd_explain", game=game, point="d4")["result"]["kind"] == "naked"
+    assert call("nd_explain", game=game, move="d4")["result"]["kind"] == "naked"
     assert call("nd_info")["result"]["levels"] == [1, 2, 3, 4, 5]
     refused = call("nd_play", game=game, move="d4")
     assert refused == {"ok": False, "error": "ply 3, d4: Red on d4 forms a naked diagonal with c3"}

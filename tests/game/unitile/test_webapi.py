@@ -263,11 +263,19 @@ def test_explain_says_why_a_tile_may_not_slide(api33: Api) -> None:
     refused = next(B33.name(c) for c in start.slides() if B33.name(c) not in legal)
     game = api33.new_game()
     assert api33.explain(game, legal[0]) is None
-    assert api33.explain(game, refused) == f"{refused} would not lower the sum of the two values"
-    assert api33.explain(game, "a1") == "a1 is not next to the empty cell"
-    assert api33.explain(game, "B2") == "b2 is the empty cell"
+
+    def text(move: str) -> str:
+        ban = api33.explain(game, move)
+        assert ban is not None and ban["colour"] == "r"
+        return f"{ban['kind']}: {ban['text']}"
+
+    assert text(refused) == f"not_lower: {refused} would not lower the sum of the two values"
+    assert text("a1") == "not_adjacent: a1 is not next to the empty cell"
+    assert text("B2") == "empty_cell: b2 is the empty cell"
+    assert text("z9") == "off_board: z9 is not a cell of the board"
     reply = json.loads(handle(json.dumps({"op": "explain", "args": {"game": game, "move": "a1"}})))
-    assert reply == {"ok": True, "result": "a1 is not next to the empty cell"}
+    assert reply == {"ok": True, "result": {"kind": "not_adjacent", "move": "a1", "colour": "r",
+                                            "text": "a1 is not next to the empty cell"}}
 
 
 def test_a_start_with_both_colours_united_is_refused(api33: Api) -> None:
