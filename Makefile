@@ -36,11 +36,16 @@ site: $(SITE)
 serve: $(SITE)
 	$(PYTHON) site/serve.py --dir $(SITE_OUT) --host 127.0.0.1 --port 8000
 
+# tsc checks the site's JavaScript from its JSDoc (the wire's types: site/web/js/wire.js): the pages,
+# the module worker and the service worker, each with its own globals (site/tsconfig*.json).
 lint: $(STAMP) $(NODE_STAMP)
 	$(PY) -m ruff check unitile_py pipeline tests bench site
 	$(PY) -m mypy --strict unitile_py
 	$(PY) -m mypy pipeline
 	npx --no-install eslint --config site/eslint.config.mjs site
+	npx --no-install tsc -p site/tsconfig.json
+	npx --no-install tsc -p site/tsconfig.worker.json
+	npx --no-install tsc -p site/tsconfig.sw.json
 
 # Browser tests need Debian's chromium; without it they are skipped (never under CI=true).
 browser-check:

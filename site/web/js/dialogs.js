@@ -1,7 +1,11 @@
 // Dialogs any game's page can use: a question (a <dialog> whose form has buttons with values), the
 // record dialog (the game as text to copy, and a box to paste a record into) and the keyboard help.
 
-/** Show a question dialog; resolves with the value of the button that closed it ("" for Escape). */
+/**
+ * Show a question dialog; resolves with the value of the button that closed it ("" for Escape).
+ * @param {HTMLDialogElement} dialog
+ * @returns {Promise<string>}
+ */
 export function ask(dialog) {
   return new Promise((resolve) => {
     dialog.returnValue = "";
@@ -20,9 +24,9 @@ export class RecordDialog {
   constructor(dialog, load) {
     this.dialog = dialog;
     const part = (id) => dialog.querySelector(`#${id}`);
-    this.text = part("record-text");
+    this.text = /** @type {HTMLTextAreaElement} */ (part("record-text"));
     this.status = part("copy-status");
-    this.paste = part("record-load");
+    this.paste = /** @type {HTMLTextAreaElement} */ (part("record-load"));
     this.error = part("load-error");
     part("btn-copy").addEventListener("click", () => this.copy());
     part("btn-record-close").addEventListener("click", () => dialog.close());
@@ -46,6 +50,7 @@ export class RecordDialog {
     return this.dialog.open;
   }
 
+  /** @param {string} record */
   open(record) {
     this.text.value = record;
     this.status.textContent = "";
@@ -68,6 +73,8 @@ export class RecordDialog {
  * The keyboard help: ``dialog`` (a modal <dialog> with a name, so a screen reader says it opened,
  * and a Close button, which gets the focus; Escape closes it too) opened by ``button`` or by the
  * function returned (the "?" key).
+ * @param {HTMLDialogElement} dialog
+ * @param {HTMLElement} button
  */
 export function keysHelp(dialog, button) {
   const open = () => {

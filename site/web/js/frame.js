@@ -31,12 +31,13 @@ export function startFrame() {
     // A page of both games: its links go to the game played last.
     const game = lastGame();
     const nav = document.querySelector("header .pages");
-    nav.querySelector('a[href="./"], a[href="nd.html"]').href = GAMES[game].play;
-    nav.querySelector('a[href="rules.html"], a[href="nd-rules.html"]').href = GAMES[game].rules;
-    nav.querySelector('a[href="puzzles.html"], a[href="nd-puzzles.html"]').href = GAMES[game].puzzles;
+    const link = (selector) => /** @type {HTMLAnchorElement} */ (nav.querySelector(selector));
+    link('a[href="./"], a[href="nd.html"]').href = GAMES[game].play;
+    link('a[href="rules.html"], a[href="nd-rules.html"]').href = GAMES[game].rules;
+    link('a[href="puzzles.html"], a[href="nd-puzzles.html"]').href = GAMES[game].puzzles;
     document.querySelector(`header .game[data-game="${game}"]`).setAttribute("aria-current", "true");
   }
-  for (const link of document.querySelectorAll("header .game")) {
+  for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll("header .game"))) {
     link.addEventListener("click", () => site.set("game", link.dataset.game));
   }
 }

@@ -32,8 +32,8 @@ export class BoardFrame {
     this.cols = cols;
     this.names = names;
     root.replaceChildren();
-    root.style.setProperty("--rows", rows);
-    root.style.setProperty("--cols", cols);
+    root.style.setProperty("--rows", String(rows));
+    root.style.setProperty("--cols", String(cols));
     this.squares = this.layer("cells");
     for (let i = 0; i < rows * cols; i++) {
       const square = document.createElement("div");
@@ -49,13 +49,13 @@ export class BoardFrame {
       const row = document.createElement("div");
       row.className = "grid-row";
       row.setAttribute("role", "row");
-      row.style.setProperty("--r", r);
+      row.style.setProperty("--r", String(r));
       for (let c = 0; c < cols; c++) {
         const cell = document.createElement("div");
         cell.className = "spot";
         cell.setAttribute("role", "gridcell");
         cell.dataset.cell = names[r * cols + c];
-        cell.style.setProperty("--c", c);
+        cell.style.setProperty("--c", String(c));
         cell.tabIndex = -1;
         row.append(cell);
         this.cells.push(cell);
@@ -115,7 +115,8 @@ export class BoardFrame {
   /** ``listener(name)`` when a cell is tapped or clicked. */
   onActivate(listener) {
     this.hits.addEventListener("click", (event) => {
-      const cell = event.target.closest(".spot");
+      /** @type {HTMLElement | null} */
+      const cell = /** @type {Element} */ (event.target).closest(".spot");
       if (cell) listener(cell.dataset.cell);
     });
   }

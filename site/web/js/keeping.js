@@ -51,7 +51,7 @@ export async function openLink(game, how) {
 
 function askToReplace(kept) {
   $("dlg-link-text").textContent = `Your unfinished game (${plies(kept.moves.length)}) will be discarded.`;
-  return ask($("dlg-link"));
+  return ask(/** @type {HTMLDialogElement} */ ($("dlg-link")));
 }
 
 /** When another tab of the site changes the kept game, show the same game here. */

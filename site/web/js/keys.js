@@ -22,7 +22,7 @@ export function bindKeys(handle) {
       if (target.closest(TEXT) || target.closest("dialog[open]")) return;
       if (target.matches("select") && SELECT_KEYS.has(event.key)) return;
       if (target.closest("button, a[href], input, summary") && ACTIVATE.has(event.key)) return;
-      const own = target.closest("[data-keys]"); // a control with keys of its own (the review chart)
+      const own = /** @type {HTMLElement | null} */ (target.closest("[data-keys]")); // a control with keys of its own (the review chart)
       if (own && own.dataset.keys.split(" ").includes(event.key === " " ? "Space" : event.key)) return;
       if (handle(event.key, target)) event.preventDefault();
     },

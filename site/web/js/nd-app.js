@@ -42,7 +42,7 @@ const game = openPlayPage({
     const proofs = info.proof_sizes || {};
     const sizes = info.perfect_sizes.map((n) => `${n}×${n}${n in proofs ? " (by proof)" : ""}`);
     if (sizes.length) $("level-note").textContent = `Level ${info.perfect} plays perfectly on ${and(sizes)} only.`;
-    for (const option of document.querySelectorAll("#player-r option, #player-b option")) {
+    for (const option of /** @type {NodeListOf<HTMLOptionElement>} */ (document.querySelectorAll("#player-r option, #player-b option"))) {
       const level = Number(option.value);
       const offered = info.levels.includes(level) || (level === info.perfect && info.perfect_sizes.length > 0);
       option.disabled = option.value !== "human" && !offered;

@@ -143,7 +143,7 @@ function showExhaustive(ex) {
   const oddList = document.getElementById("odd-areas");
   oddList.replaceChildren(...odd.map((e) => item(e, `${e.k} points, ${banText(e.banned)}`)));
   if (!odd.length) oddList.textContent = "None.";
-  const select = document.getElementById("minimal-k");
+  const select = /** @type {HTMLSelectElement} */ (document.getElementById("minimal-k"));
   const ks = [...new Set(ex.entries.filter((e) => e.minimal).map((e) => e.k))];
   select.replaceChildren(...ks.map((k) => new Option(String(k), String(k))));
   const showK = () => {

@@ -15,6 +15,16 @@ const $ = (id) => document.getElementById(id);
 /** The edges each colour joins. */
 export const EDGES = { r: "north and south", b: "west and east" };
 
+/**
+ * The "nd_state" reply (unitile_py.naked_diagonal.webapi): the board's size and points, the last stone,
+ * a skipped turn, each colour's stones, the winning chain, each placement's result with perfect play
+ * when asked for.
+ * @typedef {import("./wire.js").State & {size: number, points: string[], last: string | null,
+ *   skipped: import("./wire.js").Colour | null, stones: {r: number, b: number}, chain: string[],
+ *   analysis?: Record<string, {result: string, placements: number}> | null}} NDState
+ */
+
+/** @extends {GameController<NDState>} */
 export class NDController extends GameController {
   /** @param {object} parts as GameController's, and ``makeBoard(n)`` for a board of side n */
   constructor(parts) {
@@ -51,6 +61,7 @@ export class NDController extends GameController {
     return { analysis: st.analysis || null };
   }
 
+  /** @param {Parameters<GameController["setGame"]>} args */
   setGame(...args) {
     if (this.board) this.board.clearBan();
     super.setGame(...args);
@@ -67,7 +78,7 @@ export class NDController extends GameController {
       this.board.frame.onActivate((name) => this.tap(name));
     }
     this.fitLevels(st.size);
-    $("opt-analysis").disabled = !this.tablesHere(st.size);
+    /** @type {HTMLInputElement} */ ($("opt-analysis")).disabled = !this.tablesHere(st.size);
     if (String(st.size) !== this.settings.get("size")) this.settings.set("size", String(st.size));
     super.draw();
   }
@@ -86,7 +97,10 @@ export class NDController extends GameController {
     return ["placement", "placements"];
   }
 
-  /** The score line counts each colour's stones. */
+  /**
+   * The score line counts each colour's stones.
+   * @returns {Parameters<typeof import("./panel.js").drawChips>}
+   */
   chips(st) {
     return [st.stones, "stone", "stones"];
   }
@@ -110,6 +124,7 @@ export class NDController extends GameController {
     }
     this.proofNoted = size;
     for (const colour of ["r", "b"]) {
+      /** @type {HTMLOptionElement | null} */
       const option = $(`player-${colour}`).querySelector(`option[value="${perfect}"]`);
       if (option) option.disabled = !here;
       if (!here && this.settings.get(colour) === perfect) {

@@ -5,7 +5,7 @@ import { registerServiceWorker, startFrame } from "./frame.js";
 import { NDBoard, stateOf } from "./nd-board.js";
 
 startFrame();
-for (const el of document.querySelectorAll(".nd-diagram .board[data-position]")) {
+for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".nd-diagram .board[data-position]"))) {
   const st = stateOf(el.dataset.position);
   const label = el.getAttribute("aria-label");
   const board = new NDBoard(el, Math.round(Math.sqrt(st.points.length)));

@@ -7,6 +7,7 @@ import { COLOUR } from "./words.js";
 /** What the board draws of a set-up: no dots, no last stone, no chain. */
 const LOOK = { canAct: false, marking: false, selected: null, hint: null, live: true };
 
+/** @type {import("./setup.js").SetupRules} */
 export const ndSetup = {
   help: "Tap a point to change it: red stone, blue stone, empty.",
   blankLabel: "Empty board",

@@ -52,7 +52,12 @@ export function drawPanel(st, m) {
   drawMoves(st, m.live ? st.plies : st.ply, m.firstTurn, m.verdicts);
 }
 
-/** The two colour chips of the score line: ``values`` per colour, and the unit in one and many. */
+/**
+ * The two colour chips of the score line: ``values`` per colour, and the unit in one and many.
+ * @param {{r: number | string, b: number | string}} values
+ * @param {string} one
+ * @param {string} many
+ */
 export function drawChips(values, one, many) {
   for (const colour of ["r", "b"]) {
     $(`count-${colour}`).textContent = values[colour];
@@ -60,8 +65,12 @@ export function drawChips(values, one, many) {
   }
 }
 
+/**
+ * @param {string} id a button
+ * @param {boolean} on
+ */
 function enable(id, on) {
-  $(id).disabled = !on;
+  /** @type {HTMLButtonElement} */ ($(id)).disabled = !on;
 }
 
 /** The move list, numbered by pairs as in the record; every ply is a button to look at it. A
@@ -103,6 +112,7 @@ function drawMoves(st, current, firstTurn, verdicts) {
     list.append(result);
   }
   // Scroll the list only (never the page): the latest ply, or the one looked at.
+  /** @type {HTMLElement | null} */
   const shown = list.querySelector('[aria-current="step"]');
   if (shown && current < st.plies) list.scrollTop = shown.offsetTop - list.clientHeight / 2;
   else list.scrollTop = list.scrollHeight;

@@ -14,6 +14,9 @@ const $ = (id) => document.getElementById(id);
 export const GAME_KEY = "game.v1";
 export const newSeed = () => crypto.getRandomValues(new Uint32Array(1))[0] >>> 1;
 
+/**
+ * @template {import("./wire.js").State} [S=import("./wire.js").State] the state of the game's service
+ */
 export class GameBase {
   /**
    * @param {{client: import("./rpc.js").WorkerClient, settings: import("./settings.js").Settings,
@@ -31,7 +34,9 @@ export class GameBase {
     this.info = null;
     this.board = null;
     this.ready = false;
+    /** @type {import("./wire.js").PlainGame} */
     this.game = this.emptyGame();
+    /** @type {S | null} */
     this.state = null; // what is drawn now (the service's "state")
     this.view = null; // the ply looked at, or null for the latest position
     this.selected = null; // the move chosen with Confirm moves on
@@ -49,34 +54,55 @@ export class GameBase {
     this.onPlayable = () => {};
   }
 
-  /** Call the game's service. */
+  /**
+   * Call the game's service.
+   * @template [T=any]
+   * @param {string} op
+   * @param {import("./wire.js").Args} [args]
+   * @returns {Promise<T>}
+   */
   call(op, args = {}) {
     return this.client.call(this.prefix + op, args);
   }
 
   // ----- what each game says and draws (overridden) --------------------------------------------
 
-  /** A new game at the usual start. */
+  /**
+   * A new game at the usual start.
+   * @returns {import("./wire.js").PlainGame}
+   */
   emptyGame() {
     return { start: null, moves: [] };
   }
 
-  /** Extra arguments of the "state" request. */
+  /**
+   * Extra arguments of the "state" request.
+   * @returns {import("./wire.js").Args}
+   */
   stateArgs() {
     return {};
   }
 
-  /** What the game's board draws besides the shared flags (Unitile's analysis). */
+  /**
+   * What the game's board draws besides the shared flags (Unitile's analysis).
+   * @type {(st: S) => object}
+   */
   look() {
     return {};
   }
 
-  /** The score line's chips: the count of each colour (``st.groups``, ``st.stones``) and its unit. */
+  /**
+   * The score line's chips: the count of each colour (``st.groups``, ``st.stones``) and its unit.
+   * @type {(st: S) => Parameters<typeof drawChips>}
+   */
   chips() {
     return [{ r: "–", b: "–" }, "", ""];
   }
 
-  /** An arrow key (``step`` [dr, dc]; ``delta`` -1 for left and up, 1 for right and down). */
+  /**
+   * An arrow key (``step`` [dr, dc]; ``delta`` -1 for left and up, 1 for right and down).
+   * @type {(step: [number, number], delta: number) => void}
+   */
   arrow() {}
 
   /** Draw the board and the status around it from ``this.state``. */
@@ -119,7 +145,10 @@ export class GameBase {
     return review && whole ? review.plies.map((row) => row.verdict) : null;
   }
 
-  /** Why this game has no review (a board without tables), in one line; null when it has one. */
+  /**
+   * Why this game has no review (a board without tables), in one line; null when it has one.
+   * @type {(st: S) => string | null}
+   */
   reviewNote() {
     return null;
   }
@@ -142,12 +171,18 @@ export class GameBase {
     return review && review.plies.length === st.plies ? `${this.endText(st)} ${mistakesText(review.summary)}` : this.endText(st);
   }
 
-  /** The end of a finished game in words. */
+  /**
+   * The end of a finished game in words.
+   * @type {(st: S) => string}
+   */
   endText() {
     return "";
   }
 
-  /** What is announced after ``mover`` played ``move`` (``before`` and ``this.state`` after). */
+  /**
+   * What is announced after ``move`` was played (the state ``before`` it, and ``this.state`` after).
+   * @type {(before: S, move: string) => string}
+   */
   moveText() {
     return "";
   }
@@ -157,14 +192,39 @@ export class GameBase {
     return `Ply ${target} of ${total}.`;
   }
 
-  /** Show why ``name`` may not be played (``ban`` is the service's "explain" reply: ``kind``,
-   * ``move``, ``colour``, ``text`` and the game's own fields). */
+  /**
+   * Show why ``name`` may not be played (``ban`` is the service's "explain" reply: ``kind``,
+   * ``move``, ``colour``, ``text`` and the game's own fields).
+   * @type {(name: string, ban: unknown) => void}
+   */
   showRefusal() {}
 
   /** The first tap on a move with Confirm moves on; a second one plays it. */
   chooseText(move) {
     return `${move} chosen. Press it again, or Enter, to play it; Escape cancels.`;
   }
+
+  // ----- the player's actions and the computer's turns (GameController, play.js) ----------------
+
+  /** Whether the computer is working on its move. */
+  get thinking() {
+    return false;
+  }
+
+  /**
+   * A tap, click or Enter on the cell ``name``.
+   * @type {(name: string) => void}
+   */
+  tap() {}
+
+  /** Let the computer move if it is its turn. */
+  scheduleComputer() {}
+
+  /** Abandon the computer's turn under way. */
+  stopThinking() {}
+
+  /** Abandon a hint under way. */
+  cancelHint() {}
 
   // ----- who plays -----------------------------------------------------------------------------
 
@@ -236,12 +296,16 @@ export class GameBase {
   /** Ask the service for the state to draw, draw it, and let a computer move if it is its turn. */
   async refresh() {
     const gen = this.gen;
+    /** @type {S} */
     const st = await this.call("state", { game: this.game, ...this.viewArgs() });
     if (gen !== this.gen) return;
     this.show(st);
   }
 
-  /** Draw ``st``, the state of the game now, and let a computer move if it is its turn. */
+  /**
+   * Draw ``st``, the state of the game now, and let a computer move if it is its turn.
+   * @param {S} st
+   */
   show(st) {
     const gen = this.gen;
     this.state = st;
@@ -262,7 +326,12 @@ export class GameBase {
   /** Make ``game`` the game; ``how`` "push" or "replace" puts it in the address, null leaves that;
    * ``by`` "player" or "computer" when a move made here led to it, null for a game opened or loaded
    * (its last move was made elsewhere). The computer's move keeps a message that stays until the
-   * player acts. */
+   * player acts.
+   * @param {import("./wire.js").PlainGame} game
+   * @param {"push" | "replace" | null} how
+   * @param {number} [seed]
+   * @param {"player" | "computer" | null} [by]
+   */
   setGame(game, how, seed = undefined, by = null) {
     this.stopThinking();
     this.cancelHint();

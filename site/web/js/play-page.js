@@ -23,14 +23,15 @@ const LEGAL = ".spot.legal";
 
 /**
  * Open a game's play page.
+ * @template {import("./play.js").GameController} G
  * @param {{store: string, name: string, defaults: object, levels: number[],
  *   label: (level: number) => string,
- *   makeGame: (parts: object) => import("./play.js").GameController,
+ *   makeGame: (parts: object) => G,
  *   boot: (ready: object) => Promise<{info: object, board: object}>}} page ``store`` is the
  *   localStorage prefix of the game ("unitile", "nd"), ``defaults`` its settings (each shown in its
  *   control), ``label`` a computer level's name in the player menus, ``makeGame(parts)`` its
  *   controller, ``boot`` makes its board from the worker's ready message
- * @returns {import("./play.js").GameController} the game's controller
+ * @returns {G} the game's controller
  */
 export function openPlayPage({ store: prefix, name, defaults, levels, label, makeGame, boot }) {
   startFrame();
@@ -48,7 +49,7 @@ export function openPlayPage({ store: prefix, name, defaults, levels, label, mak
 
 function startPlayPage(game, boot, name) {
   const timings = { script: performance.now() };
-  const record = new RecordDialog($("dlg-record"), (text) => game.loadRecord(text));
+  const record = new RecordDialog(/** @type {HTMLDialogElement} */ ($("dlg-record")), (text) => game.loadRecord(text));
 
   function openRecord() {
     if (!game.ready) return;
@@ -56,7 +57,7 @@ function startPlayPage(game, boot, name) {
     record.open(game.state ? game.state.record : "");
   }
 
-  bindKeys(playKeys(game, openRecord, keysHelp($("dlg-keys"), $("btn-keys"))));
+  bindKeys(playKeys(game, openRecord, keysHelp(/** @type {HTMLDialogElement} */ ($("dlg-keys")), $("btn-keys"))));
   if ($("review-card")) {
     game.review = new ReviewPanel($("review-card"), {
       request: (g) => game.call("review", { game: g }),
@@ -79,7 +80,8 @@ function startPlayPage(game, boot, name) {
   $("btn-last").addEventListener("click", () => game.viewPly(game.state.plies));
   $("btn-live").addEventListener("click", () => game.viewPly(game.state.plies));
   $("moves").addEventListener("click", (event) => {
-    const b = event.target.closest("button.mv");
+    /** @type {HTMLButtonElement | null} */
+    const b = /** @type {Element} */ (event.target).closest("button.mv");
     if (b) game.viewPly(Number(b.dataset.ply));
   });
   document.addEventListener(
@@ -87,7 +89,7 @@ function startPlayPage(game, boot, name) {
     (event) => {
       // A tap anywhere but what may be chosen or Confirm cancels a choice (Undo only cancels).
       if (!game.selected) return;
-      if (event.target.closest(`${LEGAL}, #btn-confirm, #btn-undo`)) return;
+      if (/** @type {Element} */ (event.target).closest(`${LEGAL}, #btn-confirm, #btn-undo`)) return;
       game.cancelChoice();
     },
     true,

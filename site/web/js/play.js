@@ -9,13 +9,22 @@ export { GAME_KEY, newSeed } from "./play-base.js";
 
 const $ = (id) => document.getElementById(id);
 
+/**
+ * @template {import("./wire.js").State} [S=import("./wire.js").State] the state of the game's service
+ * @extends {GameBase<S>}
+ */
 export class GameController extends GameBase {
   // ----- moves ---------------------------------------------------------------------------------
 
-  /** Make a move: one request, whose reply is the new game and its state (the latest position). */
+  /**
+   * Make a move: one request, whose reply is the new game and its state (the latest position).
+   * @param {string} move
+   * @param {boolean} byComputer
+   */
   async play(move, byComputer) {
     const [before, gen] = [this.state, this.gen];
     const view = { ...this.viewArgs(), ply: null };
+    /** @type {import("./wire.js").Played<S>} */
     const { game, state } = await this.call("play", { game: this.game, move, view });
     if (gen !== this.gen) return; // an undo or a new game came first: this move is dropped
     const how = byComputer && this.humans().length > 0 ? "replace" : "push";
@@ -164,6 +173,7 @@ export class GameController extends GameBase {
     this.busy = true;
     this.stopThinking(); // the computer's search is abandoned: the undo is answered at once
     try {
+      /** @type {import("./wire.js").PlainGame} */
       const game = await this.call("undo", { game: this.game, humans: this.humans() });
       this.setGame(game, "push");
       if (!this.humans().length) this.paused = true;
@@ -178,7 +188,10 @@ export class GameController extends GameBase {
     }
   }
 
-  /** The arguments of the "hint" request. */
+  /**
+   * The arguments of the "hint" request.
+   * @returns {import("./wire.js").Args}
+   */
   hintArgs() {
     return { game: this.game, seed: this.seed };
   }
@@ -215,7 +228,7 @@ export class GameController extends GameBase {
   async newGame(game = this.emptyGame()) {
     if (!this.ready) return false;
     const st = this.state;
-    if (st && !st.over && st.plies > 0 && (await ask($("dlg-new"))) !== "new") return false;
+    if (st && !st.over && st.plies > 0 && (await ask(/** @type {HTMLDialogElement} */ ($("dlg-new")))) !== "new") return false;
     this.paused = false;
     this.setGame(game, "push", newSeed());
     await this.refresh();
@@ -223,8 +236,13 @@ export class GameController extends GameBase {
     return true;
   }
 
-  /** Load a pasted record; resolves with null, or the reason it cannot be loaded. */
+  /**
+   * Load a pasted record; resolves with null, or the reason it cannot be loaded.
+   * @param {string} text
+   * @returns {Promise<string | null>}
+   */
   async loadRecord(text) {
+    /** @type {import("./wire.js").PlainGame} */
     let game;
     try {
       game = await this.call("load", { text });

@@ -15,6 +15,10 @@ import { COLOUR, count } from "./words.js";
 import { GRADES, PROGRESS_KEY, readProgress } from "./puzzle-progress.js";
 
 const $ = (id) => document.getElementById(id);
+/** A button of the page. */
+const button = (id) => /** @type {HTMLButtonElement} */ ($(id));
+/** The grade menu, and the size menu where the game has one (else null). */
+const menu = (id) => /** @type {HTMLSelectElement | null} */ ($(id));
 /** The computer that answers: perfect play. */
 const LEVEL = 6;
 /** Milliseconds between the player's move and level 6's answer, so the move is seen first. */
@@ -39,8 +43,8 @@ class PuzzlePage {
     this.hinted = null;
     this.solved = false;
     this.seed = seedFromAddress();
-    $("grade").value = this.progress.grade;
-    if ($("size")) $("size").value = String(this.size);
+    menu("grade").value = this.progress.grade;
+    if (menu("size")) menu("size").value = String(this.size);
   }
 
   /** Call the game's service (its requests have the game's prefix, unitile_py/registry.py). */
@@ -113,7 +117,7 @@ class PuzzlePage {
     this.solved = false;
     this.progress.at[this.size] = index;
     this.progress.size = this.size;
-    if ($("size")) $("size").value = String(this.size); // a link may name another size
+    if (menu("size")) menu("size").value = String(this.size); // a link may name another size
     this.save();
     const number = index + 1;
     const hash = `#${this.page.sizes.length > 1 ? `size=${this.size}&` : ""}p=${number}`;
@@ -164,11 +168,11 @@ class PuzzlePage {
     $("puzzle-meta").textContent = `Puzzle ${p.index + 1} of ${n} · ${p.grade}${board}${how}`;
     const chosen = this.inGrade();
     const at = chosen.indexOf(p.index);
-    $("btn-prev").disabled = at <= 0;
-    $("btn-next").disabled = at < 0 ? false : at >= chosen.length - 1;
-    $("btn-random").disabled = chosen.length < 2;
-    $("btn-restart").disabled = false;
-    $("btn-solution").disabled = this.solved || this.state.over;
+    button("btn-prev").disabled = at <= 0;
+    button("btn-next").disabled = at < 0 ? false : at >= chosen.length - 1;
+    button("btn-random").disabled = chosen.length < 2;
+    button("btn-restart").disabled = false;
+    button("btn-solution").disabled = this.solved || this.state.over;
     const list = $("puzzle-list");
     list.replaceChildren(
       ...chosen.map((index) => {
@@ -322,7 +326,7 @@ class PuzzlePage {
     this.busy = false;
     this.drawBoard();
     this.drawChrome();
-    if (!$("btn-next").disabled) $("btn-next").focus();
+    if (!button("btn-next").disabled) $("btn-next").focus();
     return true;
   }
 
@@ -413,19 +417,20 @@ export function openPuzzlePage(page) {
   startFrame();
   const puzzles = new PuzzlePage(page);
   bindKeys((key, target) => puzzles.key(key, target));
-  for (const [id, action] of [
+  for (const [id, action] of /** @type {[string, () => unknown][]} */ ([
     ["btn-prev", () => puzzles.step(-1)],
     ["btn-next", () => puzzles.step(1)],
     ["btn-random", () => puzzles.random()],
     ["btn-restart", () => puzzles.open(puzzles.index)],
     ["btn-solution", () => puzzles.showSolution()],
-  ]) {
+  ])) {
     $(id).addEventListener("click", action);
   }
-  $("grade").addEventListener("change", () => puzzles.setGrade($("grade").value));
-  if ($("size")) $("size").addEventListener("change", () => puzzles.setSize(Number($("size").value)));
+  $("grade").addEventListener("change", () => puzzles.setGrade(menu("grade").value));
+  if (menu("size")) menu("size").addEventListener("change", () => puzzles.setSize(Number(menu("size").value)));
   $("puzzle-list").addEventListener("click", (event) => {
-    const b = event.target.closest("button[data-index]");
+    /** @type {HTMLButtonElement | null} */
+    const b = /** @type {Element} */ (event.target).closest("button[data-index]");
     if (b) puzzles.open(Number(b.dataset.index));
   });
   window.addEventListener("hashchange", () => {

@@ -99,7 +99,11 @@ export class ReviewPanel {
    *   the game shown, ``unit`` the distances' word in one and many ("ply", "plies")
    */
   constructor(card, { request, pick, changed, unit }) {
-    Object.assign(this, { card, request, pick, changed, unit });
+    this.card = card;
+    this.request = request;
+    this.pick = pick;
+    this.changed = changed;
+    this.unit = unit;
     this.cache = new Map(); // game key -> {review} | {note} | {pending: true}
     this.key = null; // the game shown
     this.current = null; // the ply shown on the board

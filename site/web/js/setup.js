@@ -32,17 +32,21 @@ export function problemText(message) {
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
+/**
+ * A game's part of the editor (unitile-setup.js, nd-setup.js): ``word`` names a cell's content,
+ * ``cellsOf`` and ``sizeOf`` read a state of its service, ``board`` gives the board of side n to draw
+ * on, ``gameOf`` a plain game from a start (null: the game's usual start), ``analyse`` the settings of
+ * "Analyse" for the game ``start`` it starts (null when the build cannot).
+ * @typedef {{help: string, blankLabel: string, units: [string, string], word: (cell: string) => string,
+ *   cellsOf: (st: object) => string[], sizeOf: (st: object) => number, board: (game: object, n: number)
+ *   => object, draw: (board: object, cells: string[], turn: string) => void, gameOf: (start: string|null,
+ *   n: number) => object, analyse: (game: object, start: object) => object|null, analyseTitle: string}} SetupRules
+ */
+
 export class PositionEditor {
   /**
    * @param {import("./play.js").GameController} game the page's controller (its board, its requests)
-   * @param {{help: string, blankLabel: string, units: string[], word: (cell: string) => string,
-   *   cellsOf: (st: object) => string[], sizeOf: (st: object) => number, board: (game: object, n: number)
-   *   => object, draw: (board: object, cells: string[], turn: string) => void, gameOf: (start: string|null,
-   *   n: number) => object, analyse: (game: object, start: object) => object|null, analyseTitle: string}} rules the
-   *   game's part: ``word`` names a cell's content, ``cellsOf`` and ``sizeOf`` read a state of its
-   *   service, ``board`` gives the board of side n to draw on, ``gameOf`` a plain game from a start
-   *   (null: the game's usual start), ``analyse`` the settings of "Analyse" for the game ``start`` it
-   *   starts (null when the build cannot)
+   * @param {SetupRules} rules the game's part
    */
   constructor(game, rules) {
     this.game = game;
@@ -136,7 +140,7 @@ export class PositionEditor {
     turn.dataset.colour = this.turn;
     turn.classList.remove("thinking", "looking-back");
     $("board").setAttribute("aria-busy", "false");
-    for (const colour of ["r", "b"]) $(`setup-turn-${colour}`).checked = colour === this.turn;
+    for (const colour of ["r", "b"]) /** @type {HTMLInputElement} */ ($(`setup-turn-${colour}`)).checked = colour === this.turn;
     this.drawVerdict();
   }
 
@@ -234,8 +238,8 @@ export class PositionEditor {
   drawVerdict() {
     const v = this.verdict;
     const ready = Boolean(v && v.ok && !this.starting);
-    $("setup-play").disabled = !ready;
-    $("setup-analyse").disabled = !ready || !this.rules.analyse(this.game, v.game);
+    /** @type {HTMLButtonElement} */ ($("setup-play")).disabled = !ready;
+    /** @type {HTMLButtonElement} */ ($("setup-analyse")).disabled = !ready || !this.rules.analyse(this.game, v.game);
     if (v) this.say(v.text, v.ok);
   }
 

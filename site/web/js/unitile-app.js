@@ -34,10 +34,10 @@ const game = openPlayPage({
   boot: async () => {
     const info = await game.call("info");
     const board = new UnitileBoard($("board"), info);
-    for (const option of document.querySelectorAll("#player-r option, #player-b option")) {
+    for (const option of /** @type {NodeListOf<HTMLOptionElement>} */ (document.querySelectorAll("#player-r option, #player-b option"))) {
       option.disabled = option.value !== "human" && !(info.players && info.levels.includes(Number(option.value)));
     }
-    $("opt-analysis").disabled = !info.tables;
+    /** @type {HTMLInputElement} */ ($("opt-analysis")).disabled = !info.tables;
     return { info, board };
   },
 });

@@ -35,7 +35,7 @@ export class UnitileBoard {
   /** Every tile on its cell; a position being set up (setup.js) may hold more or fewer tiles than a
    * game's, so tiles are added or hidden. */
   layoutAll(cells) {
-    const free = [...this.tiles.children];
+    const free = /** @type {HTMLElement[]} */ ([...this.tiles.children]);
     this.tileAt = cells.map((colour, i) => {
       if (colour === ".") return null;
       const tile = free.pop() || this.newTile();
@@ -99,7 +99,7 @@ export class UnitileBoard {
       badge.textContent = a ? `${a.result === "win" ? "W" : "L"}${a.plies}` : "";
       badge.className = a ? `badge ${a.result}` : "badge";
     });
-    this.frame.squares.childNodes.forEach((square, i) => square.classList.toggle("bubble", st.cells[i] === "."));
+    /** @type {NodeListOf<HTMLElement>} */ (this.frame.squares.childNodes).forEach((square, i) => square.classList.toggle("bubble", st.cells[i] === "."));
     this.frame.cells.forEach((cell, i) => {
       const name = names[i];
       const colour = st.cells[i];

@@ -4,6 +4,15 @@ import { GameController } from "./play.js";
 import { direction, endText } from "./unitile-words.js";
 import { playerName } from "./words.js";
 
+/**
+ * The "ut_state" reply (unitile_py.unitile.webapi): the cells, the bubble, each colour's groups, the
+ * last slide, the tiles that united, each slide's result with perfect play when asked for.
+ * @typedef {import("./wire.js").State & {cells: string[], bubble: string, groups: {r: number, b: number},
+ *   last: {from: string, to: string} | null, uniting: string[], tables: boolean,
+ *   analysis?: Record<string, {result: string, plies: number}> | null}} UnitileState
+ */
+
+/** @extends {GameController<UnitileState>} */
 export class UnitileController extends GameController {
   constructor(parts) {
     super({ ...parts, prefix: "ut_" });
@@ -29,7 +38,10 @@ export class UnitileController extends GameController {
     return { analysis: this.settings.get("analysis") && st.analysis ? st.analysis : null };
   }
 
-  /** The score line counts each colour's groups. */
+  /**
+   * The score line counts each colour's groups.
+   * @returns {Parameters<typeof import("./panel.js").drawChips>}
+   */
   chips(st) {
     return [st.groups, "group", "groups"];
   }

@@ -6,6 +6,7 @@ import { COLOUR } from "./words.js";
 /** What the board draws of a set-up: no slide, no marking, no last slide. */
 const LOOK = { canAct: false, marking: false, selected: null, hint: null, analysis: null, live: true };
 
+/** @type {import("./setup.js").SetupRules} */
 export const unitileSetup = {
   help: "Tap a cell to change it: red tile, blue tile, empty cell.",
   blankLabel: "Usual start",

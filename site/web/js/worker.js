@@ -2,16 +2,36 @@
 // answers the page's requests by calling unitile_py.webapi.handle, for every game of build.json's
 // "games" (unitile_py/registry.py: a request's name starts with its game's prefix). It names no game:
 // what it preloads, fetches and loads for each comes from build.json. The page never waits on Python.
+// The messages each way and build.json are typed in wire.js.
 import { fileProblem } from "./hosting.js";
 
 const BASE = new URL("../", import.meta.url);
 const PYODIDE = new URL("pyodide/", BASE);
 const HOME = "/home/pyodide";
 
+/** @param {import("./wire.js").FromWorker} message */
 function post(message) {
   self.postMessage(message);
 }
 
+/**
+ * A file of the site, as text or bytes.
+ * @overload
+ * @param {string} path
+ * @param {"text"} kind
+ * @returns {Promise<string>}
+ */
+/**
+ * @overload
+ * @param {string} path
+ * @param {"bytes"} kind
+ * @returns {Promise<Uint8Array>}
+ */
+/**
+ * @param {string} path
+ * @param {"text" | "bytes"} kind
+ * @returns {Promise<string | Uint8Array>}
+ */
 async function fetchOk(path, kind) {
   const response = await fetch(new URL(path, BASE));
   if (!response.ok) {
@@ -26,6 +46,7 @@ async function fetchOk(path, kind) {
 // snapshot serve every game: before the snapshot, the "preload" request imports each game's service
 // and the modules its build.json entry lists (its computer players).
 const SNAPSHOT_PREFIX = "pyodide-snapshot-";
+/** @typedef {import("pyodide").PyodideInterface} Pyodide the npm package's types, of the same version */
 
 async function readSnapshot(name) {
   try {
@@ -84,6 +105,7 @@ async function importRuntime(name) {
 // Pyodide compiles its WebAssembly with instantiateStreaming, which refuses a response whose type is
 // not application/wasm (a server that does not know .wasm), and it only logs a failed compilation and
 // waits for ever. Here a wasm of another type is compiled from its bytes, and a failure ends the boot.
+/** @type {(error: Error) => void} */
 let runtimeFailed = () => {}; // rejects the start under way (each attempt gets its own, see load)
 const instantiateStreaming = WebAssembly.instantiateStreaming;
 WebAssembly.instantiateStreaming = async function (source, imports) {
@@ -103,6 +125,12 @@ WebAssembly.instantiateStreaming = async function (source, imports) {
 
 const RUNTIME_DATA = ["python_stdlib.zip", "pyodide-lock.json", "pyodide.asm.wasm"];
 
+/**
+ * @param {Promise<[{loadPyodide: typeof import("pyodide").loadPyodide}, {default: unknown}]>} runtime
+ * @param {string} snapshotName
+ * @param {Uint8Array | null} snapshot
+ * @returns {Promise<{pyodide: Pyodide, restored: boolean}>}
+ */
 async function startPython(runtime, snapshotName, snapshot) {
   const [{ loadPyodide }, { default: createPyodideModule }] = await runtime;
   const options = { indexURL: PYODIDE.href, createPyodideModule };
@@ -134,7 +162,12 @@ async function startPython(runtime, snapshotName, snapshot) {
   return { pyodide: await load({ _makeSnapshot: true }), restored: false };
 }
 
-/** Write site files into Python's file system, at the same place under HOME (py/ is the package's). */
+/**
+ * Write site files into Python's file system, at the same place under HOME (py/ is the package's).
+ * @param {Pyodide} pyodide
+ * @param {string[]} paths
+ * @param {(string | Uint8Array)[]} contents
+ */
 function writeFiles(pyodide, paths, contents) {
   paths.forEach((path, i) => {
     const target = `${HOME}/${path.replace(/^py\//, "")}`;
@@ -150,8 +183,11 @@ function writeFiles(pyodide, paths, contents) {
 // never loads another's tables of perfect play or stored proofs). The page's own game
 // (the worker's ?game=) has its files fetched while Python starts. Without them a game plays on
 // without what they give (its info says so), and its next request tries again.
-const fetched = new Map(); // game key -> promise of its files' bytes
-const written = new Map(); // game key -> promise of its files written
+/** @type {Map<string, Promise<Uint8Array[]>>} game key -> promise of its files' bytes */
+const fetched = new Map();
+/** @type {Map<string, Promise<void>>} game key -> promise of its files written */
+const written = new Map();
+/** @param {import("./wire.js").WorkerGame} game */
 function fetchTables(game) {
   if (!fetched.has(game.key)) {
     const contents = Promise.all(game.tables.map((path) => fetchOk(path, "bytes")));
@@ -160,6 +196,10 @@ function fetchTables(game) {
   }
   return fetched.get(game.key);
 }
+/**
+ * @param {Pyodide} pyodide
+ * @param {import("./wire.js").WorkerGame} game
+ */
 function tablesWritten(pyodide, game) {
   if (!written.has(game.key)) {
     const done = fetchTables(game).then(
@@ -177,7 +217,12 @@ function tablesWritten(pyodide, game) {
 
 // The games' puzzle files (build.json's puzzles: tables/puzzles/*.json), fetched and written on the
 // first puzzle request (the Puzzles pages'), where the services read them (unitile_py.puzzles.Shelf).
+/** @type {Promise<void> | null} */
 let puzzleFiles = null;
+/**
+ * @param {Pyodide} pyodide
+ * @param {string[]} paths
+ */
 function puzzlesWritten(pyodide, paths) {
   puzzleFiles ||= Promise.all(paths.map((path) => fetchOk(path, "text"))).then(
     (contents) => writeFiles(pyodide, paths, contents),
@@ -189,6 +234,7 @@ function puzzlesWritten(pyodide, paths) {
   return puzzleFiles;
 }
 
+/** @returns {Promise<import("./wire.js").BuildInfo>} */
 async function readBuildInfo() {
   const url = new URL("build.json", BASE);
   try {
@@ -198,9 +244,14 @@ async function readBuildInfo() {
   }
 }
 
-/** The worker's downloads so far: [file, start, end] in ms since ``started`` (bench/browser.py). */
+/**
+ * The worker's downloads so far: [file, start, end] in ms since ``started`` (bench/browser.py).
+ * @param {number} started
+ * @returns {import("./wire.js").Timings["files"]}
+ */
 function fileTimes(started) {
-  return performance.getEntriesByType("resource").map((e) => [
+  const entries = /** @type {PerformanceResourceTiming[]} */ (performance.getEntriesByType("resource"));
+  return entries.map((e) => [
     e.name.slice(BASE.href.length),
     Math.round(e.startTime - started),
     Math.round(e.responseEnd - started),
@@ -225,6 +276,7 @@ async function boot() {
   // server's few connections (six over HTTP/1.1) serve those first, not 60 small files before them.
   await runtime.catch(() => {});
   await new Promise((resolve) => setTimeout(resolve, 0));
+  /** @type {import("./wire.js").WorkerGame[]} */
   const games = Object.entries(info.games || {}).map(([key, game]) => ({ key, ...game }));
   const atBoot = games.filter((game) => game.tables_when === "boot");
   const pageGame = new URL(import.meta.url).searchParams.get("game");
@@ -241,6 +293,7 @@ async function boot() {
   const pythonReady = performance.now();
   writeFiles(pyodide, info.python, sources);
   let snapshot = null;
+  /** @type {Partial<import("./wire.js").Timings>} */
   const steps = {}; // milliseconds since the worker started, for bench/browser.py
   pyodide.runPython(`
 import sys
@@ -297,6 +350,7 @@ from unitile_py import webapi
 const ready = boot();
 ready.then(
   ({ handle, timings, version }) => {
+    /** @type {import("./wire.js").GameEntry[]} */
     const games = JSON.parse(handle(JSON.stringify({ op: "games" }))).result;
     post({ type: "ready", games, timings, version });
   },
@@ -328,6 +382,7 @@ function yieldToEvents() {
   });
 }
 
+/** @param {number} id */
 function failed(id, error) {
   // A Python exception that is not a UnitileError is a bug: report it in one line and keep going.
   const text = String(error && error.message ? error.message : error);
@@ -336,6 +391,12 @@ function failed(id, error) {
   post({ type: "reply", id, ok: false, error: `internal error: ${lines[lines.length - 1]}`, ms: 0 });
 }
 
+/**
+ * @param {number} id
+ * @param {string} op
+ * @param {import("./wire.js").Args} args
+ * @param {{slice: number, deadline: number}} pace
+ */
 async function answer(id, op, args, start, pace) {
   const arrived = performance.now();
   let task;
@@ -370,8 +431,8 @@ async function answer(id, op, args, start, pace) {
   }
 }
 
-self.addEventListener("message", async (event) => {
-  const { id, op, args, cancel } = event.data;
+self.addEventListener("message", async (/** @type {MessageEvent<import("./wire.js").ToWorker>} */ event) => {
+  const { id, op, args, cancel } = /** @type {Partial<import("./wire.js").Call & import("./wire.js").Cancel>} */ (event.data);
   if (cancel !== undefined) {
     cancelled.add(cancel);
     return;
