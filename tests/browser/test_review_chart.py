@@ -135,7 +135,7 @@ def test_a_finished_games_review_chart_marks_and_banner(site: Site, game: str) -
     assert row == ["2", rows[1]["move"], "Blue", f"{before['outcome']} in {before['distance']} {unit}",
                    f"{after['outcome']} in {after['distance']} {unit}", "mistake"]  # fmt: skip
     site.shot(f"review-{game}-finished")
-    assert review_ops(site) == [f"{'nd_' if game == 'nd' else ''}review"]
+    assert review_ops(site) == [f"{'nd_' if game == 'nd' else 'ut_'}review"]
 
 
 @needs_tables
@@ -184,7 +184,7 @@ def test_a_click_and_the_keys_show_a_ply(site: Site, game: str) -> None:
     wait_until(lambda: site.state()["ply"] == n and site.idle(), "the end shown again")
     assert site.page.locator("#review-card").is_visible()  # the game is over: the chart stays
     # Every look came from the one review asked for when the game opened.
-    assert review_ops(site) == [f"{'nd_' if game == 'nd' else ''}review"]
+    assert review_ops(site) == [f"{'nd_' if game == 'nd' else 'ut_'}review"]
 
 
 @needs_tables
@@ -199,7 +199,7 @@ def test_looking_back_in_an_unfinished_game_shows_its_review(site: Site) -> None
     assert turn(site) == "Ply 3 of 4"
     site.page.locator("#btn-live").click()
     wait_until(lambda: site.page.locator("#review-card").is_hidden() and site.idle(), "the game again")
-    assert review_ops(site) == ["review"]
+    assert review_ops(site) == ["ut_review"]
 
 
 #: Every text the review card's summary and its aria-busy take, in order (a MutationObserver).
