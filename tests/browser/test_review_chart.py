@@ -286,15 +286,10 @@ COLOURS = """() => {
 
 
 @needs_tables
-@pytest.mark.parametrize(
-    ("game", "name", "scheme"),
-    [
-        ("nd", "phone-390x844", "dark"),
-        ("unitile", "phone-390x844", "light"),
-        ("unitile", "desktop-1920x1080", "dark"),
-        ("nd", "laptop-1366x768", "light"),
-    ],
-)
+@pytest.mark.parametrize(("game", "name", "scheme"), [
+    ("nd", "phone-390x844", "dark"), ("unitile", "phone-390x844", "light"),
+    ("unitile", "desktop-1920x1080", "dark"), ("nd", "laptop-1366x768", "light"),
+])
 def test_the_chart_fits_and_takes_the_themes_colours(site: Site, game: str, name: str, scheme: str) -> None:
     screen(site, name, scheme)
     if name.startswith("phone"):

@@ -21,6 +21,17 @@ export function shake(el) {
   el.addEventListener("animationend", () => el.classList.remove("refused"), { once: true });
 }
 
+/**
+ * A cell's analysis badge: "W" or "L" and the moves to the end with perfect play, or nothing.
+ * @param {HTMLElement} badge
+ * @param {{result: string} | null} analysis the mover's result after the move, or null for none
+ * @param {number} [moves] the moves to the end (the game's unit: plies, placements)
+ */
+export function showBadge(badge, analysis, moves) {
+  badge.textContent = analysis ? `${analysis.result === "win" ? "W" : "L"}${moves}` : "";
+  badge.className = analysis ? `badge ${analysis.result}` : "badge";
+}
+
 export class BoardFrame {
   /**
    * @param {HTMLElement} root the element with role="grid"

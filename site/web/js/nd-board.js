@@ -4,7 +4,7 @@
 // the winning chain, and a ban drawn on the board: the naked diagonal a stone would form (its two
 // stones and the two shared points), or the NDE area it would leave, outlined, BAD or not, with its
 // culprit. The rules page draws its diagrams with it too.
-import { BoardFrame, cellNames, shake } from "./grid.js";
+import { BoardFrame, cellNames, shake, showBadge } from "./grid.js";
 import { COLOUR } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -90,10 +90,8 @@ export class NDBoard {
       point.classList.toggle("chain", chain.has(name));
       point.classList.toggle("dim", chain.size > 0 && colour !== "." && !chain.has(name));
       if (look.selected === name || look.hint === name) point.dataset.ghost = st.turn;
-      const badge = point.querySelector(".badge");
       const a = look.analysis && may ? look.analysis[name] : null;
-      badge.textContent = a ? `${a.result === "win" ? "W" : "L"}${a.placements}` : "";
-      badge.className = a ? `badge ${a.result}` : "badge";
+      showBadge(point.querySelector(".badge"), a, a && a.placements);
     });
     this.frame.cells.forEach((cell, i) => {
       const name = names[i];

@@ -1,6 +1,6 @@
 // Unitile's board: sliding tiles drawn on the shared board frame (grid.js). It draws what it is
 // given (a webapi state and how to show it) and keeps the tile elements, so a slide glides.
-import { BoardFrame, shake } from "./grid.js";
+import { BoardFrame, shake, showBadge } from "./grid.js";
 import { COLOUR } from "./words.js";
 
 export class UnitileBoard {
@@ -94,10 +94,8 @@ export class UnitileBoard {
       tile.classList.toggle("hint", look.hint === name);
       tile.classList.toggle("uniting", uniting.has(name));
       tile.classList.toggle("dim", uniting.size > 0 && !uniting.has(name));
-      const badge = tile.querySelector(".badge");
       const a = look.analysis && isLegal ? look.analysis[name] : null;
-      badge.textContent = a ? `${a.result === "win" ? "W" : "L"}${a.plies}` : "";
-      badge.className = a ? `badge ${a.result}` : "badge";
+      showBadge(tile.querySelector(".badge"), a, a && a.plies);
     });
     /** @type {NodeListOf<HTMLElement>} */ (this.frame.squares.childNodes).forEach((square, i) => square.classList.toggle("bubble", st.cells[i] === "."));
     this.frame.cells.forEach((cell, i) => {

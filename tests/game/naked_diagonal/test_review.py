@@ -99,16 +99,9 @@ def test_the_hand_checked_3x3_game(
     status, out, err = cli_with_stdin(["nd", "review", "-", "--json"], GAME33, capsys, monkeypatch)
     assert (status, err) == (0, "")
     rows = [json.loads(line) for line in out.splitlines()]
-    assert rows[0] == {
-        "ply": 1,
-        "move": "b2",
-        "mover": "red",
-        "position": ".../.../... r",
-        "before": {"outcome": "win", "distance": 9},
-        "after": {"outcome": "loss", "distance": 6},
-        "best": ["a2", "c2"],
-        "verdict": MISTAKE,
-    }
+    win9, loss6 = {"outcome": "win", "distance": 9}, {"outcome": "loss", "distance": 6}
+    assert rows[0] == {"ply": 1, "move": "b2", "mover": "red", "position": ".../.../... r", "before": win9,
+                       "after": loss6, "best": ["a2", "c2"], "verdict": MISTAKE}
     assert [(r["move"], r["verdict"]) for r in rows[4:]] == [
         ("c3", INACCURACY),
         ("c1", BEST),
