@@ -7,12 +7,9 @@ in this process are driven from here, holding only scalars (:func:`pipeline.unit
 parts write their rows of the solution, each into an array of its own (``solve/r_<part>``); then one task
 per chunk of class ids writes ``values/r`` and ``values/T_class``.
 
-Checkpoints alternate between two slots (``solve/a_*`` and ``solve/b_*``), written by the parts; the
-group's attributes name the valid slot only after its arrays are written, so a kill during a
-checkpoint leaves the previous one usable. A checkpoint belongs to one graph (its stage stamp) and is
-ignored for any other. A lost worker (or a killed client) costs a restart from the last checkpoint;
-since the parts own whole reduction chunks, the continuation is the same bit for bit whatever the
-number of workers.
+The parts write checkpoints (:mod:`pipeline.unitile.checkpoint`); a lost worker (or a killed client)
+costs a restart from the last one, and since the parts own whole reduction chunks, the continuation is
+the same bit for bit whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -22,7 +19,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -34,29 +31,15 @@ from ..cores import allowed_cores
 from ..executor import progress
 from ..groups import Group
 from ..stages import retry_lost_workers
-from ..store import as_record
 from ..usage import peak_rss
 from .bounds import Cost
 from .cg import PeerSteps, connect, run_cg, run_loop
+from .checkpoint import T_CHUNK, checkpoint_meta, checkpoint_state, new_slot, point_at, save_checkpoint
 from .context import Context, Stage
 from .partition import Partition, PartPlan, SolutionParts, StoredPartition, plan_parts, write_class_values
 from .solve_order import SolveOrder
-from .solver import BLOCK, UNIT, SolveResult, SolverState
+from .solver import UNIT, SolveResult, SolverState
 from .store import Store, solve_order
-
-#: Classes per task when T is formed from r (whole chunks of values/T_class).
-T_CHUNK = 64 * BLOCK
-
-
-def row_chunk(parts: int, length: int) -> int:
-    """The chunk length of the checkpoints in solve positions (``length`` entries) when ``parts`` parts
-    write them.
-
-    Several parts own scattered chunks of :data:`BLOCK` positions and must never share one; a single part
-    writes wide chunks, since every chunk costs a fixed overhead, much more than a small chunk's data
-    (measured: docs/pipeline.md, "The allocator").
-    """
-    return max(1, min(length, BLOCK if parts > 1 else T_CHUNK))
 
 
 @contextmanager
@@ -67,63 +50,6 @@ def timed(phases: dict[str, float], name: str) -> Iterator[None]:
         yield
     finally:
         phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
-
-
-#: What the checkpoints' vectors are indexed by: checkpoints of another indexing (those written before
-#: the solve order, by class id) are ignored.
-CHECKPOINT_SPACE = "solve order"
-
-
-def checkpoint_meta(store: Store, graph: str, split: int) -> dict[str, Any] | None:
-    """The valid checkpoint of this graph, if any."""
-    try:
-        group = zarr.open_group(store.path, path="solve", mode="r")
-    except (FileNotFoundError, zarr.errors.GroupNotFoundError):
-        return None
-    meta = as_record(group.attrs.get("checkpoint"))
-    if not meta or meta.get("graph") != graph or meta.get("classes") != split:
-        return None
-    if meta.get("space") != CHECKPOINT_SPACE:
-        return None
-    return meta
-
-
-def save_checkpoint(store: Store, group: Group, state: SolverState, graph: str, split: int) -> None:
-    """The parts write their x, s, p into the slot not in use; then the attributes point at it."""
-    slot = new_slot(store, group.size, split)
-    group.call("save", [(store.path, slot)] * group.size)
-    point_at(store, slot, state, graph, split)
-
-
-def new_slot(store: Store, parts: int, split: int) -> str:
-    """The checkpoint slot not in use, its arrays created afresh for ``parts`` parts to write."""
-    meta = as_record(zarr.open_group(store.path, path="solve", mode="a").attrs.get("checkpoint"))
-    slot = "b" if meta.get("slot") == "a" else "a"
-    chunk = row_chunk(parts, split)
-    for v in "xsp":
-        store.create(f"solve/{slot}_{v}", (split,), None, np.float64, chunks=(chunk,), compress=False)
-    return slot
-
-
-def point_at(store: Store, slot: str, state: SolverState, graph: str, split: int) -> None:
-    """Make the written ``slot`` the checkpoint, with the scalars of ``state``."""
-    last = state.history[-1] if state.history else math.inf
-    scalars = {k: getattr(state, k) for k in STATE_SCALARS}
-    zarr.open_group(store.path, path="solve", mode="a").attrs["checkpoint"] = {
-        "slot": slot, "graph": graph, "classes": split, **scalars, "last": last, "space": CHECKPOINT_SPACE,
-    }  # fmt: skip
-
-
-#: The scalars of a :class:`SolverState` that a checkpoint keeps (its vectors are in the slot's arrays).
-STATE_SCALARS = ("rz", "iteration", "restarts", "checked", "best", "stalls")
-
-
-def checkpoint_state(meta: dict[str, Any]) -> SolverState:
-    """The state of a checkpoint without its vectors (those are loaded into the parts); the last
-    residual stands for the history. A checkpoint written before ``checked``, ``best`` and ``stalls``
-    were kept continues without them."""
-    kept = {k: meta[k] for k in STATE_SCALARS if k in meta}
-    return replace(SolverState.start(0), **kept, history=[float(meta["last"])])
 
 
 @dataclass(frozen=True)

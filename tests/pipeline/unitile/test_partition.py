@@ -10,10 +10,10 @@ import pytest
 
 from pipeline.unitile import partition
 from pipeline.unitile.cg import connect, local_parts
+from pipeline.unitile.checkpoint import row_chunk
 from pipeline.unitile.classes import class_keys
 from pipeline.unitile.geometry import Geometry
 from pipeline.unitile.partition import owners, plan_parts
-from pipeline.unitile.solve_stage import row_chunk
 from pipeline.unitile.solver import BLOCK
 from pipeline.unitile.store import Store, solve_order
 from tests.pipeline.unitile.conftest import B35

@@ -13,10 +13,10 @@ import zarr
 
 from pipeline.arrays import open_array
 from pipeline.unitile.cg import solve
+from pipeline.unitile.checkpoint import checkpoint_meta
 from pipeline.unitile.classes import class_keys
 from pipeline.unitile.geometry import Geometry
 from pipeline.unitile.solve_order import SolveOrder, SolveRows
-from pipeline.unitile.solve_stage import checkpoint_meta
 from pipeline.unitile.solver import SolverState
 from pipeline.unitile.store import Store, solve_order
 from tests.pipeline.unitile.conftest import B35
