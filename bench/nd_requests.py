@@ -49,8 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from unitile_py.errors import NakedDiagonalError  # noqa: E402
+from unitile_py.naked_diagonal import hints as nd_hints  # noqa: E402
 from unitile_py.naked_diagonal import legality  # noqa: E402
-from unitile_py.naked_diagonal import webapi as nd_webapi  # noqa: E402
 from unitile_py.naked_diagonal.grid import Grid  # noqa: E402
 from unitile_py.naked_diagonal.legality import legal_masks  # noqa: E402
 from unitile_py.naked_diagonal.players import levels_for  # noqa: E402
@@ -283,7 +283,7 @@ def play_game(n: int, kind: str, seed: int, opts: argparse.Namespace, worst: Wor
             worst.timed("nd_salvage", {"game": refused}, f"{where} {g.name(nde[0])}", text)
         if positions % opts.every == 1:
             for op in ("nd_hint", "nd_hint_source"):
-                nd_webapi._hints.clear()  # each searches, as the first of the two does on the page
+                nd_hints.forget()  # each searches, as the first of the two does on the page
                 worst.timed(op, {"game": game}, where, text)
             for level in levels_for(n):
                 args = {"game": game, "level": level, "seed": seed}

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 
 from unitile_py.cli import main
 from unitile_py.errors import GameError
+from unitile_py.naked_diagonal import hints as nd_hints
 from unitile_py.naked_diagonal import webapi as nd_webapi
 from unitile_py.naked_diagonal.game import Game as NDGame
 from unitile_py.naked_diagonal.notation import SKIP
@@ -91,7 +92,7 @@ def slow(again: Callable[[], float], limit: float, what: str) -> None:
 
 def cpu_of(function: Callable[..., Any], *args: Any) -> float:
     """Seconds of CPU of one call, with the hints remembered by Naked Diagonal's service forgotten."""
-    nd_webapi._hints.clear()
+    nd_hints.forget()
     began = time.process_time()
     function(*args)
     return time.process_time() - began

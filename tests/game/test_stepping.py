@@ -15,6 +15,7 @@ import pytest
 
 from unitile_py import webapi
 from unitile_py.mcts import CHUNK, RaveSearch, choose_move, choose_steps, finish
+from unitile_py.naked_diagonal import hints as nd_hints
 from unitile_py.naked_diagonal import webapi as nd_webapi
 from unitile_py.naked_diagonal.players import (
     FULL_SIZE,
@@ -146,13 +147,13 @@ def test_other_requests_between_the_slices_are_answered_and_change_nothing() -> 
 def test_a_cancelled_request_leaves_nothing_behind() -> None:
     g = game(9, ["e5", "d4"])
     position = nd_webapi.API.replay(g).position
-    nd_webapi._hints.clear()
+    nd_hints.forget()
     task = webapi.start(request("nd_hint", game=g))
     for _ in range(5):
         assert task.step(0.0) is None
     task.cancel()
     assert task.step(1.0) is None and task.cancelled
-    assert not nd_webapi._hints  # no half-searched hint remembered
+    assert nd_hints.remembered() == 0  # no half-searched hint remembered
     fresh = webapi.handle(request("nd_hint", game=g))
     assert json.loads(fresh)["result"] == position.grid.name(hint(position))
     move = request("nd_computer_move", game=g, level=5, seed=8)
@@ -281,7 +282,7 @@ def test_every_request_that_searches_is_answered_in_pieces(monkeypatch: pytest.M
     assert set(EXAMPLES) == webapi.routes().names, "give every request an example here"
     monkeypatch.setattr(unitile_webapi.API, "tables", tables_for("5x5"))
     monkeypatch.setattr(unitile_webapi.API, "_players", {})
-    monkeypatch.setattr(nd_webapi, "_hints", {})
+    monkeypatch.setattr(nd_hints, "_found", {})
     pauses: list[int] = []
     whole = finish
 

@@ -32,54 +32,27 @@ from typing import Any
 from .. import puzzles, service
 from ..bans import OffBoard
 from ..colours import BLUE, RED
-from ..coords import is_ascii_number, quote
+from ..coords import quote
 from ..errors import GameError, NakedDiagonalError
 from ..mcts import Steps, finish
 from ..playing import Player
 from ..records import split_record
-from ..service import shown, whole
-from .bans import LeavesNDE, NakedDiagonal, Refusal, clause, needless_skip, sentence
+from ..service import shown
+from .bans import LeavesNDE, NakedDiagonal, sentence
 from .game import Game, parse_record
 from .grid import Grid
+from .hints import hint_steps
 from .keys import default_root
 from .legality import check_start, legal_mask
+from .links import check_skips, point_of, why_not
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
-from .players import BEST, LEVELS, PERFECT, best_hint_steps, levels_for, make_player, perfect_sizes
+from .offered import SIZES, named_size, not_offered, size_of
+from .players import BEST, LEVELS, PERFECT, levels_for, make_player, perfect_sizes
 from .position import Position
 from .review import review_game, review_tables
 from .rules import chain
 from .strategy import strategy_problem, strategy_sizes, winner_of
 from .tables import solved_sizes, tables_for, tables_problem
-
-#: The board sizes the page offers (any size from 1 to 26 is a board; these are the useful ones).
-SIZES = tuple(range(3, 14))
-
-
-def _size(value: Any) -> int:
-    """A board size the page may ask for."""
-    n = whole(value, "size")
-    if n not in SIZES:
-        raise NakedDiagonalError(_not_offered(n))
-    return n
-
-
-def _not_offered(n: int) -> str:
-    """Why an n x n board cannot be played here, naming the sizes that can."""
-    low, high = SIZES[0], SIZES[-1]
-    return f"a {n}x{n} board is not offered here (the boards are {low}x{low} to {high}x{high})"
-
-
-def _named_size(headers: dict[str, str]) -> int | None:
-    """The board side a record's headers name (``Position``'s rows, else ``Board``'s ``NxN`` or ``N``),
-    read before the engine builds the board, so that every size the page does not offer gets the
-    page's range rather than the engine's (1 to 26); None when they name none or garble it."""
-    if "Position" in headers:
-        rows = headers["Position"].split()
-        return len(rows[0].split("/")) if rows else None
-    parts = headers.get("Board", "").strip().lower().split("x")
-    if len(parts) > 2 or len(set(parts)) != 1 or not all(is_ascii_number(p) and len(p) <= 6 for p in parts):
-        return None
-    return int(parts[0])
 
 
 def _names(grid: Grid, mask: int) -> list[str]:
@@ -132,7 +105,7 @@ class Api(service.Service[Game]):
 
     def new_game(self, size: int = DEFAULT_SIZE) -> dict[str, Any]:
         """An empty board of ``size``, Red to move."""
-        return {"size": _size(size), "start": None, "moves": []}
+        return {"size": size_of(size), "start": None, "moves": []}
 
     def _start(self, game: Any) -> Position:
         """The start a plain game names; :class:`NakedDiagonalError` for one that cannot be played."""
@@ -141,11 +114,11 @@ class Api(service.Service[Game]):
         text = game.get("start")
         if text is None:
             size = game.get("size", DEFAULT_SIZE)
-            return Position.empty(_size(size))
+            return Position.empty(size_of(size))
         if not isinstance(text, str):
             raise NakedDiagonalError("game: start must be a position text or null")
         start = Position.parse(text)
-        _size(start.grid.n)
+        size_of(start.grid.n)
         size = game.get("size")  # a link's n: it must be the start's own size, never ignored
         if size is not None and (type(size) is not int or size != start.grid.n):
             said = size if type(size) is int else quote(str(size))
@@ -168,7 +141,7 @@ class Api(service.Service[Game]):
         self._last = None  # in case a placement below is refused half way
         played = [g.name_of(m) for m in g.moves if m != SKIP]  # a placement is taken back with its skip
         self._last = service.replay_onto(g, played, [n for n in wanted if n != SKIP_WORD])
-        _check_skips(g, wanted)
+        check_skips(g, wanted)
         return g
 
     def plain(self, g: Game, upto: int | None = None) -> dict[str, Any]:
@@ -192,7 +165,7 @@ class Api(service.Service[Game]):
 
         def step(name: Any) -> str | None:
             nonlocal skipped
-            why = _why_not(g, name, skipped)
+            why = why_not(g, name, skipped)
             if why is None:
                 word = name.strip().lower()
                 skipped = False if word == SKIP_WORD else g.push(g.grid.point(word))
@@ -206,9 +179,9 @@ class Api(service.Service[Game]):
         """A game from record text; every turn is checked by the rules."""
         if not isinstance(text, str):
             raise NakedDiagonalError("record must be text")
-        size = _named_size(split_record(text).headers)  # a garbled header: split_record says so
+        size = named_size(split_record(text).headers)  # a garbled header: split_record says so
         if size is not None and size not in SIZES:
-            raise NakedDiagonalError(f"record: {_not_offered(size)}")
+            raise NakedDiagonalError(f"record: {not_offered(size)}")
         record = parse_record(text)
         game = plain_game(Game.from_record(record))
         try:
@@ -315,7 +288,7 @@ class Api(service.Service[Game]):
             raise NakedDiagonalError(f"move must be {self.move_text}")
         g = self.replay(game)
         grid = g.grid
-        point = _point(g, move)
+        point = point_of(g, move)
         ban = OffBoard(g.board_text(), shown(move)) if point is None else g.ban(point)
         if ban is None:
             return None
@@ -359,7 +332,7 @@ class Api(service.Service[Game]):
         self.puzzles.put(f"{size}x{size}", text)
 
     def _puzzles(self, size: Any) -> tuple[int, puzzles.PuzzleSet]:
-        n = _size(size)
+        n = size_of(size)
         return n, self.puzzles.get(f"{n}x{n}")
 
     def puzzle(self, size: Any = 4, index: Any = None, seed: Any = None, grade: Any = None) -> dict[str, Any]:
@@ -405,7 +378,7 @@ class Api(service.Service[Game]):
         """:meth:`hint` in pieces (see :mod:`unitile_py.webapi`): the same placement."""
         g = self._playable(game)
         position, grid = g.position, g.grid
-        point, _ = yield from _hint_steps(position, str(default_root()))
+        point, _ = yield from hint_steps(position, str(default_root()))
         return grid.name(point)
 
     def hint_source(self, game: Any) -> str:
@@ -418,7 +391,7 @@ class Api(service.Service[Game]):
         """:meth:`hint_source` in pieces (see :mod:`unitile_py.webapi`): the same words. The search it
         may need is the hint's own, remembered for both requests."""
         g = self._playable(game)
-        _, source = yield from _hint_steps(g.position, str(default_root()))
+        _, source = yield from hint_steps(g.position, str(default_root()))
         return source
 
     def computer_move(self, game: Any, level: Any, seed: Any) -> str:
@@ -443,59 +416,9 @@ class Api(service.Service[Game]):
         return service.checked_choice(self._playable(game), level, point, NakedDiagonalError)
 
 
-#: The hints found lately, by position and tables folder (the page asks for a hint and its source).
-_hints: dict[tuple[Position, str], tuple[int, str]] = {}
-
-
-def _hint_steps(position: Position, root: str = "") -> Steps[tuple[int, str]]:
-    """The hint of a position and where it came from (remembered per tables folder ``root``: the page
-    asks for both), in pieces; a search abandoned half way remembers nothing."""
-    key = (position, root)
-    found = _hints.get(key)
-    if found is None:
-        found = yield from best_hint_steps(position)
-        if len(_hints) >= 64:
-            _hints.pop(next(iter(_hints)))
-        _hints[key] = found
-    return found
-
-
 #: The players of recent (level, seed) pairs: a search player keeps nothing between moves, but a
 #: game asks for the same one every other turn.
 _player: Callable[[int, int], Player[Position]] = lru_cache(maxsize=16)(make_player)
-
-
-def _check_skips(g: Game, wanted: list[str]) -> None:
-    """The ``skip`` words of a list of turns stand where the game skipped (it may leave skips out)."""
-    i = 0
-    for word in wanted:
-        if word == SKIP_WORD:
-            if i >= g.ply or g.moves[i] != SKIP:
-                raise NakedDiagonalError(f"ply {i + 1}: {needless_skip(g.positions[i].turn)}")
-        elif g.moves[i] == SKIP:
-            i += 1  # a skip left out: the placement after it is the next turn
-        i += 1
-
-
-def _point(g: Game, name: str) -> int | None:
-    """The point ``name`` names on the game's board, or None."""
-    try:
-        return g.grid.point(name.strip())
-    except GameError:
-        return None
-
-
-def _why_not(g: Game, name: Any, skipped: bool) -> str | None:
-    """Why the next name of a link cannot be played, as the end of a sentence (:func:`.bans.clause`);
-    None when it can. ``skipped``: the game has just skipped a player, so a ``skip`` may stand here."""
-    if not isinstance(name, str):
-        return "is not a point name"
-    if name.strip().lower() == SKIP_WORD:
-        return None if skipped else f"is a {needless_skip(g.position.turn)}"
-    point = _point(g, name)
-    # (only the kind of ban is said: the search for an NDE area's culprit would only cost time)
-    ban: Refusal | None = OffBoard(g.board_text(), shown(name)) if point is None else g.quick_ban(point)
-    return None if ban is None else clause(ban, g.grid)
 
 
 #: The service :func:`unitile_py.webapi.handle` routes the ``nd_`` requests to.
