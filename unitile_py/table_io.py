@@ -182,37 +182,40 @@ def manifest_kind(folder: Path) -> str | None:
 
 
 def read_bytes(
-    where: str, path: Path, error: type[GameError], size: int | None = None, limit: int = MAX_FILE_BYTES
+    where: str, path: Path, error: type[GameError], size: int | None = None, limit: int = MAX_FILE_BYTES,
+    shown: str | None = None,
 ) -> bytes:
     """The bytes of a table file, looked at before they are read: it must be a regular file (never a
     FIFO, a device or a link to one), of ``size`` bytes when the manifest gives it, else at most
-    ``limit``; otherwise, or when it cannot be read, one ``error`` line naming it.
+    ``limit``; otherwise, or when it cannot be read, one ``error`` line naming it (as ``shown``, else by
+    its path).
 
     The file is opened without blocking (a FIFO cannot hold the reader) and checked on the open
     descriptor, so that nothing swapped in between is read either.
     """
+    name = shown if shown is not None else str(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise error(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
+        raise error(f"{where}: cannot read {name}: {exc.strerror or exc}") from None
     with os.fdopen(fd, "rb", buffering=0) as file:
         try:
             info = os.fstat(fd)
             if not stat.S_ISREG(info.st_mode):
-                raise error(f"{where}: {path} is not a regular file")
+                raise error(f"{where}: {name} is not a regular file")
             if size is not None and info.st_size != size:
                 raise error(
-                    f"{where}: {path} has {info.st_size} bytes, manifest.json says {size} (truncated?)"
+                    f"{where}: {name} has {info.st_size} bytes, manifest.json says {size} (truncated?)"
                 )
             want = size if size is not None else info.st_size
             if want > limit:
-                raise error(f"{where}: {path} has {info.st_size} bytes, more than a reader reads ({limit})")
+                raise error(f"{where}: {name} has {info.st_size} bytes, more than a reader reads ({limit})")
             data = _read_up_to(file, want + 1)
         except OSError as exc:
-            raise error(f"{where}: cannot read {path}: {exc.strerror or exc}") from None
+            raise error(f"{where}: cannot read {name}: {exc.strerror or exc}") from None
     if len(data) != want:
-        raise error(f"{where}: {path} changed while it was read")
+        raise error(f"{where}: {name} changed while it was read")
     return data
 
 

@@ -224,25 +224,27 @@ class Tables:
     # Loading ---------------------------------------------------------------------------------------
 
     @staticmethod
-    def load(board: Board | str, directory: Directory = None, check_records: bool = True) -> Tables:
+    def load(board: Board | str, directory: Directory = None, check_records: bool = True,
+             by_name: bool = False) -> Tables:
         """The tables of a board from ``directory`` (holding ``manifest.json``, or ``<board>/manifest.json``).
 
         The default is ``tables/<board>/`` of the repository (or under ``$UNITILE_TABLES``). Every file
         is checked against the sha256 in the manifest; a missing, truncated or altered file raises
-        :class:`UnitileError` naming it; ``check_records`` as for :func:`read_tables`.
+        :class:`UnitileError` naming it (with ``by_name``, by its file name alone: the site's worker wrote
+        the folder, whose path means nothing to a player); ``check_records`` as for :func:`read_tables`.
         """
         b = _board(board)
         root = root_of(directory, default_root)
         folder = folder_of(root, str(b))
         if not (folder / "manifest.json").is_file():
             raise UnitileError(f"tables {b}: no lookup tables in {folder} (manifest.json is missing)")
-        files = {"manifest.json": _read(b, folder / "manifest.json")}
+        files = {"manifest.json": _read(b, folder / "manifest.json", by_name=by_name)}
         manifest = parse_manifest(b, files["manifest.json"])
         for name in manifest["files"]:
             path = folder / name
             if not path.is_file():
                 raise UnitileError(f"tables {b}: {name} is missing in {folder}")
-            files[name] = _read(b, path, manifest["files"][name]["bytes"])
+            files[name] = _read(b, path, manifest["files"][name]["bytes"], by_name)
         return Tables.from_files(b, files, check_records)
 
     @staticmethod
@@ -381,11 +383,12 @@ class Tables:
         return {cell: self.after(position, cell) for cell in self.legal(position)}
 
 
-def _read(board: Board, path: Path, size: int | None = None) -> bytes:
+def _read(board: Board, path: Path, size: int | None = None, by_name: bool = False) -> bytes:
     """The bytes of a table file: ``manifest.json`` (``size`` None) up to :data:`MAX_MANIFEST_BYTES`, any
-    other of the ``size`` its manifest gives; an unreadable one is a :class:`UnitileError` naming it."""
+    other of the ``size`` its manifest gives; an unreadable one is a :class:`UnitileError` naming it (by
+    its path, or with ``by_name`` by its file name alone)."""
     limit = MAX_MANIFEST_BYTES if size is None else size
-    return read_bytes(f"tables {board}", path, UnitileError, size, limit)
+    return read_bytes(f"tables {board}", path, UnitileError, size, limit, path.name if by_name else None)
 
 
 _tables_for = loaded_once(Tables.load, default_root)

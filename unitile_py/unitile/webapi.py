@@ -94,14 +94,16 @@ class Api(service.Service[Game]):
     # ----- set-up -------------------------------------------------------------------------------
 
     def load_tables(
-        self, files: dict[str, bytes] | None = None, directory: str | None = None, check_records: bool = True
+        self, files: dict[str, bytes] | None = None, directory: str | None = None, check_records: bool = True,
+        by_name: bool = False,
     ) -> None:
-        """Load the lookup tables, from bytes already in memory (the browser) or from a directory; the
-        browser passes ``check_records=False`` (:func:`~unitile_py.unitile.table_files.read_tables`)."""
+        """Load the lookup tables, from bytes already in memory or from a directory (``by_name``: a bad
+        file is named by its name alone, see :meth:`Tables.load`); the browser passes
+        ``check_records=False`` (:func:`~unitile_py.unitile.table_files.read_tables`)."""
         if files is not None:
             self.tables = Tables.from_files(str(self.board), files, check_records)
         else:
-            self.tables = Tables.load(str(self.board), directory, check_records)
+            self.tables = Tables.load(str(self.board), directory, check_records, by_name)
         self._players.clear()
         self._last = None
 
@@ -113,7 +115,7 @@ class Api(service.Service[Game]):
             raise UnitileError("load_tables: directory must be a folder name")
         if not isinstance(check_records, bool):
             raise UnitileError("load_tables: check_records must be true or false")
-        self.load_tables(directory=directory, check_records=check_records)
+        self.load_tables(directory=directory, check_records=check_records, by_name=True)
         return self.info()
 
     def info(self) -> dict[str, Any]:

@@ -290,9 +290,9 @@ def test_site_build_ships_strategy_folders_and_tells_them_from_tables(
     build = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "site_build", build)  # its dataclasses look their module up
     spec.loader.exec_module(build)
-    assert build.nd_folder_kind(use_root / "2x2") == "tables"
-    assert build.nd_folder_kind(use_root / "4x4") == "strategy"
-    assert build.nd_folder_kind(use_root / "6x6") is None
+    assert build.folder_kind(use_root / "2x2") == "tables"
+    assert build.folder_kind(use_root / "4x4") == "strategy"
+    assert build.folder_kind(use_root / "6x6") is None
 
 
 @pytest.mark.parametrize("fmt", [True, 1.0])
