@@ -24,7 +24,6 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .command_line import EXIT_USAGE, one_line
 from .errors import GameError
 from .inputs import read_text
 from .records import LINE_BREAK, RESULTS
@@ -109,6 +108,10 @@ def each_game(
     :class:`GameError` is one ``error`` line naming the file, as for any record; in a file of many it is
     one line on standard error naming the file and the game (``error: FILE: game 2: ...``) and the
     other games are still done. Returns 0, or 2 when any game was bad."""
+    # Here, not at the top: the web services import the review, which imports this module, and need
+    # none of the command line's (logging, signals, threads: time to load in the browser's worker).
+    from .command_line import EXIT_USAGE, one_line
+
     text = read_text(path)
     games = split_games(text)
     many = len(games) > 1
