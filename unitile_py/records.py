@@ -35,7 +35,8 @@ MAX_RECORD = 100_000
 MAX_NUMBER_DIGITS = 6
 
 _HEADER = re.compile(r'^\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]$', re.ASCII)
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: The line breaks of a record: \n, \r\n or \r only (the breaks the writer escapes in header values).
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _MOVE_NUMBER = re.compile(r"^(\d+)\.(\.\.)?$", re.ASCII)
 #: The escapes of header values: backslash, quote, and the line breaks that would split the line.
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r"}
@@ -72,7 +73,7 @@ def split_record(text: str) -> RecordText:
     body: list[str] = []
     # Lines end only at \n, \r\n or \r, the breaks the writer escapes: str.splitlines would also split
     # a header value at U+2028, U+0085, \x0c, \x1c... and the record would not load again.
-    for lineno, raw in enumerate(_LINE_BREAK.split(text), 1):
+    for lineno, raw in enumerate(LINE_BREAK.split(text), 1):
         line = raw.strip()
         if not line:
             continue
@@ -180,6 +181,7 @@ def format_moves(turns: Iterable[tuple[str, str]], result: str) -> str:
 
 
 __all__ = [
+    "LINE_BREAK",
     "MAX_RECORD",
     "RESULTS",
     "MoveReader",

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from .colours import BLUE, RED
 from .errors import GameError
-from .inputs import read_text
+from .record_files import GameText, add_game_option, each_game
 
 #: The mover's result with perfect play: ``("win" | "loss", turns to the end)``.
 Result = tuple[str, int]
@@ -128,9 +128,49 @@ def summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:
     return out
 
 
+def _share(part: int, whole: int) -> float | None:
+    return None if whole == 0 else round(100 * part / whole, 1)
+
+
+def accuracy(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each side's accuracy from the tables: ``moves`` (its plies), ``kept_result`` (those after which
+    its outcome with perfect play was as good as before: all but the mistakes), ``kept_distance`` (of
+    those, the ones that kept the distance too: the fastest win or the slowest loss, as a best move
+    does), and the shares in percent rounded to a tenth, ``result`` (kept_result of moves) and
+    ``distance`` (kept_distance of kept_result), each None when there is nothing to share.
+
+    >>> rows = [ply_row(1, "c4", "r", "X r", ("win", 9), ("win", 9), ["c4"]),
+    ...         ply_row(2, "d4", "b", "X b", ("loss", 8), ("loss", 6), ["b3"]),
+    ...         ply_row(3, "e5", "r", "X r", ("win", 7), ("loss", 4), ["a1"])]
+    >>> accuracy(rows)["red"]
+    {'moves': 2, 'kept_result': 1, 'kept_distance': 1, 'result': 50.0, 'distance': 100.0}
+    >>> accuracy(rows)["blue"]
+    {'moves': 1, 'kept_result': 1, 'kept_distance': 0, 'result': 100.0, 'distance': 0.0}
+    """
+    counts = {side: [0, 0, 0] for side in SIDES.values()}
+    for row in rows:
+        before = (row["before"]["outcome"], row["before"]["distance"])
+        after = (row["after"]["outcome"], row["after"]["distance"])
+        count = counts[row["mover"]]
+        count[0] += 1
+        if rank(after)[0] >= rank(before)[0]:
+            count[1] += 1
+            count[2] += rank(after) >= rank(before)
+    return {
+        side: {"moves": n, "kept_result": kept, "kept_distance": fast,
+               "result": _share(kept, n), "distance": _share(fast, kept)}
+        for side, (n, kept, fast) in counts.items()
+    }  # fmt: skip
+
+
 def review_of(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """A whole review as plain data, what the web API returns: ``{"plies": rows, "summary": ...}``."""
-    return {"plies": rows, "summary": summary(rows)}
+    """A whole review as plain data, what the web API returns: ``{"plies": rows, "summary": ...}``, the
+    summary each side's mistakes and inaccuracies (:func:`summary`) and its ``accuracy``
+    (:func:`accuracy`)."""
+    counts: dict[str, dict[str, Any]] = dict(summary(rows))
+    for side, score in accuracy(rows).items():
+        counts[side] = {**counts[side], "accuracy": score}
+    return {"plies": rows, "summary": counts}
 
 
 def _count(n: int, noun: str) -> str:
@@ -151,6 +191,28 @@ def summary_line(counts: Mapping[str, Mapping[str, int]]) -> str:
     return "; ".join(parts)
 
 
+def _percent(share: float | None) -> str:
+    return "-" if share is None else f"{share:.1f}%"
+
+
+def accuracy_line(counts: Mapping[str, Mapping[str, Any]]) -> str:
+    """Each side's accuracy in a line (:func:`accuracy`): the share of its moves that kept the result,
+    then of those the share that kept the distance, each with its count.
+
+    >>> score = {"moves": 9, "kept_result": 8, "kept_distance": 6, "result": 88.9, "distance": 75.0}
+    >>> none = {"moves": 0, "kept_result": 0, "kept_distance": 0, "result": None, "distance": None}
+    >>> accuracy_line({"red": {"accuracy": score}, "blue": {"accuracy": none}})
+    'accuracy (result, distance): red 88.9% (8/9), 75.0% (6/8); blue -'
+    """
+    parts = []
+    for side in SIDES.values():
+        a = counts[side]["accuracy"]
+        kept, fast = f"({a['kept_result']}/{a['moves']})", f"({a['kept_distance']}/{a['kept_result']})"
+        parts.append(f"{side} {_percent(a['result'])} {kept}, {_percent(a['distance'])} {fast}" if a["moves"]
+                     else f"{side} -")  # fmt: skip
+    return "accuracy (result, distance): " + "; ".join(parts)
+
+
 def format_review(review: Mapping[str, Any], unit: str) -> str:
     """The text form of a review: one line a ply (the mover's result before and after the move, in
     ``unit``, and the verdict; the best moves after a mistake or an inaccuracy), then the summary.
@@ -161,6 +223,7 @@ def format_review(review: Mapping[str, Any], unit: str) -> str:
       1  red    c4    win 9    loss 8   mistake     d3
     results: the mover's outcome and plies to the end with perfect play
     red: 1 mistake, 0 inaccuracies; blue: 0 mistakes, 0 inaccuracies
+    accuracy (result, distance): red 0.0% (0/1), - (0/0); blue -
     """
     lines = [f"{'ply':>3}  {'mover':<5}  {'move':<4}  {'before':<7}  {'after':<7}  {'verdict':<10}  best"]
     for row in review["plies"]:
@@ -173,16 +236,22 @@ def format_review(review: Mapping[str, Any], unit: str) -> str:
         lines = ["no moves to review"]
     lines.append(f"results: the mover's outcome and {unit} to the end with perfect play")
     lines.append(summary_line(review["summary"]))
+    lines.append(accuracy_line(review["summary"]))
     return "\n".join(lines)
 
 
-def print_review(review: Mapping[str, Any], as_json: bool, unit: str) -> int:
-    """Print a review: one JSON object a ply (``as_json``), else :func:`format_review`; returns 0."""
-    if as_json:
-        for row in review["plies"]:
-            print(json.dumps(row))
-    else:
-        print(format_review(review, unit))
+def print_review(review: Mapping[str, Any], as_json: bool, unit: str, game: GameText | None = None) -> int:
+    """Print a review: one JSON object a ply, then ``{"summary": ...}`` (``as_json``), else
+    :func:`format_review`; returns 0. With ``game`` (a game of a file of several), each JSON object
+    starts with ``"game": N`` and the text with a heading line ``game N (line L)``."""
+    if not as_json:
+        heading = [] if game is None else [f"game {game.number} (line {game.line})"]
+        print("\n".join([*heading, format_review(review, unit)]))
+        return 0
+    number = {} if game is None else {"game": game.number}
+    for row in review["plies"]:
+        print(json.dumps({**number, **row}))
+    print(json.dumps({**number, "summary": review["summary"]}))
     return 0
 
 
@@ -195,22 +264,31 @@ def add_review_command(
     turn: str,
     unit: str,
 ) -> None:
-    """Add ``review FILE|- [--json] [--tables DIR]`` to a game's subparsers ``cmds``: the game of one
-    record (``review_text`` of its text and the tables folder) printed by :func:`print_review`, a row
-    a ``turn``, distances in ``unit``; a bad record is one ``error`` line that names the file."""
+    """Add ``review FILE|- [--json] [--game N] [--tables DIR]`` to a game's subparsers ``cmds``: each game
+    of a file of records (:mod:`unitile_py.record_files`; ``review_text`` of its text and the tables
+    folder) printed by :func:`print_review`, a row a ``turn``, distances in ``unit``; a bad record is one
+    ``error`` line that names the file (and the game, in a file of several)."""
     p = cmds.add_parser("review", help=help_text)
-    p.add_argument("file", help="record file, or - for standard input")
+    p.add_argument("file", help="record file (one game or several), or - for standard input")
     fields = ", ".join(json.dumps(field) for field in FIELDS)
-    p.add_argument("--json", action="store_true", help=f"one line per {turn}: {{{fields}}}")
+    p.add_argument("--json", action="store_true",
+                   help=f'one line per {turn}: {{{fields}}}, then {{"summary"}}; "game" first in a file '
+                   "of several games")  # fmt: skip
+    add_game_option(p)
     p.add_argument("--tables", metavar="DIR", help=tables_help)
 
     def run(args: argparse.Namespace) -> int:
-        text = read_text(args.file)
-        try:
-            review = review_text(text, args.tables)
-        except GameError as exc:
-            raise error(f"{args.file}: {exc}") from None
-        return print_review(review, args.json, unit)
+        first = True
+
+        def one(game: GameText, many: bool) -> None:
+            nonlocal first
+            review = review_text(game.text, args.tables)
+            if many and not args.json and not first:
+                print()
+            first = False
+            print_review(review, args.json, unit, game if many else None)
+
+        return each_game(args.file, args.game, error, one)
 
     p.set_defaults(func=run)
 
@@ -224,6 +302,8 @@ __all__ = [
     "SIDES",
     "VERDICTS",
     "Result",
+    "accuracy",
+    "accuracy_line",
     "add_review_command",
     "best_of",
     "format_review",

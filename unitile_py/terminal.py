@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 
 from .colours import BLUE, RED
 from .errors import GameError
-from .inputs import read_text
 from .playing import Playable, Player
+from .record_files import GameText, each_game
 from .seeds import game_seed
 
 NAMES = {RED: "red", BLUE: "blue"}
@@ -33,20 +33,29 @@ def show_after(game: Playable, names: Sequence[str], draw: Callable[[Any], str])
 
 
 def show_record(
-    path: str, load: Callable[[str], Playable], draw: Callable[[Any], str], error: type[GameError]
+    path: str,
+    load: Callable[[str], Playable],
+    draw: Callable[[Any], str],
+    error: type[GameError],
+    number: int | None = None,
 ) -> int:
-    """What each game's ``record`` command does: the game ``load`` makes of the record in ``path``
-    (``-``: standard input), every move checked, printed normalised, then ``draw`` of its last
-    position; a bad record is one ``error`` line that names the file."""
-    text = read_text(path)
-    try:
-        game = load(text)
-    except GameError as exc:
-        raise error(f"{path}: {exc}") from None
-    sys.stdout.write(game.record_text())
-    print(draw(game.position))
-    return 0
+    """What each game's ``record`` command does: the game ``load`` makes of each record in ``path``
+    (``-``: standard input; a file of several games, or only game ``number`` of it:
+    :func:`~unitile_py.record_files.each_game`), every move checked, printed normalised, then ``draw``
+    of its last position, the games separated by a blank line; a bad record is one ``error`` line that
+    names the file (and the game, in a file of several), exit status 2."""
+    first = True
 
+    def one(text: GameText, many: bool) -> None:
+        nonlocal first
+        game = load(text.text)
+        if not first:
+            print()
+        first = False
+        sys.stdout.write(game.record_text())
+        print(draw(game.position))
+
+    return each_game(path, number, error, one)
 
 
 def ask_human(

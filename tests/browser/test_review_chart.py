@@ -124,6 +124,15 @@ def test_a_finished_games_review_chart_marks_and_banner(site: Site, game: str) -
     assert site.message().endswith(f" Mistakes: Red {red}, Blue {blue}."), site.message()
     text = site.page.locator("#review-summary").inner_text()
     assert text.startswith(f"Red: {red} mistake") and f"\nBlue: {blue} mistake" in text
+    # Each side's accuracy, the service's shares as it sends them (JavaScript prints 100.0 as 100).
+    pct = {
+        side: ["–" if x is None else f"{x:g}%" for x in (a["result"], a["distance"])]
+        for side, a in ((side, summary[side]["accuracy"]) for side in ("red", "blue"))
+    }
+    assert site.page.locator("#review-accuracy").inner_text().splitlines() == [
+        f"Red accuracy: {pct['red'][0]} result, {pct['red'][1]} distance;",
+        f"Blue accuracy: {pct['blue'][0]} result, {pct['blue'][1]} distance",
+    ]
     # The table a screen reader reads: one row a ply, the service's results in words.
     table = site.page.locator("#review-table")
     heads = table.locator("thead th").all_inner_texts()

@@ -73,17 +73,24 @@ def test_rows_summary_and_table() -> None:
     counts = summary(rows)
     assert counts == {"red": {"mistakes": 1, "inaccuracies": 1}, "blue": {"mistakes": 1, "inaccuracies": 1}}
     text = format_review(review_of(rows), "plies").splitlines()
-    assert len(text) == 1 + 5 + 2
+    assert len(text) == 1 + 5 + 3
     assert text[2].split() == ["2", "blue", "d4", "loss", "8", "loss", "6", "inaccuracy", "b3"]
     # no list of the best moves after a best move
     assert text[1].split() == ["1", "red", "c4", "win", "9", "win", "9", "best"]
-    assert text[-1] == "red: 1 mistake, 1 inaccuracy; blue: 1 mistake, 1 inaccuracy"
+    assert text[-2] == "red: 1 mistake, 1 inaccuracy; blue: 1 mistake, 1 inaccuracy"
+    # red kept the result in 2 of its 3 plies (the mistake lost it), the distance in 1 of those 2
+    assert text[-1] == ("accuracy (result, distance): red 66.7% (2/3), 50.0% (1/2); "
+                        "blue 50.0% (1/2), 0.0% (0/1)")
 
 
 def test_a_game_without_moves() -> None:
     review = review_of([])
     assert review == {
         "plies": [],
-        "summary": {"red": {"mistakes": 0, "inaccuracies": 0}, "blue": {"mistakes": 0, "inaccuracies": 0}},
+        "summary": {
+            side: {"mistakes": 0, "inaccuracies": 0, "accuracy": {
+                "moves": 0, "kept_result": 0, "kept_distance": 0, "result": None, "distance": None}}
+            for side in ("red", "blue")
+        },
     }
     assert format_review(review, "placements").splitlines()[0] == "no moves to review"

@@ -16,7 +16,8 @@
   ``source`` ``"strategy"``, ``winner``, ``how`` (or why unknown) and ``note`` are added.
 * ``review FILE|- [--json]``: every turn of a record on a size with tables judged (:mod:`.review`).
 * ``puzzles [--size NxN] --count N --seed S [--grade G] [--json]``: puzzles of the shipped puzzle file
-  (:mod:`unitile_py.puzzle_command`): Red to move has exactly one winning placement.
+  (:mod:`unitile_py.puzzle_command`): Red to move has exactly one winning placement; ``puzzles --from
+  FILE``: the mistakes of the games in FILE as puzzles (:mod:`unitile_py.mistake_puzzles`).
 * ``play`` and ``match``: a game in the terminal, and computer levels against each other (level 6,
   perfect play, on the solved sizes).
 
@@ -36,11 +37,13 @@ from typing import Any
 from .. import puzzle_command
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import NakedDiagonalError
+from ..mistake_puzzles import add_from_option, run_from
 from ..puzzles import Puzzle, judge
+from ..record_files import add_game_option
 from ..records import split_record
 from ..terminal import show_after, show_record
 from . import analyze, match, review, terminal_play
-from .analyze import per_position
+from .analyze import analysis_of, per_position
 from .bans import game_over
 from .drawing import POSITION_HELP, checked_size, draw, parse_position
 from .game import Game, parse_record
@@ -98,7 +101,7 @@ def cmd_why(args: argparse.Namespace) -> int:
 
 def cmd_record(args: argparse.Namespace) -> int:
     """Check a record and print it normalised, then the final position."""
-    return show_record(args.file, _record_game, draw, NakedDiagonalError)
+    return show_record(args.file, _record_game, draw, NakedDiagonalError, args.game)
 
 
 def _record_game(text: str) -> Game:
@@ -108,9 +111,15 @@ def _record_game(text: str) -> Game:
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
-    """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`)."""
-    n = parse_size(args.size)
+    """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`), or
+    with ``--from FILE`` the mistakes of its games (:mod:`unitile_py.mistake_puzzles`)."""
     directory = Path(args.tables) / "naked-diagonal" if args.tables else None
+    if args.source is not None:
+        folder = None if directory is None else str(directory)
+        return run_from(args, lambda text: review.review_text(text, directory),
+                        lambda text: analysis_of(text, folder), "placements",
+                        lambda text: draw(Position.parse(text)), NakedDiagonalError)  # fmt: skip
+    n = parse_size(args.size)
 
     def check(p: Puzzle) -> str | None:
         position = Position.parse(p.position)
@@ -144,7 +153,8 @@ def register(cmds: Any) -> None:
     why.add_argument("--colour", "--color", choices=[RED, BLUE], help="the colour placing (default: to move)")
     why.set_defaults(func=cmd_why)
     record = cmds.add_parser("record", help="check a record, print it normalised and draw the end")
-    record.add_argument("file", help="record file, or - for standard input")
+    record.add_argument("file", help="record file (one game or several), or - for standard input")
+    add_game_option(record)
     record.set_defaults(func=cmd_record)
     analyze.register(cmds)
     review.register(cmds)
@@ -153,6 +163,7 @@ def register(cmds: Any) -> None:
     puzzles = cmds.add_parser("puzzles", help="puzzles: Red to move has exactly one winning placement")
     puzzles.add_argument("--size", default="4x4", help="board size NxN with puzzles (default 4x4)")
     puzzle_command.add_arguments(puzzles)
+    add_from_option(puzzles)
     puzzles.set_defaults(func=cmd_puzzles)
 
 

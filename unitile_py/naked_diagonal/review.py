@@ -18,9 +18,11 @@ Two choices, documented in docs/players.md ("Review"):
   ``["skip"]`` and the verdict ``best`` (it was the only turn there was). No game reaches a skip
   (docs/naked-diagonal.md, Fact 5), but the engine keeps the rule, and so does the review.
 
-``python -m unitile_py nd review FILE|- [--json] [--tables DIR]`` prints a table with each side's
-mistakes and inaccuracies, or with ``--json`` one JSON object a turn (``ply``, ``move``, ``mover``,
-``position``, ``before``, ``after``, ``best``, ``verdict``); a bad record is one line, exit status 2.
+``python -m unitile_py nd review FILE|- [--json] [--game N] [--tables DIR]`` prints, for each game of
+the file (one or several records, :mod:`unitile_py.record_files`), a table with each side's mistakes,
+inaccuracies and accuracy, or with ``--json`` one JSON object a turn (``ply``, ``move``, ``mover``,
+``position``, ``before``, ``after``, ``best``, ``verdict``), then ``{"summary": ...}``; a bad record is
+one line, exit status 2.
 
 A random game on 3x3, which Red wins from the empty board in 9 placements:
 
@@ -39,6 +41,7 @@ ply  mover  move  before   after    verdict     best
   9  red    b1    win 1    win 1    best
 results: the mover's outcome and placements to the end with perfect play
 red: 3 mistakes, 1 inaccuracy; blue: 3 mistakes, 0 inaccuracies
+accuracy (result, distance): red 40.0% (2/5), 50.0% (1/2); blue 25.0% (1/4), 100.0% (1/1)
 """
 
 from __future__ import annotations

@@ -313,9 +313,10 @@ class Api(service.Service[Game]):
         level 6 could choose, sorted], "verdict": "best" | "good" | "inaccuracy" | "mistake"}``
         (:func:`unitile_py.review.verdict`); a skipped turn is a ply of its own, ``move`` ``"skip"``,
         its verdict ``best`` (:mod:`unitile_py.naked_diagonal.review`). ``summary`` is ``{"red":
-        {"mistakes", "inaccuracies"}, "blue": {...}}``. Only the sizes with tables (3x3 and 4x4
-        here) have a review: another size, 5x5 (a strategy without distances) among them, is an error
-        in one line, as is a start that play from the empty board never reaches.
+        {"mistakes", "inaccuracies", "accuracy"}, "blue": {...}}`` (:func:`unitile_py.review.accuracy`).
+        Only the sizes with tables (3x3 and 4x4 here) have a review: another size, 5x5 (a strategy
+        without distances) among them, is an error in one line, as is a start that play from the empty
+        board never reaches.
 
         >>> row = Api().review({"size": 3, "moves": ["b2"]})["plies"][0]
         >>> row["before"], row["after"], row["best"], row["verdict"]

@@ -13,7 +13,9 @@ from typing import Any
 
 from .. import puzzle_command
 from ..errors import GameError, UnitileError
+from ..mistake_puzzles import add_from_option, run_from
 from ..puzzles import Puzzle, judge
+from ..record_files import add_game_option
 from ..terminal import show_after, show_record
 from . import analyze, match, review, terminal_play
 from .board import Board
@@ -52,7 +54,7 @@ def cmd_record(args: argparse.Namespace) -> int:
         record = parse_record(text)
         return Game.from_record(record, rules_for(record.start.board, args))
 
-    return show_record(args.file, load, draw, UnitileError)
+    return show_record(args.file, load, draw, UnitileError, args.game)
 
 
 def cmd_slides(args: argparse.Namespace) -> int:
@@ -64,7 +66,12 @@ def cmd_slides(args: argparse.Namespace) -> int:
 
 
 def cmd_puzzles(args: argparse.Namespace) -> int:
-    """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`)."""
+    """Print puzzles of the shipped puzzle file, chosen by the seed (:mod:`unitile_py.puzzle_command`), or
+    with ``--from FILE`` the mistakes of its games (:mod:`unitile_py.mistake_puzzles`)."""
+    if args.source is not None:
+        return run_from(args, lambda text: review.review_text(text, directory=args.tables),
+                        lambda text: analyze.analyse_text(text, args.tables), "plies",
+                        lambda text: draw(parse_position(text)), UnitileError)  # fmt: skip
     board = Board.parse(args.board)
 
     def check(p: Puzzle) -> str | None:
@@ -94,7 +101,8 @@ def register(sub: Any) -> None:
     slides.add_argument("--tables", metavar="DIR", help=tables_help)
     slides.set_defaults(func=cmd_slides)
     record = sub.add_parser("record", help="check a game record, print it normalised and draw the end")
-    record.add_argument("file", help="record file, or - for standard input")
+    record.add_argument("file", help="record file (one game or several), or - for standard input")
+    add_game_option(record)
     record.add_argument("--tables", metavar="DIR", help=tables_help)
     record.add_argument(
         "--adjacent-only",
@@ -109,6 +117,7 @@ def register(sub: Any) -> None:
     puzzles = sub.add_parser("puzzles", help="puzzles: Red to move has exactly one winning slide")
     puzzles.add_argument("--board", default="5x5", help="ROWSxCOLS of a board with puzzles (default 5x5)")
     puzzle_command.add_arguments(puzzles)
+    add_from_option(puzzles)
     puzzles.set_defaults(func=cmd_puzzles)
 
 

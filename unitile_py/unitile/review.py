@@ -5,11 +5,13 @@ before and after the move (``{"outcome": "win" | "loss", "distance": plies to th
 counted after it), the slides perfect play could choose there, and the verdict of
 :func:`unitile_py.review.verdict` (``best``, ``good``, ``inaccuracy``, ``mistake``).
 
-``python -m unitile_py review FILE|- [--json] [--tables DIR]`` reads one record (a file, or standard
-input for ``-``; every move checked by the value rule) and prints a table with a summary of each
-side's mistakes and inaccuracies, or with ``--json`` one JSON object a ply: ``ply``, ``move``,
-``mover``, ``position``, ``before``, ``after``, ``best``, ``verdict``. A bad record, or a board whose
-tables are not there, is one line and exit status 2.
+``python -m unitile_py review FILE|- [--json] [--game N] [--tables DIR]`` reads a file of records (one
+or several games, :mod:`unitile_py.record_files`; standard input for ``-``; every move checked by the
+value rule) and prints for each game a table with a summary of each side's mistakes, inaccuracies and
+accuracy, or with ``--json`` one JSON object a ply: ``ply``, ``move``, ``mover``, ``position``,
+``before``, ``after``, ``best``, ``verdict``, then ``{"summary": ...}``
+(:func:`unitile_py.review.print_review`). A bad record, or a board whose tables are not there, is one
+line and exit status 2.
 
 On the 3x3 board (whose start is Red's loss in 5), Red hastens the loss and Blue then throws the win away:
 
@@ -25,6 +27,7 @@ ply  mover  move  before   after    verdict     best
   5  red    b3    win 1    win 1    best
 results: the mover's outcome and plies to the end with perfect play
 red: 0 mistakes, 1 inaccuracy; blue: 1 mistake, 0 inaccuracies
+accuracy (result, distance): red 100.0% (3/3), 66.7% (2/3); blue 50.0% (1/2), 100.0% (1/1)
 """
 
 from __future__ import annotations

@@ -307,13 +307,16 @@ class Api(service.Service[Game]):
         "verdict": "best" | "good" | "inaccuracy" | "mistake"}`` (:func:`unitile_py.review.verdict`:
         ``mistake`` when the mover had a win and the slide loses it, ``best`` a slide of ``best``,
         ``inaccuracy`` a win kept but slower or a loss hastened); ``summary`` is ``{"red": {"mistakes",
-        "inaccuracies"}, "blue": {...}}``. A game with no slides has no plies. Without the tables
-        loaded, an error.
+        "inaccuracies", "accuracy"}, "blue": {...}}``, ``accuracy`` the side's share of slides that kept
+        its result and of those that kept the distance (:func:`unitile_py.review.accuracy`). A game with
+        no slides has no plies. Without the tables loaded, an error.
 
         >>> api = Api(Board.get(3, 3), Tables.load("3x3"))
         >>> review = api.review({"start": None, "moves": ["b1", "c1"]})
-        >>> [(p["move"], p["verdict"]) for p in review["plies"]], review["summary"]["blue"]
-        ([('b1', 'inaccuracy'), ('c1', 'mistake')], {'mistakes': 1, 'inaccuracies': 0})
+        >>> [(p["move"], p["verdict"]) for p in review["plies"]], review["summary"]["blue"]["mistakes"]
+        ([('b1', 'inaccuracy'), ('c1', 'mistake')], 1)
+        >>> review["summary"]["blue"]["accuracy"]
+        {'moves': 1, 'kept_result': 0, 'kept_distance': 0, 'result': 0.0, 'distance': None}
         """
         if self.tables is None:
             raise UnitileError("the review needs the lookup tables, which are not loaded")

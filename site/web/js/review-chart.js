@@ -59,6 +59,18 @@ export function redLine(rows) {
   return line;
 }
 
+/**
+ * One side's accuracy from a review's summary: "Red accuracy: 94.1% result, 87.5% distance", the share
+ * of its moves that kept its result with perfect play, and of those the share that kept the distance
+ * (the service's numbers: unitile_py/review.py, ``accuracy``).
+ */
+export function accuracyText(summary, side) {
+  const a = summary[side].accuracy;
+  const name = side === "red" ? "Red" : "Blue";
+  const pct = (share) => (share === null ? "–" : `${share}%`);
+  return a.moves ? `${name} accuracy: ${pct(a.result)} result, ${pct(a.distance)} distance` : `${name} accuracy: no moves`;
+}
+
 /** "Mistakes: Red 1, Blue 0." (or "No mistakes.") from a review's summary. */
 export function mistakesText(summary) {
   const [red, blue] = [summary.red.mistakes, summary.blue.mistakes];
@@ -118,13 +130,18 @@ export class ReviewPanel {
       "aria-describedby": "review-summary",
       "data-keys": KEYS,
     });
+    this.accuracy = html("p", {
+      class: "rc-accuracy",
+      id: "review-accuracy",
+      title: "Of each side's moves, the share that kept its result with perfect play; of those, the share that kept the distance (the fastest win or the slowest loss)",
+    });
     this.legend = html("p", { class: "rc-legend" });
     // A table is as wide as its text whatever its width: hidden in a box that is not.
     const hidden = html("div", { class: "visually-hidden" });
     this.table = html("table", { id: "review-table" });
     hidden.append(this.table);
     this.fillLegend();
-    card.append(this.summary, this.slider, this.legend, hidden);
+    card.append(this.summary, this.accuracy, this.slider, this.legend, hidden);
     this.slider.addEventListener("keydown", (event) => this.onKey(event));
     this.slider.addEventListener("click", (event) => this.click(event));
   }
@@ -184,6 +201,7 @@ export class ReviewPanel {
 
   showNote(text) {
     this.summary.textContent = text;
+    this.accuracy.hidden = true;
     this.slider.hidden = true;
     this.legend.hidden = true;
     this.table.replaceChildren();
@@ -196,6 +214,7 @@ export class ReviewPanel {
     const rows = review.plies;
     this.slider.hidden = rows.length === 0;
     this.legend.hidden = rows.length === 0;
+    this.accuracy.hidden = rows.length === 0;
     const s = review.summary;
     const side = (name) => `${count(s[name].mistakes, "mistake", "mistakes")}, ${count(s[name].inaccuracies, "inaccuracy", "inaccuracies")}`;
     if (!rows.length) {
@@ -205,6 +224,10 @@ export class ReviewPanel {
     const [red, blue] = [`Red: ${side("red")};`, `Blue: ${side("blue")}`];
     if (this.summary.textContent !== `${red} ${blue}`) {
       this.summary.replaceChildren(html("span", { class: "rc-side" }, red), " ", html("span", { class: "rc-side" }, blue));
+    }
+    const [redAcc, blueAcc] = [accuracyText(s, "red"), accuracyText(s, "blue")];
+    if (this.accuracy.textContent !== `${redAcc}; ${blueAcc}`) {
+      this.accuracy.replaceChildren(html("span", { class: "rc-side" }, `${redAcc};`), " ", html("span", { class: "rc-side" }, blueAcc));
     }
     const at = `${key} ${this.current} ${this.selected}`;
     if (this.drawn !== at) {

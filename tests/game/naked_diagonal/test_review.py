@@ -78,7 +78,7 @@ def test_review_agrees_with_analyze_on_seeded_games(
             path.write_text(game.record_text())
             status, out, err = run_cli(["nd", "review", str(path), "--json"], capsys)
             assert (status, err) == (0, "")
-            rows = [json.loads(line) for line in out.splitlines()]
+            rows = [json.loads(line) for line in out.splitlines()][:-1]  # the last line: the summary
             assert [r["move"] for r in rows] == [game.name_of(m) for m in game.moves]
             assert [r["ply"] for r in rows] == list(range(1, len(rows) + 1))
             assert [r["position"] for r in rows] == [str(p) for p in game.positions[:-1]]
@@ -98,7 +98,10 @@ def test_the_hand_checked_3x3_game(
     # loses in 6: the win thrown away. c3, with b1 winning at once, wins only in 3: a win made slower.
     status, out, err = cli_with_stdin(["nd", "review", "-", "--json"], GAME33, capsys, monkeypatch)
     assert (status, err) == (0, "")
-    rows = [json.loads(line) for line in out.splitlines()]
+    *rows, last = [json.loads(line) for line in out.splitlines()]
+    assert last["summary"]["red"]["accuracy"] == {
+        "moves": 5, "kept_result": 2, "kept_distance": 1, "result": 40.0, "distance": 50.0
+    }
     win9, loss6 = {"outcome": "win", "distance": 9}, {"outcome": "loss", "distance": 6}
     assert rows[0] == {"ply": 1, "move": "b2", "mover": "red", "position": ".../.../... r", "before": win9,
                        "after": loss6, "best": ["a2", "c2"], "verdict": MISTAKE}
@@ -114,9 +117,10 @@ def test_the_hand_checked_3x3_game(
         {"outcome": "win", "distance": 3},
     )
     status, out, err = cli_with_stdin(["nd", "review", "-"], GAME33, capsys, monkeypatch)
-    assert out.splitlines()[-2:] == [
+    assert out.splitlines()[-3:] == [
         "results: the mover's outcome and placements to the end with perfect play",
         "red: 3 mistakes, 1 inaccuracy; blue: 3 mistakes, 0 inaccuracies",
+        "accuracy (result, distance): red 40.0% (2/5), 50.0% (1/2); blue 25.0% (1/4), 100.0% (1/1)",
     ]
 
 
@@ -203,7 +207,7 @@ def test_the_web_api_nd_review_request(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, out, _ = cli_with_stdin(["nd", "review", "-", "--json"], GAME33, capsys, monkeypatch)
-    rows = [json.loads(line) for line in out.splitlines()]
+    *rows, last = [json.loads(line) for line in out.splitlines()]
     game = {"size": 3, "moves": [r["move"] for r in rows]}
 
     def ask(args: dict[str, Any]) -> dict[str, Any]:
@@ -214,12 +218,10 @@ def test_the_web_api_nd_review_request(
         "ok": True,
         "result": {
             "plies": rows,
-            "summary": {
-                "red": {"mistakes": 3, "inaccuracies": 1},
-                "blue": {"mistakes": 3, "inaccuracies": 0},
-            },
+            "summary": last["summary"],  # the command line's summary, the accuracy with it
         },
     }
+    assert last["summary"]["blue"]["mistakes"] == 3 and last["summary"]["red"]["inaccuracies"] == 1
     assert ask({"game": {"size": 4, "moves": []}})["result"]["plies"] == []
     for args, says in (
         ({"game": {"size": 5, "moves": ["c3"]}}, "review: 5x5 is solved by a stored strategy"),

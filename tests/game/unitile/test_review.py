@@ -22,6 +22,8 @@ from unitile_py.webapi import handle
 
 #: The hand-checked 3x3 game of unitile_py/unitile/review.py's docstring.
 GAME33 = '[Board "3x3"]\n1. b1 c1 2. c2 b2 3. b3 1-0\n'
+#: The accuracy of a side without moves.
+NO_MOVES = {"moves": 0, "kept_result": 0, "kept_distance": 0, "result": None, "distance": None}
 #: Seeded computer games on 5x5: (Red's level, Blue's level, games, seed).
 MATCHES = [(1, 6, 3, 1), (6, 1, 3, 2), (2, 1, 3, 3), (1, 2, 2, 4)]
 
@@ -40,7 +42,9 @@ def review_json(record: str, capsys: pytest.CaptureFixture[str], path: Path) -> 
     path.write_text(record)
     status, out, err = run_cli(["review", str(path), "--json"], capsys)
     assert (status, err) == (0, ""), err
-    return [json.loads(line) for line in out.splitlines()]
+    *rows, last = [json.loads(line) for line in out.splitlines()]
+    assert set(last) == {"summary"}  # the last line is the summary, with the accuracy
+    return rows
 
 
 def analyze_json(
@@ -116,17 +120,20 @@ def test_the_hand_checked_3x3_game(tmp_path: Path, capsys: pytest.CaptureFixture
     lines = out.splitlines()
     assert lines[0].split() == ["ply", "mover", "move", "before", "after", "verdict", "best"]
     assert lines[2].split() == ["2", "blue", "c1", "win", "3", "loss", "4", "mistake", "a1"]
-    assert lines[-1] == "red: 0 mistakes, 1 inaccuracy; blue: 1 mistake, 0 inaccuracies"
+    assert lines[-2] == "red: 0 mistakes, 1 inaccuracy; blue: 1 mistake, 0 inaccuracies"
+    assert lines[-1] == ("accuracy (result, distance): red 100.0% (3/3), 66.7% (2/3); "
+                         "blue 50.0% (1/2), 100.0% (1/1)")
 
 
 def test_a_record_without_moves_and_from_standard_input(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"*\n")))
-    assert run_cli(["review", "-", "--json"], capsys) == (0, "", "")
+    status, out, err = run_cli(["review", "-", "--json"], capsys)
+    assert (status, err) == (0, "") and json.loads(out)["summary"]["red"]["accuracy"]["moves"] == 0
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(GAME33.encode())))
     status, out, _ = run_cli(["review", "-", "--json"], capsys)
-    assert status == 0 and len(out.splitlines()) == 5
+    assert status == 0 and len(out.splitlines()) == 5 + 1
 
 
 @pytest.mark.parametrize(
@@ -182,12 +189,15 @@ def test_the_web_api_review_request(
     summary = reply["result"]["summary"]
     for side in ("red", "blue"):
         mine = [r["verdict"] for r in rows if r["mover"] == side]
-        assert summary[side] == {"mistakes": mine.count(MISTAKE), "inaccuracies": mine.count(INACCURACY)}
+        assert summary[side]["mistakes"] == mine.count(MISTAKE)
+        assert summary[side]["inaccuracies"] == mine.count(INACCURACY)
+        assert summary[side]["accuracy"]["moves"] == len(mine)
     assert json.loads(
         handle(json.dumps({"op": "review", "args": {"game": {"start": None, "moves": []}}}))
     ) == {
         "ok": True,
-        "result": {"plies": [], "summary": {s: {"mistakes": 0, "inaccuracies": 0} for s in ("red", "blue")}},
+        "result": {"plies": [], "summary": {s: {"mistakes": 0, "inaccuracies": 0, "accuracy": NO_MOVES}
+                                            for s in ("red", "blue")}},
     }
     bad = json.loads(
         handle(json.dumps({"op": "review", "args": {"game": {"start": None, "moves": ["c4", "c3"]}}}))
@@ -203,7 +213,7 @@ def test_review_of_the_3x3_board_through_an_api() -> None:
     api = Api(tables_for("3x3").board, tables_for("3x3"))
     review = api.review(api.load(GAME33))
     assert [r["verdict"] for r in review["plies"]] == [INACCURACY, MISTAKE, BEST, BEST, BEST]
-    assert review["summary"] == {
-        "red": {"mistakes": 0, "inaccuracies": 1},
-        "blue": {"mistakes": 1, "inaccuracies": 0},
+    assert {side: (s["mistakes"], s["inaccuracies"]) for side, s in review["summary"].items()} == {
+        "red": (0, 1),
+        "blue": (1, 0),
     }
