@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from .mistake_puzzles import add_from_option
 from .puzzles import GRADES, MAX_COUNT, Check, Puzzle, counted, load
 
 #: Most digits of a seed.
@@ -44,6 +45,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object a puzzle")
     p.add_argument("--tables", metavar="DIR", help="the tables directory holding puzzles/ (default: the "
                    "committed one)")  # fmt: skip
+
+
+def add_command(sub: Any, move: str, board: tuple[str, str, str], run: Callable[[argparse.Namespace], int]
+                ) -> None:
+    """Add a game's ``puzzles`` command to ``sub``: Red to move has exactly one winning ``move``;
+    ``board`` is its board option, default and help (``("--size", "4x4", ...)``); the options both games
+    take, and ``--from`` (:mod:`unitile_py.mistake_puzzles`)."""
+    p = sub.add_parser("puzzles", help=f"puzzles: Red to move has exactly one winning {move}")
+    option, default, what = board
+    p.add_argument(option, default=default, help=f"{what} with puzzles (default {default})")
+    add_arguments(p)
+    add_from_option(p)
+    p.set_defaults(func=run)
 
 
 def format_puzzle(p: Puzzle, unit: str, drawing: str) -> str:

@@ -37,7 +37,7 @@ from typing import Any
 from .. import puzzle_command
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import NakedDiagonalError
-from ..mistake_puzzles import add_from_option, run_from
+from ..mistake_puzzles import run_from
 from ..puzzles import Puzzle, judge
 from ..record_files import add_game_option
 from ..records import split_record
@@ -156,15 +156,9 @@ def register(cmds: Any) -> None:
     record.add_argument("file", help="record file (one game or several), or - for standard input")
     add_game_option(record)
     record.set_defaults(func=cmd_record)
-    analyze.register(cmds)
-    review.register(cmds)
-    terminal_play.register(cmds)
-    match.register(cmds)
-    puzzles = cmds.add_parser("puzzles", help="puzzles: Red to move has exactly one winning placement")
-    puzzles.add_argument("--size", default="4x4", help="board size NxN with puzzles (default 4x4)")
-    puzzle_command.add_arguments(puzzles)
-    add_from_option(puzzles)
-    puzzles.set_defaults(func=cmd_puzzles)
+    for commands in (analyze, review, terminal_play, match):
+        commands.register(cmds)
+    puzzle_command.add_command(cmds, "placement", ("--size", "4x4", "board size NxN"), cmd_puzzles)
 
 
 __all__ = ["cmd_legal", "legal_of", "register"]

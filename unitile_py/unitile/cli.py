@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import puzzle_command
 from ..errors import GameError, UnitileError
-from ..mistake_puzzles import add_from_option, run_from
+from ..mistake_puzzles import run_from
 from ..puzzles import Puzzle, judge
 from ..record_files import add_game_option
 from ..terminal import show_after, show_record
@@ -110,15 +110,9 @@ def register(sub: Any) -> None:
         help="check only that each tile is next to the bubble (for boards without tables)",
     )
     record.set_defaults(func=cmd_record)
-    match.register(sub)
-    terminal_play.register(sub)
-    analyze.register(sub)
-    review.register(sub)
-    puzzles = sub.add_parser("puzzles", help="puzzles: Red to move has exactly one winning slide")
-    puzzles.add_argument("--board", default="5x5", help="ROWSxCOLS of a board with puzzles (default 5x5)")
-    puzzle_command.add_arguments(puzzles)
-    add_from_option(puzzles)
-    puzzles.set_defaults(func=cmd_puzzles)
+    for commands in (match, terminal_play, analyze, review):
+        commands.register(sub)
+    puzzle_command.add_command(sub, "slide", ("--board", "5x5", "ROWSxCOLS of a board"), cmd_puzzles)
 
 
 __all__ = ["register", "rules_for"]
