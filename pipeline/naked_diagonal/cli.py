@@ -29,6 +29,7 @@ from . import (
     strategy_command,
     survey_command,
 )
+from .dfpn import TEST_NAMES
 from .geometry import MAX_N
 from .proof_store import ROUND_NODES
 from .prove_command import LEDGER_FROM
@@ -96,6 +97,9 @@ def register(sub: Any) -> None:
     prove.add_argument("--first", nargs="+", default=[], metavar="POINT",
                        help="search only the lines opening with these first placements (each standing "
                             "for its symmetric images), for example the centre: c3")
+    prove.add_argument("--defer", nargs="+", default=[], choices=sorted(TEST_NAMES), metavar="TEST",
+                       help="df-pn: threat tests to ask of a new child only when the search enters it: "
+                            f"{', '.join(sorted(TEST_NAMES))} (more nodes, each cheaper; none by default)")
     prove.add_argument("--table-mib", type=at_least(1), metavar="MIB",
                        help="df-pn: each task's transposition table in MiB (36 bytes a slot, a power of "
                             "two of slots; default 576 from 5x5 up)")

@@ -104,6 +104,8 @@ AT_ONCE, BY_THREAT, TO_THREAT, IN_FOUR = 1, 2, 4, 8
 ALL_TESTS = AT_ONCE | BY_THREAT | TO_THREAT | IN_FOUR
 #: The tests put off until the search would enter the child (module docstring): none by default.
 LAZY = 0
+#: The threat tests by the names ``nd-prove --defer`` takes.
+TEST_NAMES = {"at-once": AT_ONCE, "by-threat": BY_THREAT, "to-threat": TO_THREAT, "in-four": IN_FOUR}
 #: Default slots of the cache of :func:`.moves.loses_to_threat`, :func:`.moves.wins_by_threat` and
 #: :func:`.moves.loses_in_four` answers (48 bytes each).
 CACHE_SLOTS = 1 << 20

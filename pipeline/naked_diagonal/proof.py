@@ -188,6 +188,8 @@ class ProveTask:
     reported: tuple[str, ...] = ()
     #: df-pn only: slots of the task's transposition table (0: :func:`.dfpn.default_slots`).
     slots: int = 0
+    #: df-pn only: the threat tests put off until the search enters a child (:data:`.dfpn.LAZY`'s bits).
+    lazy: int = 0
 
 
 def position_after(n: int, line: tuple[int, ...]) -> tuple[int, int, int]:
@@ -211,7 +213,7 @@ def prove_task(task: ProveTask) -> dict[str, Any]:
     wins: bool | None
     search: ProofSearch | DfpnSearch
     if task.search == "dfpn":
-        search = DfpnSearch(task.n, slots=task.slots)
+        search = DfpnSearch(task.n, slots=task.slots, lazy=task.lazy)
         wins = search.prove(red, blue, turn, task.budget)
         nodes = search.nodes
         line = search.best_line(red, blue, turn) if wins is not None else []
@@ -256,7 +258,7 @@ def prove_task_in_rounds(task: ProveTask) -> dict[str, Any]:
     grid = Grid.get(task.n)
     names = [grid.name(p) for p in task.line]
     name = task_name(names)
-    search = DfpnSearch(task.n, slots=task.slots)
+    search = DfpnSearch(task.n, slots=task.slots, lazy=task.lazy)
     seen: set[str] = set()
     reported = set(task.reported)  # damage is reported whatever ``quiet`` says, once a run
     rows, rounds = store.load(warn=_stderr, seen=seen, reported=reported)
@@ -386,7 +388,7 @@ def prove_openings(
     search: str = "dfpn", store: str | None = None, round_nodes: int = ROUND_NODES,
     max_rounds: int = 0, progress: bool = False, hint_work: int = 0, ledger: str | None = None,
     commit: bool = False, warn: Callable[[str], None] = _stderr, first: tuple[int, ...] = (),
-    slots: int = 0,
+    slots: int = 0, lazy: int = 0,
 ) -> dict[str, Any]:
     """The value of the empty board and of each first placement (see the module docstring), each task
     proven by ``search`` (``"alphabeta"`` or ``"dfpn"``).
@@ -406,7 +408,8 @@ def prove_openings(
     rate, and an estimate of the CPU time left.
 
     ``first``: search only the lines opening with these points (:func:`lines_from`); the others stay
-    unknown unless the ledger or the store holds them. ``slots``: each df-pn task's table slots."""
+    unknown unless the ledger or the store holds them. ``slots``: each df-pn task's table slots;
+    ``lazy``: the threat tests its df-pn puts off (:data:`.dfpn.LAZY`; the ledger records them)."""
     if search not in SEARCHES:
         raise ValueError(f"search {search!r}: expected one of {', '.join(SEARCHES)}")
     if store is not None and search != "dfpn":
@@ -425,10 +428,10 @@ def prove_openings(
         rows, rounds = ProofStore(store, n, create=True).load(warn=warn, reported=reported)
         held = decided_by_entries(n, rows, rounds, warn, store)
     tasks = [ProveTask(n, line, budget, search, store, round_nodes, max_rounds, not progress, hint_work,
-                       tuple(sorted(reported)), slots) for line in leaves.values()]
+                       tuple(sorted(reported)), slots, lazy) for line in leaves.values()]
     log(f"{n}x{n}: {len(tasks)} opening positions after {split} placements")
     recorded: dict[int, dict[str, Any]] = {}
-    book = Ledger(n, Path(ledger), commit, search, split, log) if ledger is not None else None
+    book = Ledger(n, Path(ledger), commit, search, split, log, lazy) if ledger is not None else None
     names = [task_name([grid.name(p) for p in task.line]) for task in tasks]
 
     def record(i: int, table: int, fields: dict[str, Any], where: str) -> None:
@@ -516,13 +519,14 @@ class Ledger:
     each newly decided line written (and committed), and a progress line per finished task."""
 
     def __init__(self, n: int, folder: Path, commit: bool, search: str, split: int,
-                 log: Callable[[str], None]) -> None:
+                 log: Callable[[str], None], lazy: int = 0) -> None:
         from . import dfpn
         from .ledger import read_ledger
 
         self.n, self.folder, self.commit, self.log = n, folder, commit, log
         self.settings: dict[str, Any] = {"search": search, "split": split, "mobility": dfpn.MOBILITY,
-                                         "deep": dfpn.DEEP, "epsilon": list(dfpn.EPSILON)}
+                                         "deep": dfpn.DEEP, "epsilon": list(dfpn.EPSILON),
+                                         **({"lazy": lazy} if lazy else {})}
         self.held = read_ledger(folder, n, log)
         self.tasks = 0
         self.decided: list[dict[str, Any]] = []

@@ -15,7 +15,7 @@ from unitile_py.command_line import EXIT_INTERRUPTED, quiet_after_interrupt
 from unitile_py.errors import NakedDiagonalError
 
 from .command_io import board_size, progress_log
-from .dfpn import table_slots
+from .dfpn import TEST_NAMES, table_slots
 from .ledger import default_ledger
 from .proof_store import ROUND_MIN, ProofStore, default_proof_path
 
@@ -55,13 +55,14 @@ def run(args: argparse.Namespace) -> int:
         raise NakedDiagonalError("--commit: there is no ledger to commit (df-pn with a ledger only)")
     first = tuple(point(n, text, "--first") for text in args.first)
     slots = table_slots(args.table_mib) if args.table_mib else 0
+    lazy = sum({TEST_NAMES[name] for name in args.defer})
     try:
         with engine(args) as executor:
             result = prove_openings(n, executor, split=args.split, budget=args.budget, log=progress_log(args),
                                     search=args.search, store=store, round_nodes=args.round_nodes,
                                     max_rounds=args.max_rounds, progress=not args.quiet,
                                     hint_work=max(0, args.hint_work), ledger=ledger, commit=args.commit,
-                                    first=first, slots=slots)
+                                    first=first, slots=slots, lazy=lazy)
     except KeyboardInterrupt:
         quiet_after_interrupt()
         where = f" (the completed rounds are in {store})" if store else ""

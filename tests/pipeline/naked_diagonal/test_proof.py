@@ -3,12 +3,13 @@ position."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from pipeline.executor import InProcessExecutor
-from pipeline.naked_diagonal.dfpn import table_slots
+from pipeline.naked_diagonal.dfpn import BY_THREAT, IN_FOUR, table_slots
 from pipeline.naked_diagonal.geometry import Geometry
 from pipeline.naked_diagonal.proof import ProofSearch, lines_from, opening_tree, prove_openings
 from pipeline.naked_diagonal.store import Store
@@ -61,3 +62,16 @@ def test_table_slots_are_the_largest_power_of_two_that_fits() -> None:
     assert table_slots(576) == 1 << 24
     assert table_slots(1000) == 1 << 24 and table_slots(1200) == 1 << 25
     assert table_slots(1) == 1 << 14
+
+
+def test_deferred_tests_decide_the_same_and_the_ledger_says_so(tmp_path: Path) -> None:
+    # nd-prove --defer in-four by-threat: the same outcomes on 4x4 as with every test asked at once, and
+    # each ledger entry names the deferred tests among its search settings.
+    lazy = IN_FOUR | BY_THREAT
+    plain = prove_openings(4, InProcessExecutor(), split=1, log=lambda msg: None)
+    deferred = prove_openings(4, InProcessExecutor(), split=1, log=lambda msg: None, lazy=lazy,
+                              ledger=str(tmp_path))
+    assert deferred["first_placements"] == plain["first_placements"]
+    assert deferred["empty_board"] == plain["empty_board"] != "unknown"
+    entries = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("*.json"))]
+    assert entries and all(json.dumps(e).count(f'"lazy": {lazy}') == 1 for e in entries)
