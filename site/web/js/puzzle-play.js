@@ -182,7 +182,7 @@ export class PuzzlePlay {
       if (gen !== this.gen) return;
       this.revealed = true;
       this.hinted = move;
-      const wins = st.analysis ? Object.keys(st.analysis).filter((name) => st.analysis[name].result === "win") : [];
+      const wins = st.analysis ? Object.keys(st.analysis).filter((name) => st.analysis[name].result === "win").sort() : [];
       const any = wins.length > 1 ? ` (any of ${wins.join(", ")} wins)` : "";
       const text = `Solution: ${move}${any}. Play it to go on.`;
       this.say(text, "note");

@@ -332,7 +332,7 @@ export function openPuzzlePage(page) {
     ["btn-prev", () => puzzles.step(-1)],
     ["btn-next", () => puzzles.step(1)],
     ["btn-random", () => puzzles.random()],
-    ["btn-restart", () => puzzles.open(puzzles.index)],
+    ["btn-restart", () => puzzles.openAt(puzzles.current ? puzzles.current.id : puzzles.index)],
     ["btn-solution", () => puzzles.showSolution()],
   ])) {
     $(id).addEventListener("click", action);
