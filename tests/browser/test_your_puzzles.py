@@ -23,9 +23,11 @@ ND_GAME = ["a3", "a2", "c2", "c1", "c3", "a1", "d2", "d1", "b3", "b1"]
 ND_RECORD = '[Board "4x4"]\n[Red "level 2"]\n[Blue "level 3"]\n1. a3 a2 2. c2 c1 3. c3 a1 4. d2 d1 5. b3 *'
 #: Two games as match --records writes them, then one that does not load.
 ND_FILE = (
-    '[Game "Naked Diagonal"]\n[Board "4x4"]\n[Red "level 2 seed 1390236330"]\n[Blue "level 3 seed 1743526212"]\n'
+    '[Game "Naked Diagonal"]\n[Board "4x4"]\n'
+    '[Red "level 2 seed 1390236330"]\n[Blue "level 3 seed 1743526212"]\n'
     "1. b2 b3 2. d3 d4 3. a2 b4 4. a3 a4 5. a1 c4 0-1\n\n"
-    '[Game "Naked Diagonal"]\n[Board "4x4"]\n[Red "level 2 seed 656225324"]\n[Blue "level 3 seed 353481195"]\n'
+    '[Game "Naked Diagonal"]\n[Board "4x4"]\n'
+    '[Red "level 2 seed 656225324"]\n[Blue "level 3 seed 353481195"]\n'
     "1. a3 a2 2. c2 c1 3. c3 a1 4. d2 d1 5. b3 b1 0-1\n\n"
     '[Board "4x4"]\n1. b2 b2 *\n'
 )
@@ -47,7 +49,9 @@ def mine(s: Site, store: str) -> dict[str, Any]:
 
 
 def listed(s: Site) -> list[str]:
-    return list(s.page.locator("#mine-list button.mine-open").evaluate_all("bs => bs.map(b => b.dataset.mine)"))
+    return list(
+        s.page.locator("#mine-list button.mine-open").evaluate_all("bs => bs.map(b => b.dataset.mine)")
+    )
 
 
 def solve_mine(s: Site, game: str, mover: str, unit: str, how: str = "after 1 wrong try") -> None:
@@ -84,8 +88,9 @@ def test_a_finished_games_mistakes_solved_offline_then_removed(browser: Any, ser
         want = expected_nd()
         assert [(p["mover"], p["ply"]) for p in want] == [("blue", 2), ("red", 3)]
         kept = mine(s, "nd")["puzzles"]
-        assert [(p["position"], p["mover"], p["ply"], p["played"], p["distance"], p["size"]) for p in kept] == [
-            (p["position"], p["mover"][0], p["ply"], p["played"], p["distance"], 4) for p in want]  # fmt: skip
+        fields = ("position", "ply", "played", "distance")
+        assert [(*(p[f] for f in fields), p["mover"], p["size"]) for p in kept] == [
+            (*(p[f] for f in fields), p["mover"][0], 4) for p in want]  # fmt: skip
         # The game reviewed again (a reload of the finished game) adds nothing.
         s.page.reload()
         s.wait_ready()
@@ -103,8 +108,12 @@ def test_a_finished_games_mistakes_solved_offline_then_removed(browser: Any, ser
         s.page.locator(f'#mine-list button[data-mine="{ids[0]}"]').click()
         wait_until(lambda: s.js("location.hash") == f"#mine={ids[0]}" and s.idle(), "your puzzle 1")
         assert s.state()["position"] == want[0]["position"] and s.state()["turn"] == "b"
-        assert s.page.locator("h1").inner_text() == f"Blue to move and win in {want[0]['distance']} placements"
-        assert s.page.locator("#puzzle-meta").inner_text().startswith("Your puzzle 1 of 2 · ply 2 of a game of")
+        assert (
+            s.page.locator("h1").inner_text() == f"Blue to move and win in {want[0]['distance']} placements"
+        )
+        assert (
+            s.page.locator("#puzzle-meta").inner_text().startswith("Your puzzle 1 of 2 · ply 2 of a game of")
+        )
         # Show solution lists every winning placement (the command line's solutions).
         s.page.locator("#btn-solution").click()
         wait_until(lambda: s.message().startswith("Solution: "), "the solution")
@@ -112,7 +121,10 @@ def test_a_finished_games_mistakes_solved_offline_then_removed(browser: Any, ser
         s.page.locator("#btn-restart").click()
         s.wait_idle()
         solve_mine(s, "nd", "b", "placements", "with the solution shown")  # Start again keeps that
-        assert s.page.locator(f'#mine-list button[data-mine="{ids[0]}"]').get_attribute("data-solved") == "helped"
+        assert (
+            s.page.locator(f'#mine-list button[data-mine="{ids[0]}"]').get_attribute("data-solved")
+            == "helped"
+        )
         assert mine(s, "nd")["puzzles"][0]["solved"] == "helped"
         s.shot("your-puzzles-nd-solved")
         # Next goes to Your puzzle 2 (Red to move); then it is removed, and the shipped puzzles come back.
@@ -128,7 +140,9 @@ def test_a_finished_games_mistakes_solved_offline_then_removed(browser: Any, ser
         s.page.locator("#dlg-mine-clear-ok").click()
         wait_until(lambda: listed(s) == [] and s.idle(), "all removed")
         assert s.page.locator("#mine-status").inner_text().startswith("None yet")
-        assert s.js("window.unitile.puzzle.index") is not None and s.js("location.hash").startswith("#size=4&p=")
+        assert s.js("window.unitile.puzzle.index") is not None and s.js("location.hash").startswith(
+            "#size=4&p="
+        )
         assert mine(s, "nd")["puzzles"] == [] and len(mine(s, "nd")["games"]) == 1
         assert s.errors == [] and s.foreign == []
     finally:
@@ -145,11 +159,18 @@ def test_unitile_your_puzzle_blue_to_move_and_malformed_ones_ignored(site: Site)
     p = next(q for q in load("unitile", "5x5").puzzles if q.distance == 5)
     puzzle = {"id": "abc-7", "size": 5, "position": swapped(p.position), "mover": "b", "played": "a1",
               "distance": p.distance, "ply": 7, "added": 1_700_000_000_000}  # fmt: skip
-    broken = [{**puzzle, "id": "x-1", "mover": "g"}, {**puzzle, "id": "x-2", "distance": -1}, "junk", {**puzzle}]
+    broken = [
+        {**puzzle, "id": "x-1", "mover": "g"},
+        {**puzzle, "id": "x-2", "distance": -1},
+        "junk",
+        {**puzzle},
+    ]
     stored = {"from": "both", "puzzles": [*broken, puzzle], "games": ["k1", 7]}
     site.js(f"localStorage.setItem('unitile.my-puzzles.v1', {json.dumps(json.dumps(stored))})")
     site.open("puzzles.html#mine=abc-7")
-    wait_until(lambda: site.state() and site.state()["position"] == puzzle["position"] and site.idle(), "the puzzle")
+    wait_until(
+        lambda: site.state() and site.state()["position"] == puzzle["position"] and site.idle(), "the puzzle"
+    )
     assert listed(site) == ["abc-7"]  # the malformed ones and the repeated id are dropped
     assert site.page.locator("#mine-from").input_value() == "both"
     assert site.page.locator("h1").inner_text() == "Blue to move and win in 5 plies"
@@ -173,7 +194,10 @@ def test_the_record_dialog_offers_the_games_of_a_file(site: Site) -> None:
     assert site.js("document.activeElement.id") == "record-games-title"
     items = site.page.locator("#record-games-list li")
     assert items.count() == 3
-    assert "Red: level 2 seed 656225324" in items.nth(1).inner_text() and "10 moves, Blue won" in items.nth(1).inner_text()
+    assert (
+        "Red: level 2 seed 656225324" in items.nth(1).inner_text()
+        and "10 moves, Blue won" in items.nth(1).inner_text()
+    )
     assert items.nth(2).locator("button").count() == 0 and "it does not load" in items.nth(2).inner_text()
     in_view(site, "#record-games-list li:nth-child(2) button", 1200, 900)
     site.page.locator('#record-games-list button[data-game="2"]').click()
