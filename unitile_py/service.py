@@ -23,11 +23,14 @@ from typing import Any, Generic, Protocol, TypeVar
 from .colours import BLUE, RED
 from .coords import quote
 from .errors import GameError
+from .inputs import MAX_RECORD_BYTES
+from .record_files import split_games
+from .records import RESULTS, split_record
 
 #: The requests each game's service answers (the worker's ``op``; Naked Diagonal's carry ``nd_``).
 REQUESTS = (
     *("info", "new_game", "state", "play", "undo", "load"),
-    *("salvage", "explain", "hint", "computer_move", "review", "puzzle", "puzzle_try"),
+    *("salvage", "explain", "hint", "computer_move", "review", "puzzle", "puzzle_try", "records"),
 )
 
 
@@ -250,6 +253,8 @@ class Service(Generic[G]):
     move_text = "a move name"
     #: The game's ``state`` request: what the page draws for a plain game (each game's own arguments).
     state: Callable[..., dict[str, Any]]
+    #: The game's ``load`` request: the plain game of a record's text.
+    load: Callable[[Any], dict[str, Any]]
 
     def __init__(self) -> None:
         self._last: G | None = None
@@ -297,6 +302,33 @@ class Service(Generic[G]):
         except TypeError as exc:
             raise self.error(f"view: {exc}") from None
         return {"game": plain, "state": self.state(plain, **view)}
+
+    def records(self, text: Any) -> list[dict[str, Any]]:
+        """The games of a file of records (the ``records`` request: the page's record dialog offers them
+        to choose from), split as the command line splits them (:func:`unitile_py.record_files.split_games`):
+        one object a game, ``number`` (from 1), ``line`` (where it starts in ``text``), ``text`` (its
+        record, for ``load``), ``headers``, ``moves`` (how many its record plays, None for a bad game),
+        ``result`` (its record's, ``"*"`` when it has none) and ``error`` (None, or why ``load``
+        refuses it, in one line). A text of one game is one game, whatever it holds."""
+        if not isinstance(text, str):
+            raise self.error("records: expected the text of a file of records")
+        if len(text) > MAX_RECORD_BYTES:
+            raise self.error(f"records: too long (more than {MAX_RECORD_BYTES:,} characters)")
+        out = []
+        for game in split_games(text):
+            headers: dict[str, str] = {}
+            moves: int | None = None
+            result, error = "*", None
+            try:
+                tokens = split_record(game.text)
+                headers = tokens.headers
+                result = next((t for t in tokens.tokens[-1:] if t in RESULTS), "*")
+                moves = len(self.load(game.text)["moves"])
+            except GameError as exc:
+                error = str(exc)
+            out.append({"number": game.number, "line": game.line, "text": game.text, "headers": headers,
+                        "moves": moves, "result": result, "error": error})  # fmt: skip
+        return out
 
     def _undo_to(self, g: G, humans: Any) -> int | None:
         """The number of moves :meth:`undo` keeps (see :func:`undo_to`), or None."""

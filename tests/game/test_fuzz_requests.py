@@ -161,7 +161,7 @@ JSON = st.recursive(
 OP_NAMES = [
     *("info", "new_game", "state", "play", "undo", "load", "salvage", "explain", "hint", "computer_move"),
     "review",
-    *("puzzle", "puzzle_try"),
+    *("puzzle", "puzzle_try", "records"),
 ]
 ALL_OPS = [*OP_NAMES, *(f"nd_{op}" for op in OP_NAMES), "nd_hint_source"]
 ARG_NAMES = ["game", "move", "humans", "ply", "analysis", "headers", "text", "level", "seed", "size", "point",

@@ -3,6 +3,8 @@ record that is one game stays one game, whole."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from unitile_py.errors import GameError
@@ -51,3 +53,24 @@ def test_pick() -> None:
             pick(games, number)
     with pytest.raises(GameError, match=r"^no game 2: the file holds 1 game$"):
         pick(split_games("*"), 2)
+
+
+def test_the_records_request_offers_each_game_of_a_file_to_the_page() -> None:
+    """Both services' ``records`` (the record dialog's choice of game): each game with its headers, its
+    moves counted by the game's own ``load``, its result, and the reason a bad one does not load."""
+    from unitile_py import webapi
+
+    reply = json.loads(webapi.handle(json.dumps({"op": "ut_records", "args": {"text": MATCH}})))
+    games = reply["result"]
+    assert [(g["number"], g["line"], g["headers"]["Red"], g["result"]) for g in games] == [
+        (1, 1, "a", "1-0"), (2, 5, "b", "*"), (3, 9, "c", "0-1")]  # fmt: skip
+    assert games[1]["text"] == '[Red "b"]\n[Round "2"]\n1. b3 *'
+    assert [g["moves"] for g in games] == [None, 1, None]  # c4 b4 does not unite red; 1. d3 is no slide
+    assert games[0]["error"] and games[1]["error"] is None
+    nd = "1. b2 *\n\n" + '[Board "4x4"]\n1. a1 b1 *'
+    reply = json.loads(webapi.handle(json.dumps({"op": "nd_records", "args": {"text": nd}})))
+    assert [(g["moves"], g["error"]) for g in reply["result"]] == [(1, None), (2, None)]
+    one = json.loads(webapi.handle(json.dumps({"op": "nd_records", "args": {"text": "1. b2 *"}})))
+    assert len(one["result"]) == 1
+    bad = json.loads(webapi.handle(json.dumps({"op": "ut_records", "args": {"text": 3}})))
+    assert bad == {"ok": False, "error": "records: expected the text of a file of records"}

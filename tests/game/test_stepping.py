@@ -259,6 +259,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "ut_computer_move": {"game": {"start": None, "moves": ["c2"]}, "level": 5, "seed": 3},
     "ut_review": {"game": {"start": None, "moves": ["c2", "b2"]}},
     "ut_puzzle": {"index": 0}, "ut_puzzle_try": {"index": 0, "move": "a1"},
+    "ut_records": {"text": '[Red "a"]\n1. c2 *\n\n[Red "b"]\n1. b2 *'},
     "nd_info": {}, "nd_new_game": {"size": 7},
     "nd_state": {"game": game(7, ["d4"]), "analysis": True},
     "nd_load": {"text": "d4 c3"},
@@ -271,6 +272,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "nd_computer_move": {"game": game(7, ["d4"]), "level": 5, "seed": 1},
     "nd_review": {"game": game(4, ["b2", "c3"])},
     "nd_puzzle": {"size": 4, "index": 0}, "nd_puzzle_try": {"size": 4, "index": 0, "move": "a1"},
+    "nd_records": {"text": "1. b2 *\n\n1. a1 b1 *"},
 }
 
 

@@ -9,6 +9,7 @@ import { writeLink } from "./link.js";
 import { drawChips, drawPanel } from "./panel.js";
 import { humansOf } from "./words.js";
 import { mistakesText } from "./review-chart.js";
+import { addMistakes, gameKey } from "./my-puzzles.js";
 
 const $ = (id) => document.getElementById(id);
 export const GAME_KEY = "game.v1";
@@ -51,6 +52,7 @@ export class GameBase {
     this.computer = new ComputerTurns(client);
     this.editor = null; // the position editor (setup.js), set by the page
     this.review = null; // the review panel (review-chart.js), set by the page
+    this.added = { key: "", count: 0 }; // the mistakes of the game shown added to Your puzzles
     this.onPlayable = () => {};
   }
 
@@ -158,17 +160,39 @@ export class GameBase {
     return ["ply", "plies"];
   }
 
-  /** A review arrived: the marks in the move list, and the mistakes in the end's banner. */
+  /** A review arrived: the marks in the move list, and the mistakes in the end's banner; a finished
+   * game's mistakes become puzzles (my-puzzles.js: the Puzzles page's "Your puzzles"). */
   reviewed() {
     this.draw();
     const st = this.state;
+    this.keepMistakes(st);
     if (st && st.over && this.live() && $("message").dataset.kind === `win-${st.winner}`) this.say(this.endLine(st), `win-${st.winner}`);
   }
 
-  /** The banner at the end of a game: how it ended and, once reviewed, each side's mistakes. */
+  /** The board's size, n for n x n (Unitile's game has none: its info's). */
+  boardSize() {
+    return this.game.size ?? (this.info && this.info.board ? this.info.board.rows : 0);
+  }
+
+  /** Add the mistakes of the game shown, once it is over and reviewed, to Your puzzles (kept in the
+   * game's Store; a game already added adds nothing). */
+  keepMistakes(st) {
+    const review = this.review && this.review.reviewOf();
+    if (!st || !st.over || !review || review.plies.length !== st.plies || st.moves.length !== this.game.moves.length) return;
+    const size = this.boardSize();
+    const count = addMistakes(this.store, review, { game: this.game, size, humans: this.humans() });
+    const key = gameKey(this.game, size);
+    if (count || this.added.key !== key) this.added = { key, count };
+  }
+
+  /** The banner at the end of a game: how it ended and, once reviewed, each side's mistakes (and how
+   * many became puzzles). */
   endLine(st) {
     const review = this.review && this.review.reviewOf();
-    return review && review.plies.length === st.plies ? `${this.endText(st)} ${mistakesText(review.summary)}` : this.endText(st);
+    if (!review || review.plies.length !== st.plies) return this.endText(st);
+    const added = this.added.count && this.added.key === gameKey(this.game, this.boardSize()) ? this.added.count : 0;
+    const kept = added ? ` ${added === 1 ? "1 mistake" : `${added} mistakes`} added to Your puzzles.` : "";
+    return `${this.endText(st)} ${mistakesText(review.summary)}${kept}`;
   }
 
   /**

@@ -49,7 +49,11 @@ export function openPlayPage({ store: prefix, name, defaults, levels, label, mak
 
 function startPlayPage(game, boot, name) {
   const timings = { script: performance.now() };
-  const record = new RecordDialog(/** @type {HTMLDialogElement} */ ($("dlg-record")), (text) => game.loadRecord(text));
+  const record = new RecordDialog(
+    /** @type {HTMLDialogElement} */ ($("dlg-record")),
+    (text) => game.loadRecord(text),
+    (text) => game.call("records", { text }),
+  );
 
   function openRecord() {
     if (!game.ready) return;

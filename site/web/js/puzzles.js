@@ -5,51 +5,39 @@
 // 6 (perfect play) answers, until Red has won. Progress (the puzzles solved, cleanly or not, per board
 // size, and the puzzle open) is kept in localStorage under a versioned key. Each game's page names its
 // board, its requests and its words (unitile-puzzles.js, nd-puzzles.js); this does the rest.
+//
+// "Your puzzles" (issue 52): the mistakes of the games finished on the play page (my-puzzles.js), Red
+// or Blue to move and win. The shipped files do not hold them, so their tries are judged here from the
+// tables, through the "state" request's analysis (each legal move's result with perfect play): a move
+// that keeps the win is right, whichever it is; an illegal one gets the rules' reason ("explain").
 import { registerServiceWorker, startFrame } from "./frame.js";
 import { client } from "./start-worker.js";
-import { Cancelled, UserError } from "./rpc.js";
 import { Store } from "./storage.js";
 import { bindKeys } from "./keys.js";
-import { ARROWS } from "./shortcuts.js";
-import { COLOUR, count } from "./words.js";
+import { PuzzlePlay } from "./puzzle-play.js";
+import { day } from "./my-puzzles.js";
 import { GRADES, PROGRESS_KEY, readProgress } from "./puzzle-progress.js";
+import { YourPuzzles } from "./my-puzzles-card.js";
 
 const $ = (id) => document.getElementById(id);
 /** A button of the page. */
 const button = (id) => /** @type {HTMLButtonElement} */ ($(id));
 /** The grade menu, and the size menu where the game has one (else null). */
 const menu = (id) => /** @type {HTMLSelectElement | null} */ ($(id));
-/** The computer that answers: perfect play. */
-const LEVEL = 6;
-/** Milliseconds between the player's move and level 6's answer, so the move is seen first. */
-const PAUSE = 300;
 
-class PuzzlePage {
+class PuzzlePage extends PuzzlePlay {
   constructor(page) {
-    this.page = page;
+    super(page);
     this.store = new Store(page.store);
     this.progress = readProgress(this.store.get(PROGRESS_KEY), page.sizes);
     this.size = this.progress.size;
     this.list = []; // the puzzles of this size: {index, grade, distance, position}
     this.index = 0;
-    this.puzzle = null;
-    this.game = null;
-    this.state = null;
-    this.board = null;
-    this.busy = false;
-    this.gen = 0; // bumps when another puzzle opens, so late replies are ignored
-    this.tries = 0; // wrong moves tried on this puzzle
-    this.revealed = false; // the solution was shown
-    this.hinted = null;
-    this.solved = false;
-    this.seed = seedFromAddress();
+    this.mine = new YourPuzzles(this.store, page.sizes, page.units); // Your puzzles (my-puzzles-card.js)
+    /** @type {import("./my-puzzles.js").MyPuzzle | null} */
+    this.current = null; // the puzzle of Your puzzles open, or null for a shipped one
     menu("grade").value = this.progress.grade;
     if (menu("size")) menu("size").value = String(this.size);
-  }
-
-  /** Call the game's service (its requests have the game's prefix, unitile_py/registry.py). */
-  call(op, args = {}) {
-    return client.call(this.page.prefix + op, args);
   }
 
   // ----- opening puzzles ------------------------------------------------------------------------
@@ -70,8 +58,12 @@ class PuzzlePage {
       this.list = [];
     }
     if (!this.list.length) await this.loadList();
-    if (Number.isInteger(number) && number >= 1 && number <= this.list.length) {
-      if (!first && number - 1 === this.index && this.game) return;
+    const mine = this.mine.here().find((p) => p.id === params.get("mine"));
+    if (mine) {
+      if (!first && this.current && mine.id === this.current.id && this.game) return;
+      await this.openMine(mine.id);
+    } else if (Number.isInteger(number) && number >= 1 && number <= this.list.length) {
+      if (!first && !this.current && number - 1 === this.index && this.game) return;
       await this.open(number - 1);
     } else if (first || !this.game) {
       const at = this.progress.at[this.size];
@@ -87,10 +79,20 @@ class PuzzlePage {
       Array.from({ length: first.count - 1 }, (_, i) => this.call("puzzle", { ...args, index: i + 1 })),
     );
     this.list = [first, ...rest];
-    if (this.board.n !== undefined && this.board.n !== this.size) {
-      this.board = this.page.makeBoard(this.size);
+    this.boardOf(this.size);
+  }
+
+  /** A board of ``size`` (Naked Diagonal's boards have sizes; Unitile's is always 5x5). */
+  boardOf(size) {
+    if (this.board.n !== undefined && this.board.n !== size) {
+      this.board = this.page.makeBoard(size);
       this.board.frame.onActivate((name) => this.tap(name));
     }
+  }
+
+  /** The size of the board of the puzzle open. */
+  get puzzleSize() {
+    return this.current ? this.current.size : this.size;
   }
 
   /** The numbers of the puzzles of the chosen grade. */
@@ -104,29 +106,48 @@ class PuzzlePage {
    * and whether its solution was shown, so that it cannot then be solved cleanly. */
   async open(index) {
     const again = this.puzzle !== null && this.list[index] === this.puzzle;
-    this.gen++;
-    this.busy = true;
-    this.index = index;
-    this.puzzle = this.list[index];
-    this.game = this.page.gameOf(this.size, this.puzzle.position, []);
-    if (!again) {
-      this.tries = 0;
-      this.revealed = false;
-    }
-    this.hinted = null;
-    this.solved = false;
+    this.current = null;
     this.progress.at[this.size] = index;
     this.progress.size = this.size;
     if (menu("size")) menu("size").value = String(this.size); // a link may name another size
     this.save();
     const number = index + 1;
     const hash = `#${this.page.sizes.length > 1 ? `size=${this.size}&` : ""}p=${number}`;
+    const p = this.list[index];
+    await this.show(index, p, again, hash, `Puzzle ${number} of ${this.list.length}, ${p.grade}.`);
+  }
+
+  /** Show puzzle ``id`` of Your puzzles at its start (again: as :meth:`open`). */
+  async openMine(id) {
+    const mine = this.mine.here();
+    const at = mine.findIndex((p) => p.id === id);
+    if (at < 0) return;
+    const again = this.current !== null && this.current.id === id;
+    this.current = mine[at];
+    const { mover, distance, position } = this.current;
+    const p = { turn: mover, distance, position, mine: id };
+    await this.show(this.index, p, again, `#mine=${id}`, `Your puzzle ${at + 1} of ${mine.length}.`);
+  }
+
+  /** Show ``puzzle`` (a shipped one, number ``index``, or one of Your puzzles) at its start. */
+  async show(index, puzzle, again, hash, said) {
+    this.gen++;
+    this.busy = true;
+    this.index = index;
+    this.puzzle = puzzle;
+    this.boardOf(this.puzzleSize);
+    this.game = this.page.gameOf(this.puzzleSize, puzzle.position, []);
+    if (!again) {
+      this.tries = 0;
+      this.revealed = false;
+    }
+    this.hinted = null;
+    this.solved = false;
     if (location.hash !== hash) history.replaceState(null, "", hash);
     try {
       await this.refresh();
       this.say("");
-      const p = this.puzzle;
-      this.announce(`Puzzle ${number} of ${this.list.length}, ${p.grade}. ${this.title()}.`);
+      this.announce(`${said} ${this.title()}.`);
     } catch (error) {
       this.report(error);
     } finally {
@@ -135,39 +156,22 @@ class PuzzlePage {
     this.drawChrome();
   }
 
-  title() {
-    const p = this.puzzle;
-    return `${COLOUR[p.turn]} to move and win in ${count(p.distance, ...this.page.units)}`;
-  }
-
-  async refresh() {
-    const gen = this.gen;
-    const st = await this.call("state", { game: this.game });
-    if (gen !== this.gen) return;
-    this.state = st;
-    this.drawBoard();
-  }
-
-  drawBoard() {
-    const st = this.state;
-    const canAct = Boolean(!this.busy && !st.over && st.turn === this.puzzle.turn);
-    this.board.draw(st, { canAct, marking: false, selected: null, hint: this.hinted, live: true, analysis: null });
-    $("board").classList.remove("loading");
-    $("board").removeAttribute("aria-busy");
-    $("loading").hidden = true;
-  }
-
   /** The title, the line under it, the buttons, the list of puzzles and the progress. */
   drawChrome() {
     const p = this.puzzle;
     const n = this.list.length;
     const solved = this.progress.solved[this.size];
     $("puzzle-title").textContent = this.solved ? `Solved: ${this.title()}` : this.title();
-    const how = { clean: " · solved", helped: " · solved with help" }[solved[p.index]] || "";
-    const board = this.page.sizes.length > 1 ? ` · ${this.size}×${this.size}` : "";
-    $("puzzle-meta").textContent = `Puzzle ${p.index + 1} of ${n} · ${p.grade}${board}${how}`;
-    const chosen = this.inGrade();
-    const at = chosen.indexOf(p.index);
+    const how = { clean: " · solved", helped: " · solved with help" }[this.current ? this.current.solved : solved[p.index]] || "";
+    const board = this.page.sizes.length > 1 ? ` · ${this.puzzleSize}×${this.puzzleSize}` : "";
+    if (this.current) {
+      const mine = this.mine.here();
+      const c = this.current;
+      const at = mine.findIndex((q) => q.id === c.id) + 1;
+      $("puzzle-meta").textContent = `Your puzzle ${at} of ${mine.length} · ply ${c.ply} of a game of ${day(c.added)}${board}${how}`;
+    } else $("puzzle-meta").textContent = `Puzzle ${p.index + 1} of ${n} · ${p.grade}${board}${how}`;
+    const chosen = this.collection();
+    const at = chosen.indexOf(this.current ? this.current.id : p.index);
     button("btn-prev").disabled = at <= 0;
     button("btn-next").disabled = at < 0 ? false : at >= chosen.length - 1;
     button("btn-random").disabled = chosen.length < 2;
@@ -175,7 +179,7 @@ class PuzzlePage {
     button("btn-solution").disabled = this.solved || this.state.over;
     const list = $("puzzle-list");
     list.replaceChildren(
-      ...chosen.map((index) => {
+      ...this.inGrade().map((index) => {
         const item = document.createElement("li");
         const b = document.createElement("button");
         b.type = "button";
@@ -186,7 +190,7 @@ class PuzzlePage {
         if (mark) b.dataset.solved = mark;
         const said = mark === "clean" ? ", solved" : mark === "helped" ? ", solved with help" : "";
         b.setAttribute("aria-label", `Puzzle ${index + 1}, ${this.list[index].grade}${said}`);
-        if (index === p.index) b.setAttribute("aria-current", "true");
+        if (!this.current && index === p.index) b.setAttribute("aria-current", "true");
         item.append(b);
         return item;
       }),
@@ -197,21 +201,59 @@ class PuzzlePage {
       return of.length ? `${grade} ${of.filter((q) => solved[q.index]).length}/${of.length}` : null;
     }).filter(Boolean);
     $("progress").textContent = `Solved ${all} of ${n}${grades.length ? ` (${grades.join(", ")})` : ""}.`;
+    this.mine.draw(this.current);
+  }
+
+  // ----- Your puzzles (my-puzzles-card.js) -------------------------------------------------------
+
+  /** The puzzles that Previous, Next and Random go through: Your puzzles while one is open (their
+   * ids), else the shipped ones of the grade chosen (their numbers). */
+  collection() {
+    return this.current ? this.mine.here().map((p) => p.id) : this.inGrade();
+  }
+
+  /** Open puzzle ``at`` of the collection (an id of Your puzzles or a shipped puzzle's number). */
+  openAt(at) {
+    return typeof at === "string" ? this.openMine(at) : this.open(at);
+  }
+
+  /** Remove puzzle ``id`` (``null``: all of this page's) from Your puzzles; the puzzle open goes too:
+   * the next of Your puzzles opens, or the shipped puzzle open last. */
+  async remove(id) {
+    const { at, gone } = this.mine.remove(id);
+    const left = this.mine.here();
+    if (this.current && gone.has(this.current.id)) {
+      const next = left[Math.min(at, left.length - 1)];
+      if (id !== null && next) await this.openMine(next.id);
+      else {
+        const last = this.progress.at[this.size];
+        await this.open(Number.isInteger(last) && last < this.list.length ? last : this.inGrade()[0]);
+      }
+    } else this.drawChrome();
+    this.announce(id === null ? "Your puzzles removed." : `Your puzzle ${at + 1} removed.`);
+    this.mine.focusAfterRemove(at);
   }
 
   // ----- moving between puzzles -----------------------------------------------------------------
 
   step(delta) {
     if (!this.puzzle) return;
-    const chosen = this.inGrade();
-    const at = chosen.indexOf(this.index);
+    const chosen = this.collection();
+    const at = chosen.indexOf(this.current ? this.current.id : this.index);
     const next = at < 0 ? chosen.find((i) => (delta > 0 ? i > this.index : i < this.index)) : chosen[at + delta];
-    if (next !== undefined) this.open(next);
+    if (next !== undefined) this.openAt(next);
   }
 
   /** Another puzzle of the grade, an unsolved one while there are some. */
   random() {
     if (!this.puzzle) return;
+    if (this.current) {
+      const others = this.mine.here().filter((p) => p.id !== this.current.id);
+      const open = others.filter((p) => !p.solved);
+      const from = open.length ? open : others;
+      if (from.length) this.openMine(from[Math.floor(Math.random() * from.length)].id);
+      return;
+    }
     const chosen = this.inGrade().filter((i) => i !== this.index);
     const unsolved = chosen.filter((i) => !this.progress.solved[this.size][i]);
     const pool = unsolved.length ? unsolved : chosen;
@@ -223,7 +265,7 @@ class PuzzlePage {
     this.save();
     if (!this.puzzle) return;
     const chosen = this.inGrade();
-    if (chosen.includes(this.index)) this.drawChrome();
+    if (this.current || chosen.includes(this.index)) this.drawChrome();
     else this.open(chosen.find((i) => !this.progress.solved[this.size][i]) ?? chosen[0]);
   }
 
@@ -241,157 +283,26 @@ class PuzzlePage {
     }
   }
 
-  // ----- playing --------------------------------------------------------------------------------
+  puzzleSeed() {
+    return this.current ? this.current.ply : this.index;
+  }
 
-  /** A tap (or Enter) on a cell: the try goes to the worker, which judges it from the tables. */
-  async tap(name) {
-    const st = this.state;
-    if (this.busy || !st || st.over || st.turn !== this.puzzle.turn) return;
-    const gen = this.gen;
-    this.busy = true;
-    this.drawBoard();
-    const args = { ...this.page.sizeArgs(this.size), index: this.index, move: name, moves: this.game.moves };
-    try {
-      const reply = await this.call("puzzle_try", args);
-      if (gen !== this.gen) return;
-      if (!reply.right) {
-        this.tries++;
-        this.page.refuse(this.board, name);
-        this.say(`${reply.text} Try again (${count(this.tries, "wrong try", "wrong tries")}).`, "refused");
-        this.announce(reply.text);
-        return;
-      }
-      await this.play(name, "You", gen);
-      if (gen !== this.gen) return;
-      this.say(reply.text, "note");
-      if (this.solvedNow()) return;
-      if (this.state.turn !== this.puzzle.turn) await this.answer(gen, reply.text);
-    } catch (error) {
-      if (gen !== this.gen) return;
-      if (error instanceof UserError) {
-        this.page.refuse(this.board, name);
-        this.say(error.message, "refused");
-        this.announce(error.message);
-      } else this.report(error);
-    } finally {
-      if (gen === this.gen) {
-        this.busy = false;
-        if (this.state) this.drawBoard();
-        this.drawChrome();
-      }
+  /** The puzzle open was solved (``clean``: at the first try, without the solution shown). */
+  markSolved(clean) {
+    if (this.current) {
+      this.current = this.mine.solved(this.current, clean);
+      return;
     }
-  }
-
-  async play(move, who, gen) {
-    const before = this.state;
-    this.hinted = null;
-    this.game = { ...this.game, moves: [...this.game.moves, move] };
-    await this.refresh();
-    if (gen !== this.gen) return "";
-    const text = this.page.moveText(this.board, before, move, who);
-    this.announce(text);
-    return text;
-  }
-
-  /** Level 6 answers (after a short pause, so the player's move is seen first). */
-  async answer(gen, right) {
-    await new Promise((resolve) => setTimeout(resolve, PAUSE));
-    if (gen !== this.gen) return;
-    const args = { game: this.game, level: LEVEL, seed: this.seed ?? this.index };
-    const move = await this.call("computer_move", args);
-    if (gen !== this.gen) return;
-    const said = await this.play(move, "Level 6", gen);
-    if (gen !== this.gen || this.solvedNow()) return;
-    this.say(`${right} Level 6 answered ${move}. Your move: keep the win.`, "note");
-    this.announce(`${said} Your move: keep the win.`);
-  }
-
-  /** True when the game is over; then the puzzle is solved (perfect play from a won position). */
-  solvedNow() {
-    const st = this.state;
-    if (!st.over) return false;
-    if (st.winner !== this.puzzle.turn) {
-      this.say(`${COLOUR[st.winner]} has won: this puzzle was lost. Start again to try once more.`, "error");
-      return true;
-    }
-    this.solved = true;
-    const clean = this.tries === 0 && !this.revealed;
     const solved = this.progress.solved[this.size];
     if (solved[this.index] !== "clean") solved[this.index] = clean ? "clean" : "helped";
     this.save();
-    const how = clean ? "at the first try" : this.revealed ? "with the solution shown" : `after ${count(this.tries, "wrong try", "wrong tries")}`;
-    const text = `Solved, ${how}! ${COLOUR[st.winner]} has won.`;
-    this.say(text, `win-${st.winner}`);
-    this.announce(`${text} Next puzzle is the next button.`);
-    this.busy = false;
-    this.drawBoard();
-    this.drawChrome();
-    if (!button("btn-next").disabled) $("btn-next").focus();
-    return true;
   }
 
-  /** The winning move now (level 6's choice, the hint): shown on the board; the puzzle then counts
-   * as solved with help. */
-  async showSolution() {
-    const st = this.state;
-    if (this.busy || !st || st.over) return;
-    const gen = this.gen;
-    this.busy = true;
-    try {
-      const move = await this.call("hint", { game: this.game });
-      if (gen !== this.gen) return;
-      this.revealed = true;
-      this.hinted = move;
-      const text = `Solution: ${move}. Play it to go on.`;
-      this.say(text, "note");
-      this.announce(text);
-    } catch (error) {
-      this.report(error);
-    } finally {
-      if (gen === this.gen) {
-        this.busy = false;
-        this.drawBoard();
-        this.drawChrome();
-      }
-    }
-  }
-
-  // ----- keys, messages, storage ----------------------------------------------------------------
-
-  key(key, target) {
-    if (!this.state) return false;
-    if (key in ARROWS) {
-      const name = this.page.arrow(this.board, this.state, ARROWS[key]);
-      if (name) this.tap(name);
-      return true;
-    }
-    const spot = target.closest(".spot");
-    if ((key === "Enter" || key === " ") && spot) {
-      this.tap(spot.dataset.cell);
-      return true;
-    }
-    return false;
-  }
-
-  say(text, kind = "") {
-    $("message").textContent = text;
-    $("message").dataset.kind = kind;
-  }
-
-  announce(text) {
-    $("announce").textContent = text;
-  }
-
-  report(error) {
-    if (error instanceof Cancelled) return;
-    if (!(error instanceof UserError)) console.error(error);
-    this.say(error instanceof UserError ? error.message : `Something went wrong: ${error.message || error}`, "error");
-  }
-
-  failed(error) {
-    $("loading-text").textContent = `The puzzles could not start: ${error.message || error}`;
-    $("loading").classList.add("failed");
-    document.body.dataset.ready = "failed";
+  /** The move of a try judged: Your puzzles' here, from the analysis; the shipped ones' by "puzzle_try". */
+  judge(name) {
+    if (this.current) return this.mine.judge(name, this.state, this.game, (op, args) => this.call(op, args));
+    const args = { ...this.page.sizeArgs(this.size), index: this.index, move: name, moves: this.game.moves };
+    return this.call("puzzle_try", args);
   }
 
   save() {
@@ -421,13 +332,18 @@ export function openPuzzlePage(page) {
     ["btn-prev", () => puzzles.step(-1)],
     ["btn-next", () => puzzles.step(1)],
     ["btn-random", () => puzzles.random()],
-    ["btn-restart", () => puzzles.open(puzzles.index)],
+    ["btn-restart", () => puzzles.openAt(puzzles.current ? puzzles.current.id : puzzles.index)],
     ["btn-solution", () => puzzles.showSolution()],
   ])) {
     $(id).addEventListener("click", action);
   }
   $("grade").addEventListener("change", () => puzzles.setGrade(menu("grade").value));
   if (menu("size")) menu("size").addEventListener("change", () => puzzles.setSize(Number(menu("size").value)));
+  puzzles.mine.bind({
+    open: (id) => puzzles.board && puzzles.openMine(id),
+    remove: (id) => puzzles.board && puzzles.remove(id).catch((error) => puzzles.report(error)),
+    changed: () => puzzles.puzzle && puzzles.drawChrome(),
+  });
   $("puzzle-list").addEventListener("click", (event) => {
     /** @type {HTMLButtonElement | null} */
     const b = /** @type {Element} */ (event.target).closest("button[data-index]");
@@ -465,10 +381,4 @@ export function openPuzzlePage(page) {
     (error) => puzzles.failed(error),
   );
   return puzzles;
-}
-
-/** The computer's seed fixed by the address (the tests' ?seed=), or null (then the puzzle's number). */
-function seedFromAddress() {
-  const seed = new URLSearchParams(location.search).get("seed");
-  return seed !== null && /^\d+$/.test(seed) ? Number(seed) : null;
 }
