@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.game.naked_diagonal.test_rules import E6_POSITION
-from unitile_py.naked_diagonal import culprit, legality
+from unitile_py.naked_diagonal import culprit, hints, legality
 from unitile_py.naked_diagonal import webapi as webapi_module
 from unitile_py.naked_diagonal.areas import Solver
 from unitile_py.naked_diagonal.bans import LeavesNDE
@@ -280,7 +280,7 @@ def test_the_searching_requests_on_a_crafted_13x13_start_run_in_small_pieces(
     assert json.loads(handle(json.dumps({"op": "nd_state", "args": {"game": game}})))["ok"]
     for op, args in (("nd_hint", {"game": game}), ("nd_hint_source", {"game": game}),
                      ("nd_computer_move", {"game": game, "level": 5, "seed": 1})):
-        monkeypatch.setattr(webapi_module, "_hints", {})  # each searches, as the first of the two does
+        monkeypatch.setattr(hints, "_found", {})  # each searches, as the first of the two does
         task = start(json.dumps({"op": op, "args": args}))
         pieces: list[float] = []
         while True:
