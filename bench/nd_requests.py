@@ -27,7 +27,7 @@ request searches as in a fresh worker); per game ``nd_new_game`` and ``nd_info``
 ``computer_move`` at every level every ``--every`` positions, ``new_game`` and ``info`` per game.
 
 Every request runs as the page's worker runs it, a :class:`unitile_py.webapi.Task` stepped one piece
-at a time: a request of :data:`unitile_py.webapi.STEPPED` holds the worker for one piece at most, any
+at a time: a request its game answers in steps (``STEPS``) holds the worker for one piece at most, any
 other for the whole request. Per request it prints the count, median and worst time of the whole
 request and, for a stepped one, its worst piece, with the position that gave the worst; then the worst
 piece on the crafted starts and on the random 13x13 games, every request that is not stepped with its
@@ -59,7 +59,7 @@ from unitile_py.naked_diagonal.rules import forming, naked_diagonals  # noqa: E4
 from unitile_py.naked_diagonal.webapi import API  # noqa: E402
 from unitile_py.unitile.webapi import API as UNITILE  # noqa: E402
 from unitile_py.unitile.webapi import LEVELS as UNITILE_LEVELS  # noqa: E402
-from unitile_py.webapi import STEPPED, start  # noqa: E402
+from unitile_py.webapi import routes, start  # noqa: E402
 
 #: Legal placements an adversarial game compares at each turn.
 ADVERSARY_SAMPLE = 6
@@ -73,7 +73,7 @@ KNOWN_STARTS = {
 #: Unitile's tables (its computer levels need them).
 UNITILE_TABLES = ROOT / "tables" / "5x5"
 #: The requests answered in pieces, under their names.
-STEPPED_NAMES = {prefix + name for prefix, ops in STEPPED.items() for name in ops}
+STEPPED_NAMES = set(routes().steps)
 #: The kinds of positions whose worst piece is reported on its own line: (label, size, game kind).
 REPORTED_KINDS = (("the crafted starts", None, "crafted"), ("random 13x13 games", 13, "random"))
 

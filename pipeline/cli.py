@@ -19,6 +19,17 @@ from unitile_py.command_line import Parser, run_command
 from .errors import CheckFailed
 
 
+def _load_commands() -> None:
+    """Import every game's command module (numba and dask with them) as this module loads, so that a
+    Ctrl-C while they load is the start-up's ("nothing was done"), never a command's."""
+    for game in registry.games():
+        if game.pipeline:
+            registry.load(game.pipeline)
+
+
+_load_commands()
+
+
 def _parser() -> argparse.ArgumentParser:
     games = [g for g in registry.games() if g.pipeline]
     p = Parser(prog="python -m pipeline",
