@@ -291,7 +291,9 @@ def test_end_banner_speaks_to_the_player(site: Site) -> None:
     site.play("c2")
     assert site.state()["winner"] == "b"
     # and the review's count of mistakes: Red had a win and threw it away
-    assert site.message() == "You lost: your slide united Blue (1 ply). Mistakes: Red 1, Blue 0."
+    assert site.message() == (
+        "You lost: your slide united Blue (1 ply). Mistakes: Red 1, Blue 0. 1 mistake added to Your puzzles."
+    )
     site.shot("18-you-lost")
     fresh(site)
     load_position(site, RED_WINS_IN_ONE)

@@ -121,7 +121,9 @@ def test_a_finished_games_review_chart_marks_and_banner(site: Site, game: str) -
         assert label.endswith(", inaccuracy"), label
     # The banner counts each side's mistakes; the panel counts the inaccuracies too.
     red, blue = summary["red"]["mistakes"], summary["blue"]["mistakes"]
-    assert site.message().endswith(f" Mistakes: Red {red}, Blue {blue}."), site.message()
+    # Both sides are players here, so Blue's mistake becomes one of Your puzzles.
+    kept = " 1 mistake added to Your puzzles."
+    assert site.message().endswith(f" Mistakes: Red {red}, Blue {blue}.{kept}"), site.message()
     text = site.page.locator("#review-summary").inner_text()
     assert text.startswith(f"Red: {red} mistake") and f"\nBlue: {blue} mistake" in text
     # Each side's accuracy, the service's shares as it sends them (JavaScript prints 100.0 as 100).

@@ -337,7 +337,10 @@ export class GameBase {
     this.draw();
     if (this.live()) {
       this.save(st.over);
-      if (st.over) this.say(this.endLine(st), `win-${st.winner}`);
+      if (st.over) {
+        this.keepMistakes(st); // a review that came first found no finished game to keep
+        this.say(this.endLine(st), `win-${st.winner}`);
+      }
     } else {
       const on = st.over ? "" : " End or “Back to the game” plays on.";
       this.say(`Looking back at ply ${st.ply} of ${st.plies}.${on}`, "note");
