@@ -212,15 +212,20 @@ def load(game: str, board: str, directory: Directory = None, check: Check | None
 
 class Shelf:
     """The puzzle sets a game's web service holds, one per board: given as text by the page's worker
-    (:meth:`put`), else read from the default folder when first asked for (:meth:`get`)."""
+    (:meth:`put`), else read from the default folder when first asked for (:meth:`get`). A puzzle is
+    checked by the game's check of its board (``check_for(board)``; None while the tables it needs are not
+    at hand) before the service answers from it (:meth:`pick`), each puzzle once."""
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str, check_for: Callable[[str], Check | None] | None = None) -> None:
         self.game = game
+        self.check_for = check_for
         self._sets: dict[str, PuzzleSet] = {}
+        self._sound: dict[str, set[int]] = {}
 
     def put(self, board: str, text: str | bytes) -> None:
         """Check and keep the puzzles of a board from a file's text."""
         self._sets[board] = PuzzleSet.parse(text, self.game, board, f"puzzles {self.game} {board}")
+        self._sound.pop(board, None)
 
     def get(self, board: str) -> PuzzleSet:
         """The puzzles of a board; a missing or damaged file is one :class:`GameError` line."""
@@ -228,6 +233,23 @@ class Shelf:
         if found is None:
             found = self._sets[board] = load(self.game, board)
         return found
+
+    def pick(self, board: str, index: Any, seed: Any, grade: Any) -> tuple[Puzzle, int]:
+        """The puzzle a page asks for (:func:`pick`) and how many the board has, once the game's check
+        finds it sound: an unsound one is one :class:`GameError` line naming it."""
+        found = self.get(board)
+        p = pick(found, index, seed, grade)
+        sound = self._sound.setdefault(board, set())
+        check = self.check_for(board) if self.check_for is not None and p.index not in sound else None
+        if check is not None:
+            try:
+                why = check(p)
+            except GameError as exc:
+                why = str(exc)
+            if why is not None:
+                raise GameError(f"puzzles {self.game} {board} is damaged: puzzle {p.index}: {why}")
+            sound.add(p.index)
+        return p, len(found.puzzles)
 
 
 def pick(puzzles: PuzzleSet, index: Any, seed: Any, grade: Any) -> Puzzle:

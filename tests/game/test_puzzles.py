@@ -16,6 +16,8 @@ import pytest
 
 from unitile_py.naked_diagonal.webapi import Api as NDApi
 from unitile_py.puzzles import GRADES, digest, file_name, grade_of, load, serialise
+from unitile_py.unitile import Board
+from unitile_py.unitile.tables import Tables
 from unitile_py.unitile.webapi import Api
 from unitile_py.webapi import handle
 
@@ -337,3 +339,21 @@ def test_an_unsound_puzzle_is_refused_though_its_checksum_matches(
     path.write_text(serialise(data))
     err = one_error(run([*command, "--tables", str(tmp_path), "--json"]), "is damaged", says)
     assert "Traceback" not in err
+    # The page's worker gives the same text to the web service: it answers nothing from that puzzle.
+    text = path.read_text()
+    if game == "unitile":
+        api = Api(Board.get(5, 5), Tables.load("5x5"))
+        give, size = api.load_puzzles, {}
+    else:
+        nd = NDApi()
+        give, size = lambda text: nd.load_puzzles(4, text), {"size": 4}
+    if how == "repeated":
+        with pytest.raises(ValueError, match=f"is damaged: {says}"):
+            give(text)
+        return
+    give(text)
+    service = api if game == "unitile" else nd
+    for request, args in (("puzzle", {"index": 3}), ("puzzle_try", {"index": 3, "move": "c3"})):
+        with pytest.raises(ValueError, match=f"is damaged: puzzle 3: .*{says}"):
+            getattr(service, request)(**args, **size)
+    assert service.puzzle(index=2, **size)["index"] == 2  # the sound ones still answer

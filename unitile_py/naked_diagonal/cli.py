@@ -38,7 +38,6 @@ from .. import puzzle_command
 from ..colours import BLUE, COLOUR_NAMES, RED
 from ..errors import NakedDiagonalError
 from ..mistake_puzzles import run_from
-from ..puzzles import Puzzle, judge
 from ..record_files import add_game_option
 from ..records import split_record
 from ..terminal import show_after, show_record
@@ -50,7 +49,7 @@ from .game import Game, parse_record
 from .legality import explain, legal_masks
 from .notation import parse_size, start_of
 from .position import Position
-from .tables import tables_for
+from .puzzle_check import puzzle_check
 
 #: The word for each colour in JSON output.
 COLOUR_WORDS = {RED: "red", BLUE: "blue"}
@@ -121,14 +120,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
                         lambda text: draw(Position.parse(text)), NakedDiagonalError)  # fmt: skip
     n = parse_size(args.size)
 
-    def check(p: Puzzle) -> str | None:
-        position = Position.parse(p.position)
-        m = position.grid.n
-        results = {}
-        if m == n:  # the tables of the directory that holds the puzzles
-            results = {position.grid.name(q): r for q, r in tables_for(n, directory).moves(position).items()}
-        return judge(p, f"{n}x{n}", position, f"{m}x{m}", results)
-
+    check = puzzle_check(n, directory)
     return puzzle_command.run(args, "naked-diagonal", f"{n}x{n}", "placements",
                               lambda text: draw(Position.parse(text)), check)  # fmt: skip
 

@@ -49,6 +49,7 @@ from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .offered import SIZES, named_size, not_offered, size_of
 from .players import BEST, LEVELS, PERFECT, levels_for, make_player, perfect_sizes
 from .position import Position
+from .puzzle_check import puzzle_check
 from .review import review_game, review_tables
 from .rules import chain
 from .strategy import strategy_problem, strategy_sizes, winner_of
@@ -75,7 +76,7 @@ class Api(service.Service[Game]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.puzzles = puzzles.Shelf("naked-diagonal")
+        self.puzzles = puzzles.Shelf("naked-diagonal", self._puzzle_check)
 
     def info(self) -> dict[str, Any]:
         """The board sizes, the default one and the computer levels: ``levels`` on every size, with
@@ -332,23 +333,31 @@ class Api(service.Service[Game]):
         ``tables/puzzles/`` when first asked for)."""
         self.puzzles.put(f"{size}x{size}", text)
 
-    def _puzzles(self, size: Any) -> tuple[int, puzzles.PuzzleSet]:
+    @staticmethod
+    def _puzzle_check(board: str) -> puzzles.Check | None:
+        """The check of a size's puzzles, once its tables are there (before, a puzzle is shown unchecked;
+        its try needs the tables, and checks it)."""
+        n = int(board.split("x")[0])
+        return puzzle_check(n) if n in solved_sizes() else None
+
+    def _puzzle(self, size: Any, index: Any, seed: Any, grade: Any) -> tuple[int, puzzles.Puzzle, int]:
+        """The size asked for, the puzzle of it (checked: :class:`unitile_py.puzzles.Shelf`) and how many
+        puzzles that size has."""
         n = size_of(size)
-        return n, self.puzzles.get(f"{n}x{n}")
+        return n, *self.puzzles.pick(f"{n}x{n}", index, seed, grade)
 
     def puzzle(self, size: Any = 4, index: Any = None, seed: Any = None, grade: Any = None) -> dict[str, Any]:
         """A puzzle of a solved size: number ``index``, else one chosen by ``seed`` (of ``grade``), without
         its solution (:func:`unitile_py.puzzles.shown`)."""
-        _, found = self._puzzles(size)
-        return puzzles.shown(puzzles.pick(found, index, seed, grade), len(found.puzzles), "placements")
+        _, p, count = self._puzzle(size, index, seed, grade)
+        return puzzles.shown(p, count, "placements")
 
     def puzzle_try(self, index: Any, move: Any, size: Any = 4, moves: Any = None) -> dict[str, Any]:
         """Whether a placement on ``move`` solves puzzle ``index``: ``right`` with the solution, or the
         reason from the tables ("it loses in N"); a banned placement is one line saying why. With
         ``moves``, the turns played since the puzzle's position (Red's and the computer's), whether
         Red's next placement keeps the win (:func:`unitile_py.puzzles.verdict`)."""
-        n, found = self._puzzles(size)
-        p = puzzles.pick(found, index, None, None)
+        n, p, _ = self._puzzle(size, index, None, None)
         done = puzzles.played(moves)
         game = {"size": n, "start": p.position, "moves": done}
         g = self.replay(game)

@@ -14,7 +14,6 @@ from typing import Any
 from .. import puzzle_command
 from ..errors import GameError, UnitileError
 from ..mistake_puzzles import run_from
-from ..puzzles import Puzzle, judge
 from ..record_files import add_game_option
 from ..terminal import show_after, show_record
 from . import analyze, match, review, terminal_play
@@ -23,6 +22,7 @@ from .drawing import draw
 from .game import Game
 from .lookups import ADJACENT_ONLY, Lookups
 from .notation import parse_position, parse_record
+from .puzzle_check import puzzle_check
 from .tables import tables_for
 
 
@@ -74,13 +74,7 @@ def cmd_puzzles(args: argparse.Namespace) -> int:
                         lambda text: draw(parse_position(text)), UnitileError)  # fmt: skip
     board = Board.parse(args.board)
 
-    def check(p: Puzzle) -> str | None:
-        position = parse_position(p.position)
-        results = {}
-        if position.board is board:  # the tables of the directory that holds the puzzles
-            results = {board.name(c): r for c, r in tables_for(board, args.tables).moves(position).items()}
-        return judge(p, str(board), position, str(position.board), results)
-
+    check = puzzle_check(board, lambda: tables_for(board, args.tables))
     return puzzle_command.run(args, "unitile", str(board), "plies", lambda text: draw(parse_position(text)),
                               check)  # fmt: skip
 

@@ -53,6 +53,7 @@ from .game import Game
 from .lookups import ADJACENT_ONLY, Lookups
 from .notation import Record, check_start, format_record, parse_position, parse_record, start_headers
 from .position import Position
+from .puzzle_check import puzzle_check
 from .review import review_game
 from .tables import Tables
 
@@ -84,7 +85,7 @@ class Api(service.Service[Game]):
         self.board = board
         self.tables: Lookups | None = tables
         self._players: dict[tuple[int, int], Player[Position]] = {}
-        self.puzzles = puzzles.Shelf("unitile")
+        self.puzzles = puzzles.Shelf("unitile", self._puzzle_check)
 
     @property
     def rules(self) -> Lookups:
@@ -329,11 +330,19 @@ class Api(service.Service[Game]):
         ``tables/puzzles/`` when first asked for)."""
         self.puzzles.put(str(self.board), text)
 
+    def _puzzle_check(self, board: str) -> puzzles.Check | None:
+        """The check of the board's puzzles, once its tables are loaded (before, a puzzle is shown
+        unchecked; its try needs the tables, and checks it)."""
+        tables = self.tables
+        if tables is None or board != str(self.board):
+            return None
+        return puzzle_check(self.board, lambda: tables)
+
     def puzzle(self, index: Any = None, seed: Any = None, grade: Any = None) -> dict[str, Any]:
         """A puzzle: number ``index``, else one chosen by ``seed`` (of ``grade``), without its solution
         (:func:`unitile_py.puzzles.shown`)."""
-        found = self.puzzles.get(str(self.board))
-        return puzzles.shown(puzzles.pick(found, index, seed, grade), len(found.puzzles), "plies")
+        p, count = self.puzzles.pick(str(self.board), index, seed, grade)
+        return puzzles.shown(p, count, "plies")
 
     def puzzle_try(self, index: Any, move: Any, moves: Any = None) -> dict[str, Any]:
         """Whether the slide from ``move`` solves puzzle ``index``: ``right`` with the solution, or the
@@ -347,8 +356,8 @@ class Api(service.Service[Game]):
         >>> right["right"], right["distance"] == p["distance"]
         (True, True)
         """
-        p = puzzles.pick(self.puzzles.get(str(self.board)), index, None, None)
         tables = self._tables()
+        p, _ = self.puzzles.pick(str(self.board), index, None, None)
         done = puzzles.played(moves)
         g = self.replay({"start": p.position, "moves": done})
         position = g.position
