@@ -16,7 +16,10 @@ to a temporary name and renamed, never left half written under its own name.
 
 An entry records a search's verdict, not a proof a verifier can replay: the proof of a board is its
 winner's strategy (docs/naked-diagonal-tables.md, "Strategy files"), built and checked once the board is
-decided.
+decided. What a reader can check it checks: besides the checksum (which a forger can compute again), the
+line and its ``proof`` are replayed by the rules of :mod:`unitile_py.naked_diagonal` (which share nothing
+with the search) and must be legal and end in a win of the side ``wins`` names (:func:`replay_problem`),
+so an entry whose verdict was flipped and signed again is refused unless its proof line is forged too.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from unitile_py.errors import GameError
+from unitile_py.naked_diagonal.game import Game
+from unitile_py.naked_diagonal.position import Position
 
 from .proof_store import task_name
 
@@ -96,6 +103,25 @@ def check_entry(data: Any, n: int, name: str) -> str | None:
     return None
 
 
+def replay_problem(data: dict[str, Any], n: int) -> str | None:
+    """Why a sound entry's ``line`` and ``proof``, replayed from the empty n x n board by the game's
+    rules, do not show its verdict (an illegal placement, a game not ended, or won by the other side),
+    or None when they do."""
+    game = Game(Position.empty(n))
+    try:
+        for k, name in enumerate([*data["line"], *data["proof"]]):
+            if k == len(data["line"]):
+                mover = game.position.turn
+            game.push(game.grid.point(name, "point"))
+    except (GameError, ValueError) as exc:
+        return f"its line and proof do not replay ({exc})"
+    if len(data["proof"]) == 0 or game.winner() is None:
+        return "its proof does not end the game"
+    if (game.winner() == mover) != data["wins"]:
+        return f"its proof ends in a win of the side it says loses (wins {data['wins']})"
+    return None
+
+
 def read_ledger(folder: Path, n: int, warn: Callable[[str], None]) -> dict[str, dict[str, Any]]:
     """The sound entries of ``folder`` by task name (empty when the folder does not exist); each file that
     cannot be read or fails :func:`check_entry` is reported by ``warn`` in one line and skipped."""
@@ -112,6 +138,7 @@ def read_ledger(folder: Path, n: int, warn: Callable[[str], None]) -> dict[str, 
             warn(f"warning: ledger {path}: unreadable ({exc}); its line is searched again")
             continue
         why = check_entry(data, n, name)
+        why = why if why is not None else replay_problem(data, n)
         if why is not None:
             warn(f"warning: ledger {path}: {why}; its line is searched again")
             continue

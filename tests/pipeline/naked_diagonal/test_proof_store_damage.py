@@ -293,12 +293,33 @@ def test_a_damaged_ledger_entry_is_reported_and_never_answers(ledger: Path, dama
     read_damaged_ledger(ledger, damage, resigned=False)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a ledger entry is protected by its own sha256 alone, which a forger recomputes: "
-                          "nd-prove takes a re-signed entry's wins as it is (nothing in the ledger is proven "
-                          "again)")
 @settings(max_examples=30, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(damage=st.builds(StoreDamage, st.just("field"), st.integers(0, 63), st.just(0), st.just(0)))
 def test_a_resigned_ledger_entry_never_answers(ledger: Path, damage: StoreDamage) -> None:
     read_damaged_ledger(ledger, damage, resigned=True)
+
+
+@pytest.mark.parametrize("change", ["flip", "shorten", "illegal"])
+def test_a_resigned_verdict_is_refused_by_its_replayed_proof(ledger: Path, tmp_path: Path,
+                                                              change: str) -> None:
+    """A forger who flips an entry's verdict (or cuts or breaks its proof line) and signs it again: the
+    line and proof, replayed by the game's rules, contradict it; the entry is reported and not used."""
+    folder = tmp_path / "4x4"
+    shutil.copytree(ledger, folder)
+    path = sorted(folder.glob("*.json"))[0]
+    data = json.loads(path.read_text())
+    body = {k: v for k, v in data.items() if k != "sha256"}
+    if change == "flip":
+        body["wins"] = not body["wins"]
+    elif change == "shorten":
+        body["proof"] = body["proof"][:-1]
+    else:
+        body["proof"] = [body["line"][0], *body["proof"][1:]]  # a point already taken
+    path.write_text(json.dumps({**body, "sha256": ledger_digest(body)}))
+    said: list[str] = []
+    got = read_ledger(folder, 4, said.append)
+    assert path.stem not in got and len(got) == len(list(ledger.glob("*.json"))) - 1
+    words = {"flip": "a win of the side it says loses", "shorten": "does not end the game",
+             "illegal": "do not replay"}[change]
+    assert len(said) == 1 and str(path) in said[0] and words in said[0], said
