@@ -289,12 +289,16 @@ def test_every_request_that_searches_is_answered_in_pieces(monkeypatch: pytest.M
     whole = finish
 
     def counted(steps: Any) -> Any:
+        # The legality engine's own pieces (pauses between the turns of its exhaustive search, which the
+        # requests' warming on an unseen start uses: naked_diagonal/warming.py) run whole inside other
+        # computations by design, as a position's legal points do; the searches here are the requests'.
+        engine_piece = Path(steps.gi_code.co_filename).name in ("areas.py", "legality.py")
         while True:
             try:
                 next(steps)
             except StopIteration as stop:
                 return stop.value
-            pauses[-1] += 1
+            pauses[-1] += 0 if engine_piece else 1
 
     for name, module in list(sys.modules.items()):
         if name.startswith("unitile_py") and getattr(module, "finish", None) is whole:

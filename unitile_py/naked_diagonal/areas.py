@@ -54,6 +54,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+from ..mcts import Steps, finish
 from .cache import UntrackedCache
 from .construct import PROMOTIONS, constructions
 from .grid import Grid
@@ -174,6 +175,12 @@ class Solver:
         found = self.decide(area, red, blue, jokers, hint, nde_likely)
         return None if isinstance(found, int) else found
 
+    def witness_steps(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1,
+                      nde_likely: bool = False) -> Steps[Witness | None]:
+        """:meth:`witness` in pieces (:meth:`decide_steps`)."""
+        found = yield from self.decide_steps(area, red, blue, jokers, hint, nde_likely)
+        return None if isinstance(found, int) else found
+
     def decide(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1,
                nde_likely: bool = False) -> Witness | int:
         """A clean filling of the connected empty set ``area``, or a *core* of it when it is NDE.
@@ -183,6 +190,13 @@ class Solver:
         same stones around it is NDE, whatever else it holds (see :meth:`_search`). ``hint`` and
         ``nde_likely`` are as for :meth:`witness`.
         """
+        return finish(self.decide_steps(area, red, blue, jokers, hint, nde_likely))
+
+    def decide_steps(self, area: int, red: int, blue: int, jokers: int = 0, hint: int = -1,
+                     nde_likely: bool = False) -> Steps[Witness | int]:
+        """:meth:`decide` in pieces (:data:`unitile_py.mcts.Steps`): a pause between the turns of the
+        restarted search (:meth:`_portfolio`), where the solver holds no budget; a computation
+        abandoned there leaves only finished answers in the memo."""
         st = self.stats
         st.calls += 1
         key = self.key(area, red, blue, jokers)
@@ -192,7 +206,7 @@ class Solver:
             return known if isinstance(known, int) else Witness.unpack(known)
         result: Witness | int = self._learned(area, red, blue, hint)
         if not result:
-            result = self._solve(area, red, blue, jokers, hint, nde_likely)
+            result = yield from self._solve(area, red, blue, jokers, hint, nde_likely)
             if isinstance(result, int):
                 self._learn(result, red, blue)
         self.memo.put(key, result if isinstance(result, int) else result.pack())
@@ -249,7 +263,7 @@ class Solver:
                     del slot[next(iter(slot))]
 
     def _solve(self, area: int, red: int, blue: int, jokers: int, hint: int,
-               nde_likely: bool = False) -> Witness | int:
+               nde_likely: bool = False) -> Steps[Witness | int]:
         g = self.grid
         st = self.stats
         size = area.bit_count()
@@ -285,13 +299,13 @@ class Solver:
         if self._budget is not None:  # inside a budgeted search: its order
             found = self._search(area, red, blue, jokers, _near(hint, stuck, self._turn))
         else:
-            found = self._portfolio(area, red, blue, jokers, hint, stuck, nde_likely)
+            found = yield from self._portfolio(area, red, blue, jokers, hint, stuck, nde_likely)
         if isinstance(found, int):
             st.searched_nde += 1
         return found
 
     def _portfolio(self, area: int, red: int, blue: int, jokers: int, hint: int, stuck: list[int],
-                   nde_likely: bool) -> Witness | int:
+                   nde_likely: bool) -> Steps[Witness | int]:
         """The exhaustive search restarted in other orders under growing budgets (see :func:`_near`).
 
         Every order is exact, but each can be exponentially slower than another on some area: on one
@@ -339,6 +353,7 @@ class Solver:
                     self.stats.relaxed += 1
                     return core
             turn += 1
+            yield  # (between turns: no budget held, a pause for a stepped request)
 
     def proves_nde(self, area: int, red: int, blue: int, hint: int) -> bool:
         """True when a dead point or a small window around ``hint`` shows ``area`` NDE (no search).

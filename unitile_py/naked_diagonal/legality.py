@@ -35,6 +35,7 @@ from typing import NamedTuple
 from ..bans import GameOver
 from ..colours import BLUE, COLOURS, RED, other
 from ..errors import NakedDiagonalError
+from ..mcts import Steps, finish
 from .areas import Solver
 from .bans import Ban, LeavesNDE, NakedDiagonal, Occupied, banned, why
 from .cache import UntrackedCache
@@ -84,6 +85,13 @@ class Engine:
         ``last`` is a stone beside ``area`` placed last, after which the region is likely NDE (only
         the solver's order of work depends on it, not the answer).
         """
+        return finish(self.region_steps(area, red, blue, last, colours))
+
+    def region_steps(self, area: int, red: int, blue: int, last: int = -1,
+                     colours: tuple[str, ...] = COLOURS) -> Steps[RegionInfo]:
+        """:meth:`region` in pieces (:data:`unitile_py.mcts.Steps`): a pause after the region's first
+        filling and after each candidate that no filling covered (repaired, or decided by the exact
+        solver; :mod:`.warming`)."""
         key = self.solver.key(area, red, blue)
         known = self.regions.get(key)
         size = self.grid.size
@@ -97,7 +105,7 @@ class Engine:
             legal = known
             if not todo:
                 return RegionInfo(True, known & full, known >> size & full)
-        info = self._region(area, red, blue, last, todo)
+        info = yield from self._region(area, red, blue, last, todo)
         if not info.fillable:
             self.regions.put(key, _decided(RED, size) | _decided(BLUE, size))
             return info
@@ -108,7 +116,7 @@ class Engine:
         return RegionInfo(True, legal & full, legal >> size & full)
 
     def _region(self, area: int, red: int, blue: int, last: int = -1,
-                colours: tuple[str, ...] = COLOURS) -> RegionInfo:
+                colours: tuple[str, ...] = COLOURS) -> Steps[RegionInfo]:
         g = self.grid
         size = area.bit_count()
         self.region_sizes[size] = self.region_sizes.get(size, 0) + 1
@@ -119,6 +127,7 @@ class Engine:
             first = self.solver.witness(area, red, blue, 0, last, nde_likely=last >= 0)
         if first is None:
             return RegionInfo(False, 0, 0)
+        yield
         lines = [Timeline.of(g, red, blue, first)]
         bases = 1  # the constructed witnesses come first, the repaired ones after them
         legal = [0, 0]
@@ -155,16 +164,19 @@ class Engine:
                     self.repairs += 1
                     legal[code - 1] |= 1 << p
                     lines.append(fixed)
+                    yield
                     continue
                 self.fallbacks += 1
                 # Beside a candidate that leaves an NDE part, this one likely does too (the same
                 # obstruction): its restarted searches then try the grown window first.
-                w = self._first_move(area, red, blue, p, colour, bool(g.dilate8(1 << p) & leaves_nde))
+                w = yield from self._first_move_steps(area, red, blue, p, colour,
+                                                      bool(g.dilate8(1 << p) & leaves_nde))
                 if w is None:
                     leaves_nde |= 1 << p
                 else:
                     legal[code - 1] |= 1 << p
                     lines.append(Timeline.of(g, red, blue, w))
+                yield
         return RegionInfo(True, legal[0], legal[1])
 
     def _repaired(self, area: int, p: int, code: int, bases: list[Timeline], limit: int) -> Timeline | None:
@@ -210,12 +222,17 @@ class Engine:
                     nde_likely: bool = False) -> Witness | None:
         """A clean filling of ``area`` starting with ``colour`` on ``p`` (exact), or ``None``
         (``nde_likely``: see :meth:`Solver.witness`)."""
+        return finish(self._first_move_steps(area, red, blue, p, colour, nde_likely))
+
+    def _first_move_steps(self, area: int, red: int, blue: int, p: int, colour: str,
+                          nde_likely: bool = False) -> Steps[Witness | None]:
+        """:meth:`_first_move` in pieces (:meth:`Solver.witness_steps`)."""
         bit = 1 << p
         r2, b2 = (red | bit, blue) if colour == RED else (red, blue | bit)
         order = [p]
         wred = bit if colour == RED else 0
         for part in self.grid.components(area & ~bit):
-            w = self.solver.witness(part, r2, b2, 0, p, nde_likely)
+            w = yield from self.solver.witness_steps(part, r2, b2, 0, p, nde_likely)
             if w is None:
                 return None
             order.extend(w.order)
@@ -225,10 +242,15 @@ class Engine:
     def fillable(self, area: int, red: int, blue: int, last: int = -1) -> bool:
         """Whether the maximal empty region ``area`` can be filled: :meth:`region`'s ``fillable``,
         without deciding its candidates when the region is not analysed yet (``last``: as there)."""
+        return finish(self.fillable_steps(area, red, blue, last))
+
+    def fillable_steps(self, area: int, red: int, blue: int, last: int = -1) -> Steps[bool]:
+        """:meth:`fillable` in pieces (:meth:`Solver.witness_steps`)."""
         known = self.regions.get(self.solver.key(area, red, blue))
         if isinstance(known, int):  # (packed as in region)
             return bool(known >> 2 * self.grid.size & 1)
-        return self.solver.witness(area, red, blue, 0, last, nde_likely=last >= 0) is not None
+        w = yield from self.solver.witness_steps(area, red, blue, 0, last, nde_likely=last >= 0)
+        return w is not None
 
     def shown(self, red: int, blue: int, colour: str, where: int) -> int | None:
         """The points of ``where`` where ``colour`` is shown legal without deciding every candidate, or
@@ -270,6 +292,10 @@ class Engine:
         :meth:`shown` did not answer None): the region's cached analysis when ``colour``'s is there,
         else this candidate alone, exactly (a naked diagonal, a quick NDE proof, then
         :meth:`_first_move`), without deciding the region's other candidates."""
+        return finish(self.candidate_steps(red, blue, p, colour))
+
+    def candidate_steps(self, red: int, blue: int, p: int, colour: str) -> Steps[bool]:
+        """:meth:`candidate` in pieces (:meth:`Solver.witness_steps`)."""
         g = self.grid
         size = g.size
         bit = 1 << p
@@ -281,7 +307,8 @@ class Engine:
             return False
         if self._quick_nde(area, red, blue, p, colour):
             return False
-        return self._first_move(area, red, blue, p, colour) is not None
+        w = yield from self._first_move_steps(area, red, blue, p, colour)
+        return w is not None
 
     def masks(self, red: int, blue: int, colours: tuple[str, ...] = COLOURS) -> tuple[int, int]:
         """Legal points for Red and for Blue as masks, those of ``colours`` only (the other's 0 unless

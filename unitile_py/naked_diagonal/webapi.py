@@ -54,6 +54,7 @@ from .review import review_game, review_tables
 from .rules import chain
 from .strategy import strategy_problem, strategy_sizes, winner_of
 from .tables import solved_sizes, tables_for, tables_problem
+from .warming import warmed
 
 
 def _names(grid: Grid, mask: int) -> list[str]:
@@ -438,9 +439,16 @@ API = Api()
 OPS: dict[str, Callable[..., Any]] = {**service.requests_of(API), "hint_source": API.hint_source}
 #: The requests that can be answered in pieces, each by a generator (see :mod:`unitile_py.webapi`).
 STEPS: dict[str, Callable[..., Steps[Any]]] = {
-    "hint": API.hint_steps,
-    "hint_source": API.hint_source_steps,
-    "computer_move": API.computer_move_steps,
+    # On a start the page has not seen, the legality engine's work in pieces first (:mod:`.warming`).
+    "hint": warmed(API.hint_steps, API.replay, side=True, stepped=True),
+    "hint_source": warmed(API.hint_source_steps, API.replay, side=True, stepped=True),
+    "computer_move": warmed(API.computer_move_steps, API.replay, side=True, stepped=True),
+    "state": warmed(API.state, API.replay, side=True),
+    "play": warmed(API.play, API.replay, side=False),
+    "explain": warmed(API.explain, API.replay, side=False),
+    "undo": warmed(API.undo, API.replay, side=False),
+    "salvage": warmed(API.salvage, None, side=False),
+    "load": warmed(API.load, None, side=False, of_record=True),
 }
 
 __all__ = ["API", "OPS", "SIZES", "STEPS", "Api", "plain_game"]
