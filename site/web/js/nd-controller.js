@@ -46,8 +46,13 @@ export class NDController extends GameController {
     return Boolean(this.info && (this.info.table_sizes || []).includes(size));
   }
 
-  stateArgs() {
-    return { analysis: Boolean(this.settings.get("analysis") && this.tablesHere()) };
+  stateArgs(game = this.game) {
+    return { analysis: Boolean(this.settings.get("analysis") && this.tablesHere(game.size)) };
+  }
+
+  /** A new game on each board size of the menu. */
+  newGames() {
+    return Array.from(/** @type {HTMLSelectElement} */ ($("size")).options, (o) => ({ size: Number(o.value), start: null, moves: [] }));
   }
 
   /** The analysis badges, when asked for; a start the tables do not hold is said once. */

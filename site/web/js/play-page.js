@@ -128,6 +128,7 @@ function startPlayPage(game, boot, name) {
         timings.playable = performance.now(); // milliseconds since the navigation started
         performance.mark("unitile-playable");
         document.body.dataset.ready = "1";
+        game.keepNewGames();
       };
       game.start(info, board);
       await openLink(game, "visit");
