@@ -201,7 +201,10 @@ KEPT = " 1 mistake added to Your puzzles."  # a player's own mistakes become puz
         # and the review's count: Red had a win, and its slide threw it away
         ({"r": "1", "b": "human"}, f"You win: Red's slide united Blue (1 ply).{RED_ERRED}"),
         ({"r": "human", "b": "1"}, f"You lost: Red's slide united Blue (1 ply).{RED_ERRED}{KEPT}"),
-        ({"r": "human", "b": "human"}, f"Blue wins in 1 ply: Red's slide united the blue tiles.{RED_ERRED}{KEPT}"),
+        (
+            {"r": "human", "b": "human"},
+            f"Blue wins in 1 ply: Red's slide united the blue tiles.{RED_ERRED}{KEPT}",
+        ),
     ],
 )
 def test_a_pasted_finished_game_says_who_really_made_the_last_move(

@@ -256,6 +256,17 @@ def test_naked_diagonal_illegal_set_ups_get_one_line_and_no_start(site: Site) ->
     wait_until(lambda: cells(site) == empty and site.page.locator("#setup-play").is_enabled(), "empty")
 
 
+@pytest.mark.parametrize("size", [6, 9, 13])
+def test_naked_diagonal_refusals_read_cleanly_on_every_board_size(site: Site, size: int) -> None:
+    """A long position's text is cut short when quoted ('...'...): the line never shows it."""
+    open_game(site, "nd", size=str(size))
+    enter_setup(site)
+    site.cell("e5").click()
+    site.cell("f6").click()
+    line = "f6 and e5 form a naked diagonal of Red."
+    wait_until(lambda: site.idle() and problem(site) == line, f"the line {line!r} (now {problem(site)!r})")
+
+
 def test_keyboard_set_up_and_cancel(site: Site) -> None:
     open_game(site, "unitile")
     site.page.locator("#btn-setup").focus()

@@ -24,10 +24,10 @@ export function positionText(cells, cols, turn) {
 }
 
 /** The service's refusal as a sentence for the player: without the position it quotes at its start
- * ("position 'RRRRR/...': 13 red tiles ..."), capitalised (unless it starts with a cell's name, "a3 and
+ * ("position 'RRRRR/...': 13 red tiles ...", a long one cut short: "position '...../...'...: "), capitalised (unless it starts with a cell's name, "a3 and
  * b2 form a naked diagonal of Red"), with a full stop. */
 export function problemText(message) {
-  const text = message.replace(/^(?:position|start) '[^']*': /, "").trim();
+  const text = message.replace(/^(?:position|start) '[^']*'(?:\.\.\.)?: /, "").trim();
   const sentence = /^[a-z]+\d/.test(text) ? text : text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
