@@ -146,6 +146,24 @@ def solve(site: Site, game: str, unit: str) -> int:
     return played
 
 
+#: The mark of each way a puzzle was solved, and the words of the legend under the list.
+MARKS = {
+    "clean": ("✓", "at the first try"),
+    "tries": ("↻", "after wrong tries"),
+    "shown": ("◐", "with the solution shown"),
+}
+
+
+def assert_mark(site: Site, button: Any, how: str) -> None:
+    """``button`` of the list carries ``how``'s mark, a text of its own (not a colour), at least as large
+    as the puzzle's number, and the legend under the list says what it means."""
+    mark = button.locator(".puzzle-mark")
+    assert mark.inner_text() == MARKS[how][0]
+    size = "e => parseFloat(getComputedStyle(e).fontSize)"
+    assert mark.evaluate(size) >= button.evaluate(size) >= 14
+    assert f"{MARKS[how][0]} {MARKS[how][1]}" in site.page.locator("#puzzle-legend").inner_text()
+
+
 @pytest.mark.parametrize("game", ["unitile", "nd"])
 def test_a_puzzle_wrong_try_solution_level_6_and_solved(site: Site, game: str) -> None:
     page, store, _, size, unit = GAMES[game]
@@ -179,9 +197,13 @@ def test_a_puzzle_wrong_try_solution_level_6_and_solved(site: Site, game: str) -
     assert message(site).startswith("Solved, after 2 wrong tries!")
     assert site.page.locator("h1").inner_text().startswith("Solved:")
     assert site.page.locator("#progress").inner_text().startswith("Solved 1 of 60")
+    # Wrong tries are no help: the puzzle is marked solved after wrong tries, in words and by a mark of
+    # its own shape (not only its colour), as large as the number beside it.
+    assert site.page.locator("#puzzle-meta").inner_text().endswith(" · solved after wrong tries")
     button = site.page.locator(f'#puzzle-list button[data-index="{index}"]')
-    assert button.get_attribute("data-solved") == "helped"
-    assert button.get_attribute("aria-label").endswith(", solved with help")
+    assert button.get_attribute("data-solved") == "tries"
+    assert button.get_attribute("aria-label").endswith(", solved after wrong tries")
+    assert_mark(site, button, "tries")
     site.shot(f"puzzles-{game}-solved")
     # Next puzzle; then a reload without the number in the address opens it again, progress kept.
     site.page.locator("#btn-next").click()
@@ -192,7 +214,7 @@ def test_a_puzzle_wrong_try_solution_level_6_and_solved(site: Site, game: str) -
     wait_until(lambda: shown_index(site) == index + 1, "the kept one")
     assert site.page.locator("#progress").inner_text().startswith("Solved 1 of 60")
     stored = json.loads(site.js(f"localStorage.getItem('{store}.puzzles.v1')"))
-    assert stored["solved"][str(size or 5)] == {str(index): "helped"}
+    assert stored["solved"][str(size or 5)] == {str(index): "tries"}
 
 
 @pytest.mark.parametrize("game", ["unitile", "nd"])
@@ -228,7 +250,9 @@ def test_show_solution_grade_filter_and_navigation(site: Site, game: str) -> Non
         wait_until(lambda n=count: len(moves(site)) > n, "the move")
     assert message(site).startswith("Solved, with the solution shown!")
     button = site.page.locator(f'#puzzle-list button[data-index="{index}"]')
-    assert button.get_attribute("data-solved") == "helped"
+    assert button.get_attribute("data-solved") == "shown"
+    assert button.get_attribute("aria-label").endswith(", solved with the solution shown")
+    assert_mark(site, button, "shown")
     assert unit in site.page.locator("#grade option[value=easy]").inner_text()
 
 
@@ -370,6 +394,8 @@ def test_a_unitile_win_completed_by_level_6s_slide(site: Site) -> None:
     assert message(site) == "Solved, at the first try! Red has won."
     button = site.page.locator(f'#puzzle-list button[data-index="{p.index}"]')
     assert button.get_attribute("data-solved") == "clean"
+    assert button.get_attribute("aria-label").endswith(", solved at the first try")
+    assert_mark(site, button, "clean")
 
 
 def test_a_missing_puzzle_file_is_one_line(browser: Any, site_dir: Path, tmp_path: Path) -> None:

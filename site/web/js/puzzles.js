@@ -16,7 +16,7 @@ import { Store } from "./storage.js";
 import { bindKeys } from "./keys.js";
 import { PuzzlePlay } from "./puzzle-play.js";
 import { day } from "./my-puzzles.js";
-import { GRADES, PROGRESS_KEY, readProgress } from "./puzzle-progress.js";
+import { GRADES, PROGRESS_KEY, SOLVED, betterSolve, readProgress } from "./puzzle-progress.js";
 import { YourPuzzles } from "./my-puzzles-card.js";
 
 const $ = (id) => document.getElementById(id);
@@ -162,7 +162,8 @@ class PuzzlePage extends PuzzlePlay {
     const n = this.list.length;
     const solved = this.progress.solved[this.size];
     $("puzzle-title").textContent = this.solved ? `Solved: ${this.title()}` : this.title();
-    const how = { clean: " · solved", helped: " · solved with help" }[this.current ? this.current.solved : solved[p.index]] || "";
+    const way = SOLVED[this.current ? this.current.solved : solved[p.index]];
+    const how = way ? ` · solved ${way.words}` : "";
     const board = this.page.sizes.length > 1 ? ` · ${this.puzzleSize}×${this.puzzleSize}` : "";
     if (this.current) {
       const mine = this.mine.here();
@@ -187,8 +188,13 @@ class PuzzlePage extends PuzzlePlay {
         b.dataset.index = String(index);
         b.textContent = String(index + 1);
         const mark = solved[index];
-        if (mark) b.dataset.solved = mark;
-        const said = mark === "clean" ? ", solved" : mark === "helped" ? ", solved with help" : "";
+        if (mark) {
+          b.dataset.solved = mark;
+          const shape = Object.assign(document.createElement("span"), { className: "puzzle-mark", textContent: SOLVED[mark].mark });
+          shape.setAttribute("aria-hidden", "true");
+          b.append(" ", shape);
+        }
+        const said = mark ? `, solved ${SOLVED[mark].words}` : "";
         b.setAttribute("aria-label", `Puzzle ${index + 1}, ${this.list[index].grade}${said}`);
         if (!this.current && index === p.index) b.setAttribute("aria-current", "true");
         item.append(b);
@@ -287,14 +293,14 @@ class PuzzlePage extends PuzzlePlay {
     return this.current ? this.current.ply : this.index;
   }
 
-  /** The puzzle open was solved (``clean``: at the first try, without the solution shown). */
-  markSolved(clean) {
+  /** The puzzle open was solved, ``how`` (puzzle-progress.js, SOLVED). */
+  markSolved(how) {
     if (this.current) {
-      this.current = this.mine.solved(this.current, clean);
+      this.current = this.mine.solved(this.current, how);
       return;
     }
     const solved = this.progress.solved[this.size];
-    if (solved[this.index] !== "clean") solved[this.index] = clean ? "clean" : "helped";
+    solved[this.index] = betterSolve(solved[this.index], how);
     this.save();
   }
 
