@@ -163,11 +163,6 @@ export class NDController extends GameController {
     return `${text} ${playerName(now.turn, this.players)} to move.`;
   }
 
-  async play(move, byComputer) {
-    await super.play(move, byComputer);
-    if (this.state.skipped && !this.state.over) this.say(this.skipText(this.state), "note");
-  }
-
   plyText(shown, target, total) {
     const last = shown.last ? `: ${COLOUR[other(shown.turn)]} placed ${shown.last}` : "";
     return `Ply ${target} of ${total}${last}.`;
@@ -218,6 +213,32 @@ export class NDController extends GameController {
       }
     }
     if (this.hinted === hinted) this.say(`Hint: ${hinted}${source}.`, "note");
+  }
+
+  /**
+   * A placement; a skipped turn after it is said, and so is level 6's placement on a stored proof's
+   * size when it was level 5's choice (off the proof's lines, too open for an exact search), as the
+   * page promises (proofText).
+   * @param {string} move
+   * @param {boolean} byComputer
+   */
+  async play(move, byComputer) {
+    const [before, mover] = [this.game, this.state.turn];
+    const perfect = Boolean(byComputer && this.info && Number(this.players[mover]) === this.info.perfect);
+    await super.play(move, byComputer);
+    if (this.state.skipped && !this.state.over) this.say(this.skipText(this.state), "note");
+    if (!perfect || !(this.info.proof_sizes || {})[String(before.size)] || this.state.over) return;
+    const gen = this.gen;
+    /** @type {string} */
+    let source;
+    try {
+      source = await this.call("hint_source", { game: before }); // remembered by the worker: no search
+    } catch {
+      return;
+    }
+    if (gen === this.gen && source.includes(`level ${this.info.best}`)) {
+      this.say(`${playerName(mover, this.players)} placed ${move} (${source}).`, "note");
+    }
   }
 
   /** The board size changed in its menu: a new game of that size (asking first). */

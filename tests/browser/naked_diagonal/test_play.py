@@ -256,6 +256,26 @@ def test_level_6_plays_perfectly_on_4x4_and_gives_the_hint(site: Site) -> None:
                               "this board.")
 
 
+def test_level_6_says_when_it_leaves_the_stored_proof_on_5x5(site: Site) -> None:
+    """On 5x5 level 6 follows a stored proof that Red wins; Red's opening a1 is off its lines, where
+    Blue's level 6 plays level 5's choice and the page says so, as it promises. The hint there says the
+    same, not that the proof wins for the opponent (it does not hold the position)."""
+    nd(site, query="?seed=3", b="6", size="5")
+    assert "play level 5 and say so" in site.message()
+    site.click("a1")
+    wait_until(lambda: site.ply() == 2 and site.idle(), "level 6's reply")
+    blue = site.state()["moves"][1]
+    said = f"Blue (level 6) placed {blue} (not in the stored proof: level 5's choice)."
+    wait_until(lambda: site.message() == said, f"the line {said!r} (now {site.message()!r})")
+    site.set_player("b", "human")
+    site.page.locator("#btn-undo").click()
+    wait_until(lambda: site.ply() == 1 and site.idle(), "Blue's placement taken back")
+    site.page.locator("#btn-hint").click()
+    wait_until(lambda: site.message().startswith("Hint: ") and site.idle(), "the hint")
+    hinted = site.page.locator("#board .pt.hint").get_attribute("data-point")
+    assert site.message() == f"Hint: {hinted} (not in the stored proof: level 5's choice)."
+
+
 def test_a_finished_game_on_a_3x3_board(site: Site) -> None:
     nd(site, f"#n=3&p={RED_WINS_IN_ONE.replace(' ', '%20')}")
     site.play("b1")
