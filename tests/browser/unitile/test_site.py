@@ -269,6 +269,23 @@ def test_game_lives_in_the_url(site: Site) -> None:
     assert site.state()["moves"] == [first] and site.js("location.hash") == f"#m={first}"
 
 
+@pytest.mark.parametrize("path", ["", "nd.html"])
+def test_back_steps_through_every_move_to_the_start(site: Site, path: str) -> None:
+    """Each move is an entry of the browser's history: Back after two moves shows one, then none."""
+    site.page.goto(site.base + "about.html")
+    site.js("localStorage.clear()")
+    site.open(path)
+    two_humans(site)
+    for _ in range(2):
+        site.play(site.legal()[0])
+    site.page.go_back()
+    site.wait_ply(1)
+    site.page.go_back()
+    wait_until(lambda: site.state()["plies"] == 0 and site.idle(), "the start, after the second Back")
+    site.page.go_forward()
+    wait_until(lambda: site.state()["plies"] == 1 and site.idle(), "one move again, after Forward")
+
+
 def test_rules_and_about_pages(site: Site) -> None:
     site.page.goto(site.base + "rules.html")
     text = site.page.locator("main").inner_text()
