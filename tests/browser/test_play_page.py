@@ -134,6 +134,14 @@ def test_a_link_to_another_game_asks_before_replacing_an_unfinished_one(site: Si
         ("#p=garbage&m=c4", [], "The start position of the link is not valid", ""),
         ("#garbage", [], "The link's “#garbage” holds no game, so a new game starts.", ""),
         ("#m=C4", ["c4"], "", "#m=c4"),
+        ("#m=c4&zoom=2", ["c4"], "The link's “zoom=2” is not understood, so it was ignored.", "#m=c4"),
+        (
+            "#m=c4.c4&x=1",
+            ["c4"],
+            "Slide 2 of the link, c4, is the empty cell, so it was not played; the link's “x=1” is not "
+            "understood, so it was ignored.",
+            "#m=c4",
+        ),
     ],
 )
 def test_a_damaged_link_plays_what_it_can_and_says_why(

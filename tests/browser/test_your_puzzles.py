@@ -141,7 +141,7 @@ def test_a_finished_games_mistakes_solved_offline_then_removed(browser: Any, ser
         wait_until(lambda: listed(s) == [] and s.idle(), "all removed")
         assert s.page.locator("#mine-status").inner_text().startswith("None yet")
         assert s.js("window.unitile.puzzle.index") is not None and s.js("location.hash").startswith(
-            "#size=4&p="
+            "#n=4&p="
         )
         assert mine(s, "nd")["puzzles"] == [] and len(mine(s, "nd")["games"]) == 1
         assert s.errors == [] and s.foreign == []

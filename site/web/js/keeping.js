@@ -42,6 +42,7 @@ export async function openLink(game, how) {
       problem = `the link's “#${text}” holds no game, so ${what}`;
     }
   }
+  if (link.unknown) problem = problem ? `${problem}; ${link.unknown}` : link.unknown;
   game.setGame(shown, "replace", seed); // the address now spells the game as the service does
   if (link.game && !game.humans().length) game.paused = true; // a shared game of two computers: look first
   await game.refresh();
