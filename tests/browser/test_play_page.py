@@ -207,6 +207,14 @@ def test_the_move_list_shows_whole_rows_and_returns_to_its_top(site: Site) -> No
     assert site.page.evaluate(MOVES_VIEW)["scrollTop"] == 0
 
 
+@pytest.mark.parametrize(("path", "unit"), [("", "plies"), ("nd.html", "placements")])
+def test_the_analysis_option_says_what_its_badges_mean(site: Site, path: str, unit: str) -> None:
+    """The badges of the analysis (W9, L30) are explained where the option is turned on."""
+    fresh(site, path)
+    words = site.page.locator("label:has(#opt-analysis)").inner_text()
+    assert re.search(rf"W(\d+) wins in \1 {unit}, L(\d+) loses in \2\b", words), words
+
+
 def test_an_18k_character_link_plays_its_legal_beginning(site: Site) -> None:
     link = "#m=" + ".".join(["c4", "d4", "d3", "c3"] * 1500)
     assert len(link) > 17_000

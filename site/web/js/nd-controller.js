@@ -134,7 +134,7 @@ export class NDController extends GameController {
       if (option) option.disabled = !here;
       if (!here && this.settings.get(colour) === perfect) {
         this.settings.set(colour, String(info.best));
-        const names = info.perfect_sizes.map((n) => `${n}x${n}`);
+        const names = info.perfect_sizes.map((n) => `${n}×${n}`);
         const sizes = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
         this.say(`Level ${perfect} plays perfectly on ${sizes} only: ${COLOUR[colour]} plays level ${info.best} on this board.`, "note");
       }
@@ -258,7 +258,7 @@ export class NDController extends GameController {
 
   /** The "New game" question names the board size in play (it may change with the menu). */
   async newGame(game = this.emptyGame()) {
-    $("dlg-new-title").textContent = game.size === (this.state && this.state.size) ? "Start a new game?" : `Start a new ${game.size}x${game.size} game?`;
+    $("dlg-new-title").textContent = game.size === (this.state && this.state.size) ? "Start a new game?" : `Start a new ${game.size}×${game.size} game?`;
     return super.newGame(game);
   }
 }

@@ -252,7 +252,8 @@ def test_level_6_plays_perfectly_on_4x4_and_gives_the_hint(site: Site) -> None:
     site.page.locator("#size").select_option("6")
     wait_until(lambda: site.state()["size"] == 6 and site.idle(), "the 6x6 board")  # the game was over
     assert site.page.locator("#player-b").input_value() == "5" and option.is_disabled()
-    assert site.message() == ("Level 6 plays perfectly on 3x3, 4x4 and 5x5 only: Blue plays level 5 on "
+    # The sizes written as everywhere on the page (3×3, not 3x3).
+    assert site.message() == ("Level 6 plays perfectly on 3×3, 4×4 and 5×5 only: Blue plays level 5 on "
                               "this board.")
 
 
@@ -502,7 +503,7 @@ def test_a_new_board_size_starts_a_new_game_after_asking(site: Site) -> None:
     site.play("c3")
     site.page.locator("#size").select_option("7")
     assert site.page.locator("#dlg-new").is_visible()
-    assert site.page.locator("#dlg-new-title").inner_text() == "Start a new 7x7 game?"
+    assert site.page.locator("#dlg-new-title").inner_text() == "Start a new 7×7 game?"
     site.page.locator("#dlg-new-cancel").click()
     wait_until(lambda: site.page.locator("#size").input_value() == "5", "the size back at 5")
     assert site.state()["moves"] == ["c3"]
