@@ -252,8 +252,10 @@ export class NDController extends GameController {
   changed(name) {
     if (name === "size" && this.editor && this.editor.active) this.editor.resize(Number(this.settings.get("size")));
     else if (name === "size" && this.ready) this.changeSize();
-    else if (name === "analysis" && this.ready && this.state) this.refresh();
-    else super.changed(name);
+    else if (name === "analysis" && this.ready && this.state) {
+      this.refresh();
+      this.keepNewGames(); // the new games' states, with the analysis or without
+    } else super.changed(name);
   }
 
   /** The "New game" question names the board size in play (it may change with the menu). */

@@ -300,5 +300,6 @@ export class GameController extends GameBase {
       this.selected = null;
       this.draw();
     }
+    if (name === "r" || name === "b") this.keepNewGames(); // the new games' states name the human players
   }
 }

@@ -56,10 +56,10 @@ ACT = """async ([start, action, size, plies]) => {
 }"""
 
 
-def open_13x13(site: Site) -> None:
+def open_13x13(site: Site, blue: str = "5") -> None:
     site.page.goto(site.base + "about.html")
     site.js("localStorage.clear()")
-    settings = {"r": "human", "b": "5", "size": "13", "pace": "0", "marking": True, "confirm": False}
+    settings = {"r": "human", "b": blue, "size": "13", "pace": "0", "marking": True, "confirm": False}
     site.js(f"localStorage.setItem('nd.settings.v1', {json.dumps(json.dumps(settings))})")
     site.open("nd.html")
 
@@ -144,8 +144,10 @@ AGAIN = """async ([point, delay, size]) => {
 def test_a_new_game_or_board_shows_within_300_ms_wherever_the_search_is(site: Site) -> None:
     """The worker stops a cancelled search only between two of its pieces, and a piece (a playout that
     meets a new NDE area) can take a few hundred milliseconds there: a new game is drawn from the state
-    the service gave for it before, with no request to the worker on the way."""
-    open_13x13(site)
+    the service gave for it before, with no request to the worker on the way (asked again when the
+    players change: the request names the human ones)."""
+    open_13x13(site, blue="human")
+    site.set_player("b", "5")
     times = []
     for i, delay in enumerate(range(0, 1200, 200)):
         size = site.state()["size"]  # New game, then a board-size change, in turn

@@ -438,7 +438,7 @@ def test_the_record_copies_and_loads(site: Site) -> None:
     site.load_record('[Game "Naked Diagonal"]\n[Board "5x5"]\n1. c3 a1 2. d4 *')
     error = site.page.locator("#load-error")
     wait_until(lambda: error.inner_text(), "the record's error")
-    assert "ply 3, d4" in error.inner_text() and "naked diagonal" in error.inner_text()
+    assert error.inner_text().startswith("Ply 3, d4: ") and "naked diagonal" in error.inner_text()
     assert site.state()["size"] == 7  # the game in play is untouched
 
 
