@@ -155,6 +155,7 @@ def test_a_valid_action_clears_an_old_refusal(site: Site, game: str) -> None:
 
 #: Every board size the page does not offer gets the same message, whatever the engine allows.
 OFFERED = "is not offered here (the boards are 3x3 to 13x13)"
+NOT_A_CELL = "expected a file letter and a rank number, such as c4"
 
 
 @needs_tables
@@ -170,13 +171,15 @@ def test_a_refused_slide_speaks_of_the_values_as_the_rules_page_does(site: Site)
 @pytest.mark.parametrize(
     ("game", "record", "error"),
     [
-        ("unitile", "1. c4 c4 *", "record: ply 2, c4: the empty cell, not a tile"),
-        ("unitile", "1. c3 *", "record: ply 1, c3: the empty cell, not a tile"),
-        ("unitile", "1. c4 a1 *", "record: ply 2, a1: not next to the bubble"),
-        ("unitile", "1. c4 c3 *", "ply 2, c3: neither unites a colour nor lowers the sum of the two values"),
-        ("nd", '[Board "20x20"]\n*', f"record: a 20x20 board {OFFERED}"),
-        ("nd", '[Board "99x99"]\n*', f"record: a 99x99 board {OFFERED}"),
-        ("nd", '[Board "2x2"]\n*', f"record: a 2x2 board {OFFERED}"),
+        ("unitile", "1. c4 c4 *", "Ply 2, c4: the empty cell, not a tile."),
+        ("unitile", "1. c3 *", "Ply 1, c3: the empty cell, not a tile."),
+        ("unitile", "1. c4 a1 *", "Ply 2, a1: not next to the bubble."),
+        ("unitile", "1. c4 c3 *", "Ply 2, c3: neither unites a colour nor lowers the sum of the two values."),
+        ("unitile", "1. garbage *", f"Ply 1: move 'garbage': {NOT_A_CELL}."),
+        ("nd", "1. garbage *", f"Ply 1: move 'garbage': {NOT_A_CELL}."),
+        ("nd", '[Board "20x20"]\n*', f"A 20x20 board {OFFERED}."),
+        ("nd", '[Board "99x99"]\n*', f"A 99x99 board {OFFERED}."),
+        ("nd", '[Board "2x2"]\n*', f"A 2x2 board {OFFERED}."),
     ],
 )
 def test_a_records_error_says_what_is_wrong_in_the_pages_terms(
@@ -201,8 +204,10 @@ KEPT = " 1 mistake added to Your puzzles."  # a player's own mistakes become puz
         # and the review's count: Red had a win, and its slide threw it away
         ({"r": "1", "b": "human"}, f"You win: Red's slide united Blue (1 ply).{RED_ERRED}"),
         ({"r": "human", "b": "1"}, f"You lost: Red's slide united Blue (1 ply).{RED_ERRED}{KEPT}"),
-        ({"r": "human", "b": "human"},
-         f"Blue wins in 1 ply: Red's slide united the blue tiles.{RED_ERRED}{KEPT}"),
+        (
+            {"r": "human", "b": "human"},
+            f"Blue wins in 1 ply: Red's slide united the blue tiles.{RED_ERRED}{KEPT}",
+        ),
     ],
 )
 def test_a_pasted_finished_game_says_who_really_made_the_last_move(

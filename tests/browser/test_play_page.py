@@ -134,6 +134,14 @@ def test_a_link_to_another_game_asks_before_replacing_an_unfinished_one(site: Si
         ("#p=garbage&m=c4", [], "The start position of the link is not valid", ""),
         ("#garbage", [], "The link's “#garbage” holds no game, so a new game starts.", ""),
         ("#m=C4", ["c4"], "", "#m=c4"),
+        ("#m=c4&zoom=2", ["c4"], "The link's “zoom=2” is not understood, so it was ignored.", "#m=c4"),
+        (
+            "#m=c4.c4&x=1",
+            ["c4"],
+            "Slide 2 of the link, c4, is the empty cell, so it was not played; the link's “x=1” is not "
+            "understood, so it was ignored.",
+            "#m=c4",
+        ),
     ],
 )
 def test_a_damaged_link_plays_what_it_can_and_says_why(
@@ -149,6 +157,62 @@ def test_a_damaged_link_plays_what_it_can_and_says_why(
     assert (message.startswith(words) if words else message == "") and "\n" not in message, message
     assert site.js("location.hash") == canonical
     site.play(site.legal()[0])  # and the board plays on
+
+
+#: In the page: how far the first row the Moves list shows is cut off at its top edge (px), whether the
+#: row of the ply shown is wholly in view, and how far the list is scrolled.
+MOVES_VIEW = """() => {
+  const list = document.getElementById("moves");
+  const box = list.getBoundingClientRect();
+  const top = box.top + list.clientTop;
+  const rows = [...list.children].map((li) => li.getBoundingClientRect());
+  const first = rows.find((r) => r.bottom > top + 0.5);
+  const latest = list.querySelector("li:last-child .mv:last-child");
+  const shown = list.querySelector('[aria-current="step"]') || latest;
+  const r = shown.getBoundingClientRect();
+  const whole = r.top >= top - 1 && r.bottom <= top + list.clientHeight + 1;
+  const scrolls = list.scrollHeight > list.clientHeight;
+  return { cut: top - first.top, whole, scrollTop: list.scrollTop, scrolls };
+}"""
+
+
+def test_the_move_list_shows_whole_rows_and_returns_to_its_top(site: Site) -> None:
+    """A long game (Naked Diagonal, 9x9, 40 seeded random placements): the Moves list never cuts the row
+    under its heading, shows the ply looked at, and looking back at the start scrolls it to the top."""
+    import random
+
+    from unitile_py.naked_diagonal.webapi import Api as NDApi
+
+    api, rng = NDApi(), random.Random(5)
+    game: dict[str, Any] = {"size": 9, "start": None, "moves": []}
+    while len(game["moves"]) < 40 and not (st := api.state(game))["over"]:
+        game = api.play(game, rng.choice(st["legal"]))
+    site.page.goto(site.base + "about.html")
+    site.js("localStorage.clear()")
+    values = {"r": "human", "b": "human", "size": "9", "pace": "0", "marking": True, "confirm": False}
+    site.js(f"localStorage.setItem('nd.settings.v1', {json.dumps(json.dumps(values))})")
+    site.open("nd.html#n=9&m=" + ".".join(game["moves"]))
+    plies = len(game["moves"])
+    view = site.page.evaluate(MOVES_VIEW)
+    assert view["scrolls"] and view["scrollTop"] > 0 and view["whole"], view
+    assert view["cut"] <= 1, f"the first row shown is cut by {view['cut']:.1f} px: {view}"
+    site.page.locator("#moves").screenshot(path=str(ROOT / "test-artifacts" / "moves-long-game.png"))
+    for ply in (plies // 2, 7, 3, 1):
+        site.page.locator(f"#moves button.mv[data-ply='{ply}']").click()
+        wait_until(lambda p=ply: site.state()["ply"] == p and site.idle(), f"ply {ply}")
+        view = site.page.evaluate(MOVES_VIEW)
+        assert view["whole"] and view["cut"] <= 1, (ply, view)
+    site.page.locator("#btn-first").click()
+    wait_until(lambda: site.state()["ply"] == 0 and site.idle(), "the start")
+    assert site.page.evaluate(MOVES_VIEW)["scrollTop"] == 0
+
+
+@pytest.mark.parametrize(("path", "unit"), [("", "plies"), ("nd.html", "placements")])
+def test_the_analysis_option_says_what_its_badges_mean(site: Site, path: str, unit: str) -> None:
+    """The badges of the analysis (W9, L30) are explained where the option is turned on."""
+    fresh(site, path)
+    words = site.page.locator("label:has(#opt-analysis)").inner_text()
+    assert re.search(rf"W(\d+) wins in \1 {unit}, L(\d+) loses in \2\b", words), words
 
 
 def test_an_18k_character_link_plays_its_legal_beginning(site: Site) -> None:

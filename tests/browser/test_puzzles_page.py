@@ -71,7 +71,7 @@ def wrong(found: dict[str, tuple[str, int]]) -> tuple[str, int] | None:
 
 def address(game: str, number: int) -> str:
     page, _, _, size, _ = GAMES[game]
-    return f"{page}#{f'size={size}&' if size else ''}p={number}"
+    return f"{page}#{f'n={size}&' if size else ''}p={number}"
 
 
 def open_puzzle(site: Site, game: str, number: int, clear: bool = True) -> None:
@@ -146,6 +146,24 @@ def solve(site: Site, game: str, unit: str) -> int:
     return played
 
 
+#: The mark of each way a puzzle was solved, and the words of the legend under the list.
+MARKS = {
+    "clean": ("✓", "at the first try"),
+    "tries": ("↻", "after wrong tries"),
+    "shown": ("◐", "with the solution shown"),
+}
+
+
+def assert_mark(site: Site, button: Any, how: str) -> None:
+    """``button`` of the list carries ``how``'s mark, a text of its own (not a colour), at least as large
+    as the puzzle's number, and the legend under the list says what it means."""
+    mark = button.locator(".puzzle-mark")
+    assert mark.inner_text() == MARKS[how][0]
+    size = "e => parseFloat(getComputedStyle(e).fontSize)"
+    assert mark.evaluate(size) >= button.evaluate(size) >= 14
+    assert f"{MARKS[how][0]} {MARKS[how][1]}" in site.page.locator("#puzzle-legend").inner_text()
+
+
 @pytest.mark.parametrize("game", ["unitile", "nd"])
 def test_a_puzzle_wrong_try_solution_level_6_and_solved(site: Site, game: str) -> None:
     page, store, _, size, unit = GAMES[game]
@@ -179,9 +197,13 @@ def test_a_puzzle_wrong_try_solution_level_6_and_solved(site: Site, game: str) -
     assert message(site).startswith("Solved, after 2 wrong tries!")
     assert site.page.locator("h1").inner_text().startswith("Solved:")
     assert site.page.locator("#progress").inner_text().startswith("Solved 1 of 60")
+    # Wrong tries are no help: the puzzle is marked solved after wrong tries, in words and by a mark of
+    # its own shape (not only its colour), as large as the number beside it.
+    assert site.page.locator("#puzzle-meta").inner_text().endswith(" · solved after wrong tries")
     button = site.page.locator(f'#puzzle-list button[data-index="{index}"]')
-    assert button.get_attribute("data-solved") == "helped"
-    assert button.get_attribute("aria-label").endswith(", solved with help")
+    assert button.get_attribute("data-solved") == "tries"
+    assert button.get_attribute("aria-label").endswith(", solved after wrong tries")
+    assert_mark(site, button, "tries")
     site.shot(f"puzzles-{game}-solved")
     # Next puzzle; then a reload without the number in the address opens it again, progress kept.
     site.page.locator("#btn-next").click()
@@ -192,7 +214,44 @@ def test_a_puzzle_wrong_try_solution_level_6_and_solved(site: Site, game: str) -
     wait_until(lambda: shown_index(site) == index + 1, "the kept one")
     assert site.page.locator("#progress").inner_text().startswith("Solved 1 of 60")
     stored = json.loads(site.js(f"localStorage.getItem('{store}.puzzles.v1')"))
-    assert stored["solved"][str(size or 5)] == {str(index): "helped"}
+    assert stored["solved"][str(size or 5)] == {str(index): "tries"}
+
+
+OF_60 = "(the puzzles are 1 to 60)"
+#: Links to the Puzzles pages: the board size's key is n=, as in the play pages' links (size=, of links
+#: shared before, still works); a link to no puzzle, or with a key that means nothing, says so.
+LINKS = [
+    ("nd-puzzles.html#n=3&p=5", (3, 4), "#n=3&p=5", ""),
+    ("nd-puzzles.html#size=3&p=5", (3, 4), "#n=3&p=5", ""),
+    ("puzzles.html#p=999", (5, 0), "#p=1", f"There is no puzzle 999 {OF_60}, so puzzle 1 is shown."),
+    ("nd-puzzles.html#n=4&p=0", (4, 0), "#n=4&p=1", f"There is no puzzle 0 {OF_60}, so puzzle 1 is shown."),
+    ("nd-puzzles.html#n=7&p=2", (4, 1), "#n=4&p=2", "There are no 7×7 puzzles, so the 4×4 ones are shown."),
+    ("puzzles.html#p=3&zoom=2", (5, 2), "#p=3", "The link's “zoom=2” is not understood, so it was ignored."),
+]
+
+
+@pytest.mark.parametrize(("link", "opens", "address", "words"), LINKS)
+def test_a_puzzle_link_opens_its_puzzle_or_says_why_not(
+    site: Site, link: str, opens: tuple[int, int], address: str, words: str
+) -> None:
+    site.page.goto(site.base + "about.html")
+    site.js("localStorage.clear()")
+    site.open(link)
+    size, index = opens
+    wait_until(lambda: shown_index(site) == index and site.idle(), f"puzzle {index + 1}")
+    assert site.js("window.unitile.puzzle.position").count("/") == size - 1
+    assert message(site) == words
+    assert site.js("location.hash") == address
+    if not words:
+        return
+    # The same link followed from another puzzle: a puzzle that does not exist leaves the one shown.
+    site.page.locator("#btn-next").click()
+    wait_until(lambda: shown_index(site) == index + 1 and site.idle(), "the next puzzle")
+    if "so puzzle 1 is shown" in words:
+        words, address = words.replace("puzzle 1 is", "puzzle 2 is"), address.replace("p=1", "p=2")
+    site.js(f"location.hash = {json.dumps(link.split('#')[1])}")
+    wait_until(lambda: message(site) == words and site.idle(), f"the line {words!r} (now {message(site)!r})")
+    assert site.js("location.hash") == address
 
 
 @pytest.mark.parametrize("game", ["unitile", "nd"])
@@ -228,7 +287,9 @@ def test_show_solution_grade_filter_and_navigation(site: Site, game: str) -> Non
         wait_until(lambda n=count: len(moves(site)) > n, "the move")
     assert message(site).startswith("Solved, with the solution shown!")
     button = site.page.locator(f'#puzzle-list button[data-index="{index}"]')
-    assert button.get_attribute("data-solved") == "helped"
+    assert button.get_attribute("data-solved") == "shown"
+    assert button.get_attribute("aria-label").endswith(", solved with the solution shown")
+    assert_mark(site, button, "shown")
     assert unit in site.page.locator("#grade option[value=easy]").inner_text()
 
 
@@ -272,7 +333,7 @@ def test_keyboard_play_and_the_size_choice(site: Site) -> None:
     site.open("nd-puzzles.html")
     site.page.locator("#size").select_option("3")
     wait_until(lambda: site.state() and site.state()["size"] == 3 and site.idle(), "a 3x3 puzzle")
-    assert site.js("location.hash").startswith("#size=3&p=")
+    assert site.js("location.hash").startswith("#n=3&p=")
     nd3 = load("naked-diagonal", "3x3").get(shown_index(site))
     target = nd3.solution
     site.cell("b2").focus()
@@ -370,6 +431,8 @@ def test_a_unitile_win_completed_by_level_6s_slide(site: Site) -> None:
     assert message(site) == "Solved, at the first try! Red has won."
     button = site.page.locator(f'#puzzle-list button[data-index="{p.index}"]')
     assert button.get_attribute("data-solved") == "clean"
+    assert button.get_attribute("aria-label").endswith(", solved at the first try")
+    assert_mark(site, button, "clean")
 
 
 def test_a_missing_puzzle_file_is_one_line(browser: Any, site_dir: Path, tmp_path: Path) -> None:

@@ -199,6 +199,21 @@ def test_a_click_and_the_keys_show_a_ply(site: Site, game: str) -> None:
 
 
 @needs_tables
+@pytest.mark.parametrize("game", ["unitile", "nd"])
+def test_a_tap_on_the_chart_on_a_phone_shows_the_board_it_changes(site: Site, game: str) -> None:
+    """On a phone the chart is a screen below the board: the ply a tap shows is on a board in view."""
+    screen(site, "phone-390x844", "light")
+    open_finished(site, game)
+    site.page.locator(".rc-chart").evaluate("c => c.scrollIntoView({block: 'start'})")
+    board = site.page.locator("#board")
+    assert board.evaluate("b => b.getBoundingClientRect().bottom") < 0  # the board is off the screen
+    site.page.locator(".rc-chart .rc-pt[data-ply='2']").click()
+    wait_until(lambda: site.state()["ply"] == 2 and site.idle(), "ply 2 shown")
+    seen = "b => { const r = b.getBoundingClientRect(); return r.top >= -1 && r.bottom <= innerHeight + 1; }"
+    wait_until(lambda: board.evaluate(seen), "the board in view")
+
+
+@needs_tables
 def test_looking_back_in_an_unfinished_game_shows_its_review(site: Site) -> None:
     moves = finished("unitile")["game"]["moves"][:4]
     open_game(site, "unitile", "#m=" + ".".join(moves))

@@ -157,6 +157,9 @@ def test_unitile_illegal_set_ups_get_one_line_and_no_start(site: Site) -> None:
         site, "RRBRB/RBRBR/BR.BR/BRBRB/RBRBR r",
         f"13 red tiles and 11 blue tiles: {HAS}.",
     )
+    # Three counts wrong: a list, not "... and ... and ...".
+    three = f"11 red tiles, 11 blue tiles and 3 empty cells: {HAS}."
+    assert_refused(site, "..BRB/RBRBR/BR.BR/BRBRB/RBRBR r", three)
     assert_refused(site, UNITILE_BOTH, "Red and blue are both united; no game reaches that.")
     assert UnitileApi().state({"start": UNITILE_WON, "moves": []})["winner"] == "r"
     assert_refused(site, UNITILE_WON, "Red has already won in this position: a game cannot start there.")
@@ -256,6 +259,17 @@ def test_naked_diagonal_illegal_set_ups_get_one_line_and_no_start(site: Site) ->
     wait_until(lambda: cells(site) == empty and site.page.locator("#setup-play").is_enabled(), "empty")
 
 
+@pytest.mark.parametrize("size", [6, 9, 13])
+def test_naked_diagonal_refusals_read_cleanly_on_every_board_size(site: Site, size: int) -> None:
+    """A long position's text is cut short when quoted ('...'...): the line never shows it."""
+    open_game(site, "nd", size=str(size))
+    enter_setup(site)
+    site.cell("e5").click()
+    site.cell("f6").click()
+    line = "f6 and e5 form a naked diagonal of Red."
+    wait_until(lambda: site.idle() and problem(site) == line, f"the line {line!r} (now {problem(site)!r})")
+
+
 def test_keyboard_set_up_and_cancel(site: Site) -> None:
     open_game(site, "unitile")
     site.page.locator("#btn-setup").focus()
@@ -290,6 +304,22 @@ def test_keyboard_set_up_and_cancel(site: Site) -> None:
     assert moved != start and site.js("document.activeElement.matches(':focus-visible')")
     site.page.keyboard.press("Enter")
     assert site.cell(moved).get_attribute("aria-label") == f"{moved}, red stone"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_disabled_play_from_here_looks_disabled(site: Site, scheme: str) -> None:
+    """Play from here is the editor's main button: disabled (an illegal set-up), it looks as the other
+    disabled buttons do, in both themes (in dark mode it kept its light face)."""
+    screen(site, "laptop-1366x768", scheme)
+    open_game(site, "nd")
+    enter_setup(site)
+    assert_refused(site, ND_NAKED, "a4 and b3 form a naked diagonal of Red.")
+    look = "b => { const s = getComputedStyle(b); return [s.backgroundColor, s.color, s.opacity]; }"
+
+    def looks() -> list[Any]:
+        return [site.page.locator(f"#setup-{b}").evaluate(look) for b in ("play", "analyse")]
+
+    wait_until(lambda: looks()[0] == looks()[1], f"the disabled buttons to look alike (now {looks()})")
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -123,9 +123,9 @@ def test_a_finished_games_mistakes_solved_offline_then_removed(browser: Any, ser
         solve_mine(s, "nd", "b", "placements", "with the solution shown")  # Start again keeps that
         assert (
             s.page.locator(f'#mine-list button[data-mine="{ids[0]}"]').get_attribute("data-solved")
-            == "helped"
+            == "shown"
         )
-        assert mine(s, "nd")["puzzles"][0]["solved"] == "helped"
+        assert mine(s, "nd")["puzzles"][0]["solved"] == "shown"
         s.shot("your-puzzles-nd-solved")
         # Next goes to Your puzzle 2 (Red to move); then it is removed, and the shipped puzzles come back.
         s.page.locator("#btn-next").click()
@@ -141,7 +141,7 @@ def test_a_finished_games_mistakes_solved_offline_then_removed(browser: Any, ser
         wait_until(lambda: listed(s) == [] and s.idle(), "all removed")
         assert s.page.locator("#mine-status").inner_text().startswith("None yet")
         assert s.js("window.unitile.puzzle.index") is not None and s.js("location.hash").startswith(
-            "#size=4&p="
+            "#n=4&p="
         )
         assert mine(s, "nd")["puzzles"] == [] and len(mine(s, "nd")["games"]) == 1
         assert s.errors == [] and s.foreign == []

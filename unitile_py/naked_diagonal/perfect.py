@@ -254,7 +254,10 @@ def choose_steps(
         return (yield from defence_steps(position, level5)), DEFENCE
     if position.turn == strategy.winner:
         return (yield from level5()), FALLBACK
-    return (yield from defence_steps(position, level5)), UNPROVEN_DEFENCE
+    # The loser to move: the proof wins for the opponent only where it holds the position (every reply
+    # reaches a position of the winner's strategy); off its lines nothing is known.
+    held = _held_loss(position, strategy, Search(position.grid, _budget(strategy)[0]))
+    return (yield from defence_steps(position, level5)), UNPROVEN_DEFENCE if held else FALLBACK
 
 
 def _budget(strategy: Strategy) -> tuple[int, int]:

@@ -41,13 +41,13 @@ from ..service import shown
 from .bans import LeavesNDE, NakedDiagonal, sentence
 from .game import Game, parse_record
 from .grid import Grid
-from .hints import hint_steps
+from .hints import hint_steps, remember_source, source_steps
 from .keys import default_root
 from .legality import check_start, legal_mask
 from .links import check_skips, point_of, why_not
 from .notation import DEFAULT_SIZE, SKIP, SKIP_WORD
 from .offered import SIZES, named_size, not_offered, size_of
-from .players import BEST, LEVELS, PERFECT, levels_for, make_player, perfect_sizes
+from .players import BEST, LEVELS, PERFECT, PerfectPlayer, levels_for, make_player, perfect_sizes
 from .position import Position
 from .puzzle_check import puzzle_check
 from .review import review_game, review_tables
@@ -402,8 +402,7 @@ class Api(service.Service[Game]):
         """:meth:`hint_source` in pieces (see :mod:`unitile_py.webapi`): the same words. The search it
         may need is the hint's own, remembered for both requests."""
         g = self._playable(game)
-        _, source = yield from hint_steps(g.position, str(default_root()))
-        return source
+        return (yield from source_steps(g.position, str(default_root())))
 
     def computer_move(self, game: Any, level: Any, seed: Any) -> str:
         """The placement computer ``level`` chooses; the same game, level and seed give the same one."""
@@ -423,7 +422,11 @@ class Api(service.Service[Game]):
         player = _player(level, seed)
         steps = getattr(player, "steps", None)
         position = g.position
-        point = (yield from steps(position)) if steps is not None else player.choose(position)
+        if isinstance(player, PerfectPlayer):  # where it came from, for the page (hint_source)
+            point, source = yield from player.why_steps(position)
+            remember_source(position, str(default_root()), source)
+        else:
+            point = (yield from steps(position)) if steps is not None else player.choose(position)
         return service.checked_choice(self._playable(game), level, point, NakedDiagonalError)
 
 

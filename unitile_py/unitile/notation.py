@@ -48,6 +48,8 @@ def count_problem(board: Board, reds: int, blues: int, empty: int) -> str | None
     '13 red tiles and no empty cell: a position has 12 of each colour and one empty cell'
     >>> count_problem(Board.get(5, 5), 12, 11, 2)
     '11 blue tiles and 2 empty cells: a position has 12 of each colour and one empty cell'
+    >>> count_problem(Board.get(5, 5), 11, 11, 3)
+    '11 red tiles, 11 blue tiles and 3 empty cells: a position has 12 of each colour and one empty cell'
     >>> count_problem(Board.get(5, 5), 12, 12, 1) is None
     True
     """
@@ -58,7 +60,8 @@ def count_problem(board: Board, reds: int, blues: int, empty: int) -> str | None
         wrong.append("no empty cell" if empty == 0 else f"{empty} empty cells")
     if not wrong:
         return None
-    return f"{' and '.join(wrong)}: a position has {each} of each colour and one empty cell"
+    listed = " and ".join([", ".join(wrong[:-1]), wrong[-1]] if len(wrong) > 2 else wrong)
+    return f"{listed}: a position has {each} of each colour and one empty cell"
 
 
 def check_start(start: Position) -> Position:

@@ -70,8 +70,8 @@ class RandomPlayer:
 
 @dataclass(eq=False)
 class PerfectPlayer:
-    """Level 6, Unbeatable: one of the slides ``tables.best`` lists (fastest win, else longest loss),
-    drawn at random."""
+    """Level 6, Perfect play: one of the slides ``tables.best`` lists (fastest win, else longest loss),
+    drawn at random. It keeps the best result there is, so it cannot win a lost start."""
 
     seed: int
     tables: Lookups

@@ -1,5 +1,6 @@
 // Dialogs any game's page can use: a question (a <dialog> whose form has buttons with values), the
 // record dialog (the game as text to copy, and a box to paste a record into) and the keyboard help.
+import { sentence } from "./words.js";
 
 /**
  * Show a question dialog; resolves with the value of the button that closed it ("" for Escape).
@@ -76,7 +77,7 @@ export class RecordDialog {
       try {
         games = await this.split(text);
       } catch (error) {
-        this.error.textContent = error.message;
+        this.error.textContent = sentence(error.message);
         return;
       }
     }
@@ -88,7 +89,7 @@ export class RecordDialog {
   async loadText(text) {
     const problem = await this.load(text);
     if (problem) {
-      this.error.textContent = problem;
+      this.error.textContent = sentence(problem);
       return;
     }
     this.paste.value = "";
@@ -110,7 +111,7 @@ export class RecordDialog {
         const h = g.headers || {};
         const who = h.Red || h.Blue ? `Red: ${h.Red || "?"}; Blue: ${h.Blue || "?"}` : "";
         const moves = g.moves === null ? "" : `${g.moves} ${g.moves === 1 ? "move" : "moves"}, ${RESULT[g.result] || g.result}`;
-        const about = [who, g.error ? `it does not load: ${g.error}` : moves].filter(Boolean).join(" · ");
+        const about = [who, g.error ? `it does not load: ${sentence(g.error)}` : moves].filter(Boolean).join(" · ");
         if (g.error) item.append(el("span", "record-game-name", `Game ${g.number}`));
         else {
           const b = el("button", "btn btn-small record-game-name", `Open game ${g.number}`);

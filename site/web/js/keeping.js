@@ -33,13 +33,16 @@ export async function openLink(game, how) {
       seed = newSeed(); // another game than the one kept
     }
   } else {
-    if (kept) shown = (await salvage(kept)).game;
+    // An entry of the page's own without a game is the usual start (Back past the first move); an
+    // address without one brings the kept game back.
+    if (kept && how !== "history") shown = (await salvage(kept)).game;
     if (link.junk !== null) {
       const what = kept && kept.moves.length ? "your game goes on" : "a new game starts";
       const text = link.junk.length > 40 ? `${link.junk.slice(0, 40)}…` : link.junk;
       problem = `the link's “#${text}” holds no game, so ${what}`;
     }
   }
+  if (link.unknown) problem = problem ? `${problem}; ${link.unknown}` : link.unknown;
   game.setGame(shown, "replace", seed); // the address now spells the game as the service does
   if (link.game && !game.humans().length) game.paused = true; // a shared game of two computers: look first
   await game.refresh();

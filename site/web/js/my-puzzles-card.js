@@ -7,9 +7,9 @@ import { UserError } from "./rpc.js";
 import { ask } from "./dialogs.js";
 import { COLOUR, count } from "./words.js";
 import { FROM, MINE_KEY, day, readMine, updateMine } from "./my-puzzles.js";
+import { SOLVED, betterSolve } from "./puzzle-progress.js";
 
 const $ = (id) => document.getElementById(id);
-const SOLVED = { clean: "solved", helped: "solved with help" };
 
 export class YourPuzzles {
   /**
@@ -78,11 +78,11 @@ export class YourPuzzles {
     (spot || $("mine-title")).focus();
   }
 
-  /** Puzzle ``p`` was solved (``clean``: at the first try, without the solution): its record now. */
-  solved(p, clean) {
+  /** Puzzle ``p`` was solved, ``how`` (puzzle-progress.js, SOLVED): its record now. */
+  solved(p, how) {
     this.mine = updateMine(this.store, (mine) => {
       const q = mine.puzzles.find((one) => one.id === p.id);
-      if (q && q.solved !== "clean") q.solved = clean ? "clean" : "helped";
+      if (q) q.solved = betterSolve(q.solved, how);
       return mine;
     });
     return this.here().find((q) => q.id === p.id) || p;
@@ -128,7 +128,7 @@ export class YourPuzzles {
     if (p.solved) open.dataset.solved = p.solved;
     const what = `${COLOUR[p.mover]} to move, win in ${count(p.distance, ...this.units)}`;
     const board = this.sizes.length > 1 ? `${p.size}×${p.size} · ` : "";
-    const from = `${board}ply ${p.ply}, ${day(p.added)}${p.solved ? ` · ${SOLVED[p.solved]}` : ""}`;
+    const from = `${board}ply ${p.ply}, ${day(p.added)}${p.solved ? ` · solved ${SOLVED[p.solved].words}` : ""}`;
     open.append(el("span", "mine-what", `${i + 1}. ${what}`), el("span", "mine-from", from));
     open.setAttribute("aria-label", `Your puzzle ${i + 1}: ${what}; ${from}`);
     if (current && current.id === p.id) open.setAttribute("aria-current", "true");

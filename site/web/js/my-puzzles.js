@@ -7,6 +7,8 @@
 // (unitile_py/mistake_puzzles.py). What is read back is checked part by part: anything malformed is
 // dropped, never an error, as the rest of the progress (puzzle-progress.js).
 
+import { SOLVED } from "./puzzle-progress.js";
+
 /** The key in the game's Store: "unitile.my-puzzles.v1", "nd.my-puzzles.v1". */
 export const MINE_KEY = "my-puzzles.v1";
 /** Whose mistakes a finished game adds: the human players' (both sides when both are human), or both sides'. */
@@ -34,7 +36,7 @@ function readPuzzle(raw) {
   if (p.mover !== "r" && p.mover !== "b") return null;
   if (!whole(p.distance, 1, 10000) || !whole(p.ply, 1, 10000)) return null;
   if (typeof p.added !== "number" || !Number.isFinite(p.added)) return null;
-  if (p.solved !== undefined && p.solved !== "clean" && p.solved !== "helped") return null;
+  if (p.solved !== undefined && !Object.hasOwn(SOLVED, String(p.solved))) return null;
   const out = { id: String(p.id), size: Number(p.size), position: String(p.position), mover: p.mover, played: String(p.played) };
   Object.assign(out, { distance: p.distance, ply: p.ply, added: p.added });
   if (p.solved) out.solved = p.solved;
@@ -52,7 +54,7 @@ function readPuzzle(raw) {
  * @property {number} distance the fastest win, in the game's unit, counting the winning move
  * @property {number} ply the mistake's ply in its game
  * @property {number} added when it was added (milliseconds since 1970)
- * @property {"clean" | "helped"} [solved]
+ * @property {"clean" | "tries" | "shown" | "helped"} [solved] how it was solved (puzzle-progress.js, SOLVED)
  */
 
 /**

@@ -46,8 +46,13 @@ export class NDController extends GameController {
     return Boolean(this.info && (this.info.table_sizes || []).includes(size));
   }
 
-  stateArgs() {
-    return { analysis: Boolean(this.settings.get("analysis") && this.tablesHere()) };
+  stateArgs(game = this.game) {
+    return { analysis: Boolean(this.settings.get("analysis") && this.tablesHere(game.size)) };
+  }
+
+  /** A new game on each board size of the menu. */
+  newGames() {
+    return Array.from(/** @type {HTMLSelectElement} */ ($("size")).options, (o) => ({ size: Number(o.value), start: null, moves: [] }));
   }
 
   /** The analysis badges, when asked for; a start the tables do not hold is said once. */
@@ -129,7 +134,7 @@ export class NDController extends GameController {
       if (option) option.disabled = !here;
       if (!here && this.settings.get(colour) === perfect) {
         this.settings.set(colour, String(info.best));
-        const names = info.perfect_sizes.map((n) => `${n}x${n}`);
+        const names = info.perfect_sizes.map((n) => `${n}×${n}`);
         const sizes = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names.at(-1)}` : names.join("");
         this.say(`Level ${perfect} plays perfectly on ${sizes} only: ${COLOUR[colour]} plays level ${info.best} on this board.`, "note");
       }
@@ -156,11 +161,6 @@ export class NDController extends GameController {
     if (now.winner) return `${text} ${this.endText(now)}`;
     if (now.skipped) text += ` ${this.skipText(now)}`;
     return `${text} ${playerName(now.turn, this.players)} to move.`;
-  }
-
-  async play(move, byComputer) {
-    await super.play(move, byComputer);
-    if (this.state.skipped && !this.state.over) this.say(this.skipText(this.state), "note");
   }
 
   plyText(shown, target, total) {
@@ -215,6 +215,32 @@ export class NDController extends GameController {
     if (this.hinted === hinted) this.say(`Hint: ${hinted}${source}.`, "note");
   }
 
+  /**
+   * A placement; a skipped turn after it is said, and so is level 6's placement on a stored proof's
+   * size when it was level 5's choice (off the proof's lines, too open for an exact search), as the
+   * page promises (proofText).
+   * @param {string} move
+   * @param {boolean} byComputer
+   */
+  async play(move, byComputer) {
+    const [before, mover] = [this.game, this.state.turn];
+    const perfect = Boolean(byComputer && this.info && Number(this.players[mover]) === this.info.perfect);
+    await super.play(move, byComputer);
+    if (this.state.skipped && !this.state.over) this.say(this.skipText(this.state), "note");
+    if (!perfect || !(this.info.proof_sizes || {})[String(before.size)] || this.state.over) return;
+    const gen = this.gen;
+    /** @type {string} */
+    let source;
+    try {
+      source = await this.call("hint_source", { game: before }); // remembered by the worker: no search
+    } catch {
+      return;
+    }
+    if (gen === this.gen && source.includes(`level ${this.info.best}`)) {
+      this.say(`${playerName(mover, this.players)} placed ${move} (${source}).`, "note");
+    }
+  }
+
   /** The board size changed in its menu: a new game of that size (asking first). */
   async changeSize() {
     const size = Number(this.settings.get("size"));
@@ -226,13 +252,15 @@ export class NDController extends GameController {
   changed(name) {
     if (name === "size" && this.editor && this.editor.active) this.editor.resize(Number(this.settings.get("size")));
     else if (name === "size" && this.ready) this.changeSize();
-    else if (name === "analysis" && this.ready && this.state) this.refresh();
-    else super.changed(name);
+    else if (name === "analysis" && this.ready && this.state) {
+      this.refresh();
+      this.keepNewGames(); // the new games' states, with the analysis or without
+    } else super.changed(name);
   }
 
   /** The "New game" question names the board size in play (it may change with the menu). */
   async newGame(game = this.emptyGame()) {
-    $("dlg-new-title").textContent = game.size === (this.state && this.state.size) ? "Start a new game?" : `Start a new ${game.size}x${game.size} game?`;
+    $("dlg-new-title").textContent = game.size === (this.state && this.state.size) ? "Start a new game?" : `Start a new ${game.size}×${game.size} game?`;
     return super.newGame(game);
   }
 }

@@ -111,9 +111,14 @@ function drawMoves(st, current, firstTurn, verdicts) {
     result.textContent = st.result;
     list.append(result);
   }
-  // Scroll the list only (never the page): the latest ply, or the one looked at.
+  // Scroll the list only (never the page): the start at the top, the ply looked at in the middle, else
+  // the latest ply; always to a row's top, so that the row under the heading is whole (app.css).
   /** @type {HTMLElement | null} */
   const shown = list.querySelector('[aria-current="step"]');
-  if (shown && current < st.plies) list.scrollTop = shown.offsetTop - list.clientHeight / 2;
-  else list.scrollTop = list.scrollHeight;
+  let want = list.scrollHeight;
+  if (current === 0) want = 0;
+  else if (shown && current < st.plies) want = shown.offsetTop - list.clientHeight / 2;
+  const row = list.firstElementChild ? /** @type {HTMLElement} */ (list.firstElementChild).offsetHeight : 0;
+  const most = list.scrollHeight - list.clientHeight;
+  list.scrollTop = row ? Math.min(Math.floor(most / row), Math.max(0, Math.round(want / row))) * row : 0;
 }

@@ -54,6 +54,11 @@ export class GameBase {
     this.review = null; // the review panel (review-chart.js), set by the page
     this.added = { key: "", count: 0 }; // the mistakes of the game shown added to Your puzzles
     this.onPlayable = () => {};
+    // The state of each game without moves the service has drawn, by its request: a new game or a
+    // new board is drawn from it at once, without waiting for the worker (whose search, cancelled,
+    // stops only between two of its pieces, and a piece may take a few hundred milliseconds).
+    /** @type {Map<string, S>} */
+    this.starts = new Map();
   }
 
   /**
@@ -78,11 +83,22 @@ export class GameBase {
   }
 
   /**
-   * Extra arguments of the "state" request.
+   * Extra arguments of the "state" request of ``game``.
+   * @param {import("./wire.js").PlainGame} [game]
    * @returns {import("./wire.js").Args}
    */
-  stateArgs() {
+  // eslint-disable-next-line no-unused-vars
+  stateArgs(game = this.game) {
     return {};
+  }
+
+  /**
+   * The games without moves whose states are asked for once the page is playable (the new games
+   * the player can start: each game's usual start, Naked Diagonal's on every board size).
+   * @returns {import("./wire.js").PlainGame[]}
+   */
+  newGames() {
+    return [this.emptyGame()];
   }
 
   /**
@@ -317,13 +333,42 @@ export class GameBase {
     return { humans: this.humans(), ply: this.view, ...this.stateArgs() };
   }
 
-  /** Ask the service for the state to draw, draw it, and let a computer move if it is its turn. */
+  /** Ask the service for the state to draw, draw it, and let a computer move if it is its turn; a
+   * game without moves whose state the service has drawn before is drawn at once. */
   async refresh() {
     const gen = this.gen;
+    const args = { game: this.game, ...this.viewArgs() };
+    const kept = this.keptStart(args);
     /** @type {S} */
-    const st = await this.call("state", { game: this.game, ...this.viewArgs() });
+    const st = kept || (await this.startState(args));
     if (gen !== this.gen) return;
     this.show(st);
+  }
+
+  /** The state of a game without moves drawn before (a copy), or null. */
+  keptStart(args) {
+    const st = args.game.moves.length === 0 && args.ply === null ? this.starts.get(JSON.stringify(args)) : null;
+    return st ? structuredClone(st) : null;
+  }
+
+  /**
+   * The service's state for ``args``, kept when its game has no moves.
+   * @returns {Promise<S>}
+   */
+  async startState(args) {
+    /** @type {S} */
+    const st = await this.call("state", args);
+    if (args.game.moves.length === 0 && args.ply === null) this.starts.set(JSON.stringify(args), structuredClone(st));
+    return st;
+  }
+
+  /** Ask for the states of the new games the player can start (``newGames``), so that they show at
+   * once; called when the page is playable. */
+  keepNewGames() {
+    for (const game of this.newGames()) {
+      const args = { game, humans: this.humans(), ply: null, ...this.stateArgs(game) };
+      if (!this.keptStart(args)) this.startState(args).catch(() => {});
+    }
   }
 
   /**

@@ -65,7 +65,7 @@ function startPlayPage(game, boot, name) {
   if ($("review-card")) {
     game.review = new ReviewPanel($("review-card"), {
       request: (g) => game.call("review", { game: g }),
-      pick: (ply) => game.viewPly(ply),
+      pick: (ply) => game.viewPly(ply).then(showBoard),
       changed: () => game.reviewed(),
       unit: game.reviewUnit(),
     });
@@ -128,6 +128,7 @@ function startPlayPage(game, boot, name) {
         timings.playable = performance.now(); // milliseconds since the navigation started
         performance.mark("unitile-playable");
         document.body.dataset.ready = "1";
+        game.keepNewGames();
       };
       game.start(info, board);
       await openLink(game, "visit");
@@ -140,6 +141,17 @@ function startPlayPage(game, boot, name) {
       document.body.dataset.ready = "failed";
     },
   );
+}
+
+/** Bring the board into view when less than half of it is on the screen (on a phone the Review card
+ * is a screen below it): the ply a tap on the chart shows is seen. */
+function showBoard() {
+  const board = $("board");
+  const box = board.getBoundingClientRect();
+  const seen = Math.min(box.bottom, window.innerHeight) - Math.max(box.top, 0);
+  if (seen >= box.height / 2) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  board.scrollIntoView({ block: "nearest", behavior: still ? "auto" : "smooth" });
 }
 
 /** The computer's seed fixed by the address (the tests' ?seed=), or null. */

@@ -229,9 +229,11 @@ export class GameController extends GameBase {
     if (!this.ready) return false;
     const st = this.state;
     if (st && !st.over && st.plies > 0 && (await ask(/** @type {HTMLDialogElement} */ ($("dlg-new")))) !== "new") return false;
+    performance.mark("new-game"); // the page's own measure of the action, "new-game", for the tests
     this.paused = false;
     this.setGame(game, "push", newSeed());
     await this.refresh();
+    performance.measure("new-game", "new-game");
     this.announce(`New game. ${playerName(this.state.turn, this.players)} to move.`);
     return true;
   }
@@ -298,5 +300,6 @@ export class GameController extends GameBase {
       this.selected = null;
       this.draw();
     }
+    if (name === "r" || name === "b") this.keepNewGames(); // the new games' states name the human players
   }
 }

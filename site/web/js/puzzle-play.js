@@ -6,6 +6,7 @@ import { client } from "./start-worker.js";
 import { Cancelled, UserError } from "./rpc.js";
 import { ARROWS } from "./shortcuts.js";
 import { COLOUR, count } from "./words.js";
+import { solvedHow } from "./puzzle-progress.js";
 
 const $ = (id) => document.getElementById(id);
 /** The computer that answers: perfect play. */
@@ -46,8 +47,8 @@ export class PuzzlePlay {
   }
 
   /**
-   * Record that the puzzle open was solved (``clean``: at the first try, without the solution).
-   * @type {(clean: boolean) => void}
+   * Record that the puzzle open was solved, and how (puzzle-progress.js, SOLVED).
+   * @type {(how: "clean" | "tries" | "shown") => void}
    */
   markSolved() {}
 
@@ -158,7 +159,7 @@ export class PuzzlePlay {
     }
     this.solved = true;
     const clean = this.tries === 0 && !this.revealed;
-    this.markSolved(clean);
+    this.markSolved(solvedHow(this.tries, this.revealed));
     const how = clean ? "at the first try" : this.revealed ? "with the solution shown" : `after ${count(this.tries, "wrong try", "wrong tries")}`;
     const text = `Solved, ${how}! ${COLOUR[st.winner]} has won.`;
     this.say(text, `win-${st.winner}`);
@@ -171,7 +172,7 @@ export class PuzzlePlay {
   }
 
   /** The winning move now (level 6's choice, the hint): shown on the board; the puzzle then counts
-   * as solved with help. */
+   * as solved with the solution shown. */
   async showSolution() {
     const st = this.state;
     if (this.busy || !st || st.over) return;

@@ -16,7 +16,8 @@ import { Store } from "./storage.js";
 import { bindKeys } from "./keys.js";
 import { PuzzlePlay } from "./puzzle-play.js";
 import { day } from "./my-puzzles.js";
-import { GRADES, PROGRESS_KEY, readProgress } from "./puzzle-progress.js";
+import { unknownKeys } from "./link.js";
+import { GRADES, PROGRESS_KEY, SOLVED, betterSolve, readProgress } from "./puzzle-progress.js";
 import { YourPuzzles } from "./my-puzzles-card.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,6 +25,9 @@ const $ = (id) => document.getElementById(id);
 const button = (id) => /** @type {HTMLButtonElement} */ ($(id));
 /** The grade menu, and the size menu where the game has one (else null). */
 const menu = (id) => /** @type {HTMLSelectElement | null} */ ($(id));
+/** The keys of a puzzle's link: the board's size (n, as the play pages' links; size in older links),
+ * the puzzle's number, or one of Your puzzles. */
+const LINK_KEYS = ["n", "size", "p", "mine"];
 
 class PuzzlePage extends PuzzlePlay {
   constructor(page) {
@@ -32,6 +36,7 @@ class PuzzlePage extends PuzzlePlay {
     this.progress = readProgress(this.store.get(PROGRESS_KEY), page.sizes);
     this.size = this.progress.size;
     this.list = []; // the puzzles of this size: {index, grade, distance, position}
+    this.hash = ""; // the address of the puzzle shown
     this.index = 0;
     this.mine = new YourPuzzles(this.store, page.sizes, page.units); // Your puzzles (my-puzzles-card.js)
     /** @type {import("./my-puzzles.js").MyPuzzle | null} */
@@ -48,27 +53,43 @@ class PuzzlePage extends PuzzlePlay {
     await this.openAddress(true);
   }
 
-  /** The puzzle of the address (#p=N, Naked Diagonal also size=S), else the one open last. */
+  /** The puzzle of the address (#p=N, Naked Diagonal also n=S, the key of the play pages' links;
+   * size=S of older links too; #mine=ID), else the one open last (or, on a link followed, the one
+   * shown). What the address names that does not exist is said in one line, and the address then
+   * names the puzzle shown. */
   async openAddress(first = false) {
     const params = new URLSearchParams(location.hash.slice(1));
-    const size = Number(params.get("size"));
+    const problems = [unknownKeys(params, LINK_KEYS)];
+    const sizeText = params.get("n") ?? params.get("size");
+    const size = Number(sizeText);
     const number = Number(params.get("p"));
     if (this.page.sizes.includes(size) && size !== this.size) {
       this.size = size;
       this.list = [];
+    } else if (sizeText !== null && !this.page.sizes.includes(size)) {
+      const board = /^\d{1,3}$/.test(sizeText) ? `${size}×${size}` : `“${sizeText.slice(0, 20)}”`;
+      problems.unshift(`there are no ${board} puzzles, so the ${this.size}×${this.size} ones are shown`);
     }
     if (!this.list.length) await this.loadList();
     const mine = this.mine.here().find((p) => p.id === params.get("mine"));
+    const wanted = Number.isInteger(number) && number >= 1 && number <= this.list.length;
     if (mine) {
-      if (!first && this.current && mine.id === this.current.id && this.game) return;
-      await this.openMine(mine.id);
-    } else if (Number.isInteger(number) && number >= 1 && number <= this.list.length) {
-      if (!first && !this.current && number - 1 === this.index && this.game) return;
-      await this.open(number - 1);
+      if (first || !this.current || mine.id !== this.current.id || !this.game) await this.openMine(mine.id);
+    } else if (wanted) {
+      if (first || this.current || number - 1 !== this.index || !this.game) await this.open(number - 1);
     } else if (first || !this.game) {
       const at = this.progress.at[this.size];
       await this.open(Number.isInteger(at) && at < this.list.length ? at : this.inGrade()[0]);
     }
+    const shown = this.current ? "your puzzle" : `puzzle ${this.index + 1}`;
+    if (params.has("mine") && !mine) problems.unshift(`your puzzle “${params.get("mine").slice(0, 20)}” is not in this browser, so ${shown} is shown`);
+    else if (params.has("p") && !mine && !wanted) {
+      const asked = params.get("p").slice(0, 20);
+      problems.unshift(`there is no puzzle ${asked} (the puzzles are 1 to ${this.list.length}), so ${shown} is shown`);
+    }
+    if (location.hash !== this.hash) history.replaceState(null, "", this.hash);
+    const said = problems.filter(Boolean).join("; ");
+    if (said) this.say(`${said[0].toUpperCase()}${said.slice(1)}.`, "error");
   }
 
   /** Every puzzle of this size, without its solution (the "puzzle" request of each number). */
@@ -112,7 +133,7 @@ class PuzzlePage extends PuzzlePlay {
     if (menu("size")) menu("size").value = String(this.size); // a link may name another size
     this.save();
     const number = index + 1;
-    const hash = `#${this.page.sizes.length > 1 ? `size=${this.size}&` : ""}p=${number}`;
+    const hash = `#${this.page.sizes.length > 1 ? `n=${this.size}&` : ""}p=${number}`;
     const p = this.list[index];
     await this.show(index, p, again, hash, `Puzzle ${number} of ${this.list.length}, ${p.grade}.`);
   }
@@ -143,6 +164,7 @@ class PuzzlePage extends PuzzlePlay {
     }
     this.hinted = null;
     this.solved = false;
+    this.hash = hash;
     if (location.hash !== hash) history.replaceState(null, "", hash);
     try {
       await this.refresh();
@@ -162,7 +184,8 @@ class PuzzlePage extends PuzzlePlay {
     const n = this.list.length;
     const solved = this.progress.solved[this.size];
     $("puzzle-title").textContent = this.solved ? `Solved: ${this.title()}` : this.title();
-    const how = { clean: " · solved", helped: " · solved with help" }[this.current ? this.current.solved : solved[p.index]] || "";
+    const way = SOLVED[this.current ? this.current.solved : solved[p.index]];
+    const how = way ? ` · solved ${way.words}` : "";
     const board = this.page.sizes.length > 1 ? ` · ${this.puzzleSize}×${this.puzzleSize}` : "";
     if (this.current) {
       const mine = this.mine.here();
@@ -187,8 +210,13 @@ class PuzzlePage extends PuzzlePlay {
         b.dataset.index = String(index);
         b.textContent = String(index + 1);
         const mark = solved[index];
-        if (mark) b.dataset.solved = mark;
-        const said = mark === "clean" ? ", solved" : mark === "helped" ? ", solved with help" : "";
+        if (mark) {
+          b.dataset.solved = mark;
+          const shape = Object.assign(document.createElement("span"), { className: "puzzle-mark", textContent: SOLVED[mark].mark });
+          shape.setAttribute("aria-hidden", "true");
+          b.append(" ", shape);
+        }
+        const said = mark ? `, solved ${SOLVED[mark].words}` : "";
         b.setAttribute("aria-label", `Puzzle ${index + 1}, ${this.list[index].grade}${said}`);
         if (!this.current && index === p.index) b.setAttribute("aria-current", "true");
         item.append(b);
@@ -287,14 +315,14 @@ class PuzzlePage extends PuzzlePlay {
     return this.current ? this.current.ply : this.index;
   }
 
-  /** The puzzle open was solved (``clean``: at the first try, without the solution shown). */
-  markSolved(clean) {
+  /** The puzzle open was solved, ``how`` (puzzle-progress.js, SOLVED). */
+  markSolved(how) {
     if (this.current) {
-      this.current = this.mine.solved(this.current, clean);
+      this.current = this.mine.solved(this.current, how);
       return;
     }
     const solved = this.progress.solved[this.size];
-    if (solved[this.index] !== "clean") solved[this.index] = clean ? "clean" : "helped";
+    solved[this.index] = betterSolve(solved[this.index], how);
     this.save();
   }
 

@@ -10,7 +10,7 @@
 import { Cancelled } from "./rpc.js";
 import { drawChips } from "./panel.js";
 import { ARROWS } from "./shortcuts.js";
-import { COLOUR } from "./words.js";
+import { COLOUR, sentence } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 /** Both games cycle a cell the same way: red, blue, empty, red again. */
@@ -23,13 +23,11 @@ export function positionText(cells, cols, turn) {
   return `${rows.join("/")} ${turn}`;
 }
 
-/** The service's refusal as a sentence for the player: without the position it quotes at its start
- * ("position 'RRRRR/...': 13 red tiles ..."), capitalised (unless it starts with a cell's name, "a3 and
- * b2 form a naked diagonal of Red"), with a full stop. */
+/** The service's refusal as a sentence for the player (words.js, sentence), without the position it
+ * quotes at its start ("position 'RRRRR/...': 13 red tiles ...", a long one cut short: "position
+ * '...../...'...: "). */
 export function problemText(message) {
-  const text = message.replace(/^(?:position|start) '[^']*': /, "").trim();
-  const sentence = /^[a-z]+\d/.test(text) ? text : text.charAt(0).toUpperCase() + text.slice(1);
-  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+  return sentence(message, /^(?:position|start) '[^']*'(?:\.\.\.)?: /);
 }
 
 /**

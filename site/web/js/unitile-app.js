@@ -25,7 +25,7 @@ const game = openPlayPage({
   name: "Unitile",
   defaults: { r: "human", b: "3", pace: "600", marking: true, confirm: false, analysis: false },
   levels: [1, 2, 3, 4, 5, 6], // unitile_py.unitile.players.LEVELS; the worker's info confirms them
-  label: (level) => (level === 6 ? "Level 6 · Unbeatable" : `Computer level ${level}`),
+  label: (level) => (level === 6 ? "Level 6 · Perfect play" : `Computer level ${level}`),
   makeGame: (parts) => {
     const controller = new UnitileController(parts);
     controller.editor = new PositionEditor(controller, unitileSetup);

@@ -87,7 +87,9 @@ export class UnitileController extends GameController {
   }
 
   changed(name) {
-    if (name === "analysis" && this.ready && this.state) this.refresh();
-    else super.changed(name);
+    if (name === "analysis" && this.ready && this.state) {
+      this.refresh();
+      this.keepNewGames(); // the new game's state, with the analysis or without
+    } else super.changed(name);
   }
 }

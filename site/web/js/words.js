@@ -11,6 +11,19 @@ export function count(n, one, many) {
 
 export const plies = (n) => count(n, "ply", "plies");
 
+/**
+ * A service's one-line refusal as a sentence for the player: without what it starts with to name the
+ * input (``read``: "record: ", or a position quoted, "position '...': "), capitalised (unless it starts
+ * with a cell's name, "a3 and b2 form ..."), with a full stop.
+ * @param {string} message
+ * @param {RegExp} [read]
+ */
+export function sentence(message, read = /^record: /) {
+  const text = message.replace(read, "").trim();
+  const said = /^[a-z]+\d/.test(text) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(said) ? said : `${said}.`;
+}
+
 /** "Red", or "Red (level 3)" for a computer player. */
 export function playerName(colour, players) {
   const who = players[colour];

@@ -252,8 +252,29 @@ def test_level_6_plays_perfectly_on_4x4_and_gives_the_hint(site: Site) -> None:
     site.page.locator("#size").select_option("6")
     wait_until(lambda: site.state()["size"] == 6 and site.idle(), "the 6x6 board")  # the game was over
     assert site.page.locator("#player-b").input_value() == "5" and option.is_disabled()
-    assert site.message() == ("Level 6 plays perfectly on 3x3, 4x4 and 5x5 only: Blue plays level 5 on "
+    # The sizes written as everywhere on the page (3×3, not 3x3).
+    assert site.message() == ("Level 6 plays perfectly on 3×3, 4×4 and 5×5 only: Blue plays level 5 on "
                               "this board.")
+
+
+def test_level_6_says_when_it_leaves_the_stored_proof_on_5x5(site: Site) -> None:
+    """On 5x5 level 6 follows a stored proof that Red wins; Red's opening a1 is off its lines, where
+    Blue's level 6 plays level 5's choice and the page says so, as it promises. The hint there says the
+    same, not that the proof wins for the opponent (it does not hold the position)."""
+    nd(site, query="?seed=3", b="6", size="5")
+    assert "play level 5 and say so" in site.message()
+    site.click("a1")
+    wait_until(lambda: site.ply() == 2 and site.idle(), "level 6's reply")
+    blue = site.state()["moves"][1]
+    said = f"Blue (level 6) placed {blue} (not in the stored proof: level 5's choice)."
+    wait_until(lambda: site.message() == said, f"the line {said!r} (now {site.message()!r})")
+    site.set_player("b", "human")
+    site.page.locator("#btn-undo").click()
+    wait_until(lambda: site.ply() == 1 and site.idle(), "Blue's placement taken back")
+    site.page.locator("#btn-hint").click()
+    wait_until(lambda: site.message().startswith("Hint: ") and site.idle(), "the hint")
+    hinted = site.page.locator("#board .pt.hint").get_attribute("data-point")
+    assert site.message() == f"Hint: {hinted} (not in the stored proof: level 5's choice)."
 
 
 def test_a_finished_game_on_a_3x3_board(site: Site) -> None:
@@ -417,7 +438,7 @@ def test_the_record_copies_and_loads(site: Site) -> None:
     site.load_record('[Game "Naked Diagonal"]\n[Board "5x5"]\n1. c3 a1 2. d4 *')
     error = site.page.locator("#load-error")
     wait_until(lambda: error.inner_text(), "the record's error")
-    assert "ply 3, d4" in error.inner_text() and "naked diagonal" in error.inner_text()
+    assert error.inner_text().startswith("Ply 3, d4: ") and "naked diagonal" in error.inner_text()
     assert site.state()["size"] == 7  # the game in play is untouched
 
 
@@ -482,7 +503,7 @@ def test_a_new_board_size_starts_a_new_game_after_asking(site: Site) -> None:
     site.play("c3")
     site.page.locator("#size").select_option("7")
     assert site.page.locator("#dlg-new").is_visible()
-    assert site.page.locator("#dlg-new-title").inner_text() == "Start a new 7x7 game?"
+    assert site.page.locator("#dlg-new-title").inner_text() == "Start a new 7×7 game?"
     site.page.locator("#dlg-new-cancel").click()
     wait_until(lambda: site.page.locator("#size").input_value() == "5", "the size back at 5")
     assert site.state()["moves"] == ["c3"]

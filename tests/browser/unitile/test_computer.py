@@ -42,23 +42,41 @@ def wait_turn_or_end(site: Site, colour: str) -> dict:
     return wait_until(ready, f"{colour} to move or the end")
 
 
-def test_win_against_level_1_by_clicking_the_hints(site: Site) -> None:
-    setup(site, red="1", blue="human")
+def play_the_hints(site: Site, colour: str) -> dict:
+    """Play ``colour``'s every slide by the hint until the game ends; the last state."""
     for _ in range(200):
-        st = wait_turn_or_end(site, "b")
+        st = wait_turn_or_end(site, colour)
         if st["over"]:
-            break
+            return st
         site.page.locator("#btn-hint").click()
         hinted = site.page.locator("#board .tile.hint")
         wait_until(lambda h=hinted: h.count() == 1, "the hint")
         ply = site.ply()
         site.click(hinted.get_attribute("data-cell"))
         wait_until(lambda p=ply: site.ply() > p, "the slide")
-    st = site.state()
+    raise AssertionError("no end after 200 slides")
+
+
+def test_win_against_level_1_by_clicking_the_hints(site: Site) -> None:
+    setup(site, red="1", blue="human")
+    st = play_the_hints(site, "b")
     assert st["over"] and st["winner"] == "b" and st["result"] == "0-1"
     assert site.page.locator("#turn").inner_text() == "Blue wins"
     assert site.page.locator("#board .tile.uniting").count() == 12
     site.shot("10-blue-beats-level-1")
+
+
+def test_level_6_as_red_loses_to_the_hints_and_claims_no_more_than_perfect_play(site: Site) -> None:
+    """The start is lost for Red: level 6 keeps the best result there is, which is a loss. Its name and
+    the About page say perfect play, not unbeatable, and that it cannot win a lost start."""
+    setup(site, red="6", blue="human")
+    label = site.page.locator('#player-r option[value="6"]').inner_text()
+    assert label == "Level 6 · Perfect play", label
+    assert play_the_hints(site, "b")["winner"] == "b"
+    site.page.goto(site.base + "about.html")
+    about = site.page.locator("main").inner_text()
+    assert "unbeatable" not in about.lower()
+    assert "cannot win a lost start" in about, about
 
 
 def test_undo_against_the_computer_takes_back_the_reply_too(site: Site) -> None:

@@ -174,7 +174,7 @@ def test_record_copy_load_and_a_bad_record(site: Site) -> None:
     site.page.locator("#btn-load").click()
     error = site.page.locator("#load-error")
     wait_until(lambda: error.inner_text() != "", "the error message")
-    assert "a1" in error.inner_text() and "ply 2" in error.inner_text()
+    assert error.inner_text().startswith("Ply 2, a1: ")
     site.page.locator("#btn-record-close").click()
     assert site.state()["moves"] == moves
 
@@ -267,6 +267,23 @@ def test_game_lives_in_the_url(site: Site) -> None:
     site.page.goto(site.base + f"#m={first.upper()}.zz")
     wait_until(lambda: "zz, is not a cell" in site.message(), "the error")
     assert site.state()["moves"] == [first] and site.js("location.hash") == f"#m={first}"
+
+
+@pytest.mark.parametrize("path", ["", "nd.html"])
+def test_back_steps_through_every_move_to_the_start(site: Site, path: str) -> None:
+    """Each move is an entry of the browser's history: Back after two moves shows one, then none."""
+    site.page.goto(site.base + "about.html")
+    site.js("localStorage.clear()")
+    site.open(path)
+    two_humans(site)
+    for _ in range(2):
+        site.play(site.legal()[0])
+    site.page.go_back()
+    site.wait_ply(1)
+    site.page.go_back()
+    wait_until(lambda: site.state()["plies"] == 0 and site.idle(), "the start, after the second Back")
+    site.page.go_forward()
+    wait_until(lambda: site.state()["plies"] == 1 and site.idle(), "one move again, after Forward")
 
 
 def test_rules_and_about_pages(site: Site) -> None:

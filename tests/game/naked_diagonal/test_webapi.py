@@ -12,6 +12,7 @@ import pytest
 
 from unitile_py.colours import RED
 from unitile_py.errors import GameError
+from unitile_py.naked_diagonal import hints, perfect
 from unitile_py.naked_diagonal.bans import LeavesNDE, NakedDiagonal
 from unitile_py.naked_diagonal.game import Game, parse_record
 from unitile_py.naked_diagonal.grid import Grid
@@ -485,3 +486,18 @@ def test_the_analysis_is_none_where_the_tables_cannot_say(api: Api) -> None:
     finished = random_game(api, 4, 3)
     assert api.state(finished, analysis=True)["analysis"] == {}
     assert api.info()["table_sizes"] == [3, 4]
+
+
+@pytest.mark.skipif(5 not in strategy_sizes(), reason="the 5x5 stored proof is not in tables/naked-diagonal/")
+def test_level_6_off_the_stored_proof_says_level_5_played(api: Api) -> None:
+    """On 5x5 the proof wins for Red. Red's a1 is off its lines: Blue's level 6 plays level 5's choice,
+    and neither it nor the hint says the proof wins for the opponent, which it says only where the proof
+    holds the position (Red's c3, the proof's own opening)."""
+    hints.forget()
+    off = game5(["a1"])
+    move = api.computer_move(off, 6, 3)
+    assert api.hint_source(off) == perfect.FALLBACK  # remembered from the computer's placement
+    assert move in api.state(off)["legal"]
+    hints.forget()
+    assert api.hint_source(off) == perfect.FALLBACK  # the hint's own search
+    assert api.hint_source(game5(["c3"])) == perfect.UNPROVEN_DEFENCE
