@@ -98,7 +98,7 @@ events {{ worker_connections 256; }}
 http {{
   include {MIME_TYPES};
   default_type application/octet-stream;
-  log_format sent '$status $bytes_sent $request_uri';
+  log_format sent '$status $bytes_sent $request_uri $msec';
   access_log {work / "access.log"} sent;
 {temp}
   server {{
