@@ -107,11 +107,14 @@ def phone_profile(browser: Any, site: Path, runs: int, window: float) -> dict[st
 
 def print_phone(results: dict[str, Any], window: float) -> None:
     """A Markdown table of the phone profile's medians."""
-    print(f"| page | gzip_static | board drawn | playable | sent until playable | sent in the first "
-          f"{window:.0f} s | offline line | sent twice |")
+    print(
+        f"| page | gzip_static | board drawn | playable | sent until playable | sent in the first "
+        f"{window:.0f} s | offline line | sent twice |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for setting, pages in results.items():
         for name, visits in pages.items():
+
             def med(key: str, visits: list[dict[str, Any]] = visits) -> float:
                 return float(statistics.median(v[key] for v in visits))
 
