@@ -34,11 +34,14 @@ import gzip
 import hashlib
 import html
 import importlib.util
+import io
 import json
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,6 +80,15 @@ TABLE_KINDS = {"": "tables", "strategy": "strategy"}
 #: Precompiled Python (the standard library, unitile_py) is made once per input and kept here.
 CACHE = ROOT / "build" / "cache"
 COMPILE = ROOT / "site" / "compile_python.mjs"
+#: The tool that finds the standard library the site needs: Pyodide under node imports every module
+#: of unitile_py and runs both games' requests (site/exercise.py); the modules then imported are kept.
+EXERCISE_RUNNER = ROOT / "site" / "run_exercise.mjs"
+EXERCISE = ROOT / "site" / "exercise.py"
+#: Where Pyodide mounts its standard library zip: a module's ``__file__`` starts with it.
+STDLIB_MOUNT = re.compile(r"^/lib/python\d+\.zip/")
+#: Packages of the standard library zip shipped whole: Pyodide's own (its boot and its bridge to
+#: JavaScript import their parts when they need them).
+STDLIB_WHOLE = ("pyodide/", "_pyodide/")
 #: The fragments every page shares (not copied into the build themselves).
 FRAME = WEB / "frame"
 FRAME_MARK = re.compile(r"<!-- frame:([a-z]+) -->(?:\n(<!-- slot:.*?)<!-- /frame -->)?", re.S)
@@ -204,14 +216,16 @@ def _check_pyodide() -> None:
             raise BuildError(f"{PYODIDE_DIR / name} is missing: run `npm ci`")
 
 
-def _run_compile(what: str, args: list[str]) -> None:
+def _run_compile(what: str, args: list[str], script: Path = COMPILE, doing: str = "precompiling") -> str:
+    """Run a node ``script`` (default: the compiler) with ``args``; its output."""
     node = shutil.which("node")
     if node is None:
-        raise BuildError(f"node is needed to precompile {what}: install nodejs")
-    result = subprocess.run([node, str(COMPILE), *args], capture_output=True, text=True, check=False)
+        raise BuildError(f"node is needed for {doing} {what}: install nodejs")
+    result = subprocess.run([node, str(script), *args], capture_output=True, text=True, check=False)
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["no output"])[-1]
-        raise BuildError(f"precompiling {what} failed: {last[:300]}")
+        raise BuildError(f"{doing} {what} failed: {last[:300]}")
+    return result.stdout
 
 
 def compiled_stdlib() -> Path:
@@ -226,6 +240,53 @@ def compiled_stdlib() -> Path:
         _run_compile("the Python standard library", ["stdlib", str(PYODIDE_DIR), str(partial)])
         partial.replace(cached)
     return cached
+
+
+def run_exercise(stdlib: Path) -> dict[str, Any]:
+    """Run site/exercise.py in Pyodide under node from the standard library zip ``stdlib``: every module
+    of unitile_py imported, both games' requests answered. Its counts and every module imported then,
+    with its file: ``{"counts": {...}, "modules": {name: file or None}}``."""
+    args = [str(PYODIDE_DIR), str(stdlib), str(ROOT / "unitile_py"), str(TABLES), str(EXERCISE)]
+    out = _run_compile("both games in Pyodide", args, EXERCISE_RUNNER, "running")
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def trimmed_stdlib() -> Path:
+    """The precompiled standard library cut to the modules the site imports (cached in build/cache):
+    those :func:`run_exercise` finds imported after running both games, and Pyodide's own packages
+    whole. Stored uncompressed: the build's gzipped copy of the whole zip is smaller than a zip of
+    deflated members."""
+    full = compiled_stdlib()
+    key = hashlib.sha256(full.name.encode() + EXERCISE_RUNNER.read_bytes() + EXERCISE.read_bytes())
+    for path in package_sources(ROOT / "unitile_py"):
+        key.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    cached = CACHE / f"python_stdlib-trimmed-{key.hexdigest()[:12]}.zip"
+    if not cached.exists():
+        files = run_exercise(full)["modules"].values()
+        wanted = {STDLIB_MOUNT.sub("", f) for f in files if f and STDLIB_MOUNT.match(f)}
+        wanted |= {f + "c" for f in wanted if f.endswith(".py")}
+        partial = cached.with_suffix(".partial")
+        with zipfile.ZipFile(full) as src, zipfile.ZipFile(partial, "w", zipfile.ZIP_STORED) as dst:
+            for info in src.infolist():
+                if info.filename in wanted or info.filename.startswith(STDLIB_WHOLE):
+                    kept = zipfile.ZipInfo(info.filename, info.date_time)
+                    dst.writestr(kept, src.read(info), zipfile.ZIP_STORED)
+        partial.replace(cached)
+    return cached
+
+
+def pack_python(folder: Path, package: str, target: Path) -> None:
+    """The ``package`` precompiled in ``folder`` as one tar archive at ``target`` (``unitile_py/...pyc``
+    members, no owner, no time: the same bytes for the same files), which the worker unpacks into
+    Python's file system: one request instead of one per module."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(target, "w", format=tarfile.USTAR_FORMAT) as tar:
+        for path in sorted(folder.rglob("*.pyc")):
+            member = tarfile.TarInfo(f"{package}/{path.relative_to(folder).as_posix()}")
+            data = path.read_bytes()
+            member.size, member.mode, member.mtime = len(data), 0o644, 0
+            tar.addfile(member, io.BytesIO(data))
 
 
 def package_sources(source: Path) -> list[Path]:
@@ -425,14 +486,16 @@ def build(out: Path, salt: str = "") -> Built:
     out.mkdir(parents=True)
     web = [p for p in _copy_tree(WEB, out, skip=FRAME) if p.name != "sw.js"]
     _frame_pages(out)
-    # unitile_py as bytecode for Pyodide's Python 3.14: importing compiles nothing in the browser.
-    python = _copy_tree(compiled_package(ROOT / "unitile_py"), out / "py" / "unitile_py", "*.pyc")
+    # unitile_py as bytecode for Pyodide's Python 3.14 (importing compiles nothing in the browser), in
+    # one archive.
+    python = [out / "py" / "unitile_py.tar"]
+    pack_python(compiled_package(ROOT / "unitile_py"), "unitile_py", python[0])
     registered = games()
     shipped = {game.key: game_files(game, out) for game in registered}
     # Both games' puzzles (tables/puzzles/*.json, from python -m pipeline puzzles and nd-puzzles).
     puzzles = _copy_tree(PUZZLES, out / "tables" / "puzzles", "*.json") if PUZZLES.is_dir() else []
     runtime = []
-    stdlib = compiled_stdlib()
+    stdlib = trimmed_stdlib()
     for name, vendored in PYODIDE_FILES.items():
         target = out / "pyodide" / vendored
         target.parent.mkdir(parents=True, exist_ok=True)

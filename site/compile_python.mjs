@@ -3,7 +3,9 @@
 //
 //   node site/compile_python.mjs stdlib PYODIDE_DIR OUT.zip
 //     python_stdlib.zip ships sources only, which every start would compile (cost: site/README.md).
-//     Writes a copy of the zip with every module as .pyc; other files are copied unchanged.
+//     Writes a copy of the zip with every module as .pyc; other files are copied unchanged. The
+//     library is compiled as `python -OO` would (no docstrings, no asserts): a first visit downloads
+//     its modules, and no module the site imports reads a docstring; unitile_py keeps both.
 //   node site/compile_python.mjs package PYODIDE_DIR STDLIB.zip SRC_DIR OUT_DIR
 //     Every SRC_DIR/**/*.py as OUT_DIR/**/*.pyc, subpackages included (a sourceless package:
 //     Python imports the .pyc directly).
@@ -26,8 +28,8 @@ const pyodide = await loadPyodide(options);
 const PYC = `
 import importlib.util, marshal
 
-def pyc(source: bytes, name: str) -> bytes:
-    code = compile(source, name, "exec", dont_inherit=True)
+def pyc(source: bytes, name: str, optimize: int = -1) -> bytes:
+    code = compile(source, name, "exec", dont_inherit=True, optimize=optimize)
     # PEP 552 header: magic, flags=1 (hash-based, not checked against a source), source hash.
     header = importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little") + importlib.util.source_hash(source)
     return header + marshal.dumps(code)
@@ -47,7 +49,7 @@ with zipfile.ZipFile("/tmp/stdlib-in.zip") as src, zipfile.ZipFile(
     for info in src.infolist():
         data = src.read(info)
         if info.filename.endswith(".py"):
-            dst.writestr(zipfile.ZipInfo(info.filename + "c", info.date_time), pyc(data, info.filename), zipfile.ZIP_DEFLATED)
+            dst.writestr(zipfile.ZipInfo(info.filename + "c", info.date_time), pyc(data, info.filename, 2), zipfile.ZIP_DEFLATED)
             compiled += 1
         else:
             dst.writestr(info, data)
