@@ -67,6 +67,9 @@ PYODIDE_FILES = {
 #: MB to 3.5 MB; the standard library and the tables are compressed already and get none).
 GZIP_MIN_BYTES = 1024
 GZIP_GAIN = 0.1
+#: The folders of the files the worker fetches (Pyodide, unitile_py, the tables): build.json's
+#: ``gzipped`` lists those that have a copy, which the worker asks for whatever the server.
+WORKER_FETCHES = ("pyodide/", "py/", "tables/")
 #: The source map comment at the end of pyodide.mjs: the map is not shipped, so it is dropped.
 SOURCE_MAP = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
 #: The version of the ``pyodide`` npm package the site is built and tested with.
@@ -462,7 +465,7 @@ def _frame_pages(out: Path) -> None:
 
 def precompress(out: Path, names: list[str]) -> list[str]:
     """Write ``name.gz`` beside each of ``names`` (paths in ``out``) that gzip shrinks enough (see
-    GZIP_GAIN); returns the names of the copies. They are in neither build.json nor the service
+    GZIP_GAIN); returns the names that got one. They are in neither build.json nor the service
     worker's list: a server sends one in place of its original, which is what the browser caches."""
     written = []
     for name in names:
@@ -472,7 +475,7 @@ def precompress(out: Path, names: list[str]) -> list[str]:
         packed = gzip.compress(data, compresslevel=9, mtime=0)
         if len(packed) <= (1 - GZIP_GAIN) * len(data):
             (out / f"{name}.gz").write_bytes(packed)
-            written.append(f"{name}.gz")
+            written.append(name)
     return written
 
 
@@ -533,6 +536,9 @@ def build(out: Path, salt: str = "") -> Built:
         },
         "puzzles": rel(puzzles),
         "files": sizes,
+        # The files the worker fetches that have a gzipped copy: it asks for the copy and inflates it
+        # itself, so a server that does not send the copies in their place sends no more.
+        "gzipped": [name for name in precompress(out, files) if name.startswith(WORKER_FETCHES)],
     }
     (out / "build.json").write_text(json.dumps(info, indent=1) + "\n")
     precache = ["./", *files, "build.json"]
@@ -542,7 +548,7 @@ def build(out: Path, salt: str = "") -> Built:
             raise BuildError(f"site/web/sw.js has no {key} placeholder")
         sw = sw.replace(key, value)
     (out / "sw.js").write_text(sw)
-    precompress(out, [*files, "build.json", "sw.js"])
+    precompress(out, ["build.json", "sw.js"])
     total = sum(sizes.values()) + (out / "build.json").stat().st_size + len(sw.encode())
     return Built(out, version, (*files, "build.json", "sw.js"), total)
 

@@ -4,6 +4,7 @@
 // what it preloads, fetches and loads for each comes from build.json. The page never waits on Python.
 // The messages each way and build.json are typed in wire.js.
 import { fileProblem } from "./hosting.js";
+import { OFFLINE_PREFIX, keepFetched, untar } from "./worker-files.js";
 
 const BASE = new URL("../", import.meta.url);
 const PYODIDE = new URL("pyodide/", BASE);
@@ -259,35 +260,6 @@ function puzzlesWritten(pyodide, paths) {
   return puzzleFiles;
 }
 
-// The offline copy starts from what this worker fetched (sw.js): each whole (200) response of a file
-// of the build, Pyodide's own fetches included, is stored as it arrives in the service worker's cache
-// of this version (unless it came from there), so the copy made once the page is idle need not fetch
-// the large files again. Without the Cache API (an insecure origin) nothing is kept.
-const OFFLINE_PREFIX = "unitile-"; // sw.js's
-const siteFetch = self.fetch.bind(self);
-/**
- * Keep the responses of the build's files (``files``, relative to the site) in ``version``'s cache.
- * @param {string} version
- * @param {Iterable<string>} files
- */
-function keepFetched(version, files) {
-  const keys = new Set([...files].map((file) => new URL(file, BASE).href));
-  const cache = caches.open(OFFLINE_PREFIX + version);
-  cache.catch(() => {});
-  /** @type {typeof fetch} */
-  self.fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input), BASE);
-    const key = url.origin + url.pathname;
-    if (!keys.has(key) || (init && init.method && init.method !== "GET")) return siteFetch(input, init);
-    const [response, kept] = await Promise.all([siteFetch(input, init), cache.then((c) => c.match(key)).catch(() => true)]);
-    if (response.status === 200 && !kept) {
-      const copy = response.clone();
-      cache.then((c) => c.put(key, copy)).catch(() => {});
-    }
-    return response;
-  };
-}
-
 /** @returns {Promise<import("./wire.js").BuildInfo>} */
 async function readBuildInfo() {
   const url = new URL("build.json", BASE);
@@ -323,25 +295,6 @@ function fileTimes(started) {
 }
 
 /**
- * The members of a tar archive (ustar, as site/build.py packs unitile_py): [path, bytes] of each file.
- * @param {Uint8Array} tar
- * @returns {[string, Uint8Array][]}
- */
-function untar(tar) {
-  const text = (from, length) => new TextDecoder().decode(tar.subarray(from, from + length)).replace(/\0.*$/s, "");
-  /** @type {[string, Uint8Array][]} */
-  const out = [];
-  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
-    const size = parseInt(text(at + 124, 12).trim(), 8);
-    const prefix = text(at + 345, 155);
-    const name = (prefix ? prefix + "/" : "") + text(at, 100);
-    if (text(at + 156, 1) === "0" || text(at + 156, 1) === "") out.push([name, tar.slice(at + 512, at + 512 + size)]);
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return out;
-}
-
-/**
  * Whether a game with tables loaded at boot has them in the interpreter (a snapshot made on another
  * game's page has not): its info request says so.
  * @param {(op: string, args?: object) => any} call
@@ -358,7 +311,7 @@ async function boot() {
   const runtime = Promise.all([importRuntime("pyodide.js"), importRuntime("pyodide.asm.js")]);
   runtime.catch(() => {}); // reported by startPython
   const info = await readBuildInfo();
-  keepFetched(info.version, Object.keys(info.files));
+  keepFetched(info.version, Object.keys(info.files), info.gzipped || []);
   const snapshotName = SNAPSHOT_PREFIX + info.version;
   const saved = await readSnapshot(snapshotName);
   /** @type {import("./wire.js").WorkerGame[]} */
