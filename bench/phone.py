@@ -65,6 +65,8 @@ def phone_visit(browser: Any, url: str, work: Path, window: float) -> dict[str, 
         if playable is None:
             raise RuntimeError(f"{url}: not playable within {window} s")
         turn = page.evaluate("document.getElementById('turn').textContent")
+        worker = page.evaluate("window.unitile.timings.worker")
+        worker.pop("files", None)
         drawn = page.evaluate("(performance.getEntriesByName('board-drawn')[0] || {}).startTime")
     finally:
         context.close()
@@ -82,6 +84,7 @@ def phone_visit(browser: Any, url: str, work: Path, window: float) -> dict[str, 
         "requests_until_playable": sum(1 for at, _, _, _ in entries if at <= until),
         "requests_window": len(entries),
         "sent_twice": sorted(uri for uri, n in whole.items() if n > 1),
+        "worker": worker,
     }
 
 
@@ -127,3 +130,5 @@ def print_phone(results: dict[str, Any], window: float) -> None:
                 f"| {f'{statistics.median(offline):.0f} s' if offline else '-'} "
                 f"| {', '.join(u.rsplit('/', 1)[-1] for u in twice) or 'none'} |"
             )
+            steps = {k: round(statistics.median(v["worker"][k] for v in visits)) for k in visits[0]["worker"]}
+            print(f"<!-- {name}, gzip_static {setting}: the worker's steps, ms since it started: {steps} -->")

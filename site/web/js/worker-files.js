@@ -32,6 +32,58 @@ async function inflated(url) {
   return new Response(body, { status: 200, headers: { "Content-Type": type } });
 }
 
+/** @type {Map<string, Promise<Response>>} responses asked for ahead of the code that reads them */
+const ahead = new Map();
+/** @type {Map<string, {promise: Promise<void>, resolve: () => void}>} each file asked for here: when it has come whole */
+const whole = new Map();
+/** @param {string} name */
+function wholeOf(name) {
+  if (!whole.has(name)) {
+    /** @type {() => void} */
+    let resolve = () => {};
+    const promise = new Promise((done) => (resolve = () => done(undefined)));
+    whole.set(name, { promise, resolve });
+  }
+  return whole.get(name);
+}
+
+/**
+ * ``response`` with its body watched: :func:`cameWhole` says when it has all come.
+ * @param {Response} response
+ * @param {string} name
+ */
+function watched(response, name) {
+  const { resolve } = wholeOf(name);
+  if (!response.body) {
+    resolve();
+    return response;
+  }
+  const body = response.body.pipeThrough(new TransformStream({ flush: resolve }));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/**
+ * Ask for ``paths`` (relative to the site) now; the first fetch of each later gets its response.
+ * @param {string[]} paths
+ */
+export function fetchAhead(paths) {
+  for (const path of paths) {
+    const url = new URL(path, BASE);
+    const { resolve } = wholeOf(url.href);
+    const response = self.fetch(url);
+    response.catch(resolve); // the reader sees the failure
+    ahead.set(url.href, response);
+  }
+}
+
+/**
+ * When the files ``paths`` asked for here have come whole (at once for those not asked for).
+ * @param {string[]} paths
+ */
+export function cameWhole(paths) {
+  return Promise.all(paths.map((path) => whole.get(new URL(path, BASE).href)?.promise));
+}
+
 /**
  * Keep the responses of the build's files (``files``, relative to the site) in ``version``'s cache,
  * and fetch those of ``gzipped`` from their copies.
@@ -50,9 +102,18 @@ export function keepFetched(version, files, gzipped) {
     const url = new URL(input instanceof Request ? input.url : String(input), BASE);
     const name = url.origin + url.pathname;
     if (!keys.has(name) || (init && init.method && init.method !== "GET")) return siteFetch(input, init);
+    const early = ahead.get(name);
+    if (early) {
+      ahead.delete(name);
+      return early;
+    }
     const kept = await cache.then((c) => c.match(name)).catch(() => undefined);
-    if (kept) return kept;
-    const response = (packed.has(name) && (await inflated(url))) || (await siteFetch(input, init));
+    if (kept) {
+      wholeOf(name).resolve();
+      return kept;
+    }
+    const fetched = (packed.has(name) && (await inflated(url))) || (await siteFetch(input, init));
+    const response = watched(fetched, name);
     if (response.status === 200) {
       const copy = response.clone();
       cache.then((c) => c.put(name, copy)).catch(() => {});

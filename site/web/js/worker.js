@@ -4,7 +4,7 @@
 // what it preloads, fetches and loads for each comes from build.json. The page never waits on Python.
 // The messages each way and build.json are typed in wire.js.
 import { fileProblem } from "./hosting.js";
-import { OFFLINE_PREFIX, keepFetched, untar } from "./worker-files.js";
+import { OFFLINE_PREFIX, cameWhole, fetchAhead, keepFetched, untar } from "./worker-files.js";
 
 const BASE = new URL("../", import.meta.url);
 const PYODIDE = new URL("pyodide/", BASE);
@@ -320,18 +320,22 @@ async function boot() {
   // The page's game's tables when it loads them at boot (Unitile's page; the others' on their first request).
   const atBoot = pageGame && pageGame.tables_when === "boot" && pageGame.load_tables ? [pageGame] : [];
   if (!saved) {
-    const first = [...RUNTIME_DATA.map((name) => `pyodide/${name}`), ...info.python, ...atBoot.flatMap((g) => g.tables)];
-    const megabytes = first.reduce((sum, path) => sum + (info.files[path] || 0), 0) / 1e6;
+    const needed = [...RUNTIME_DATA.map((name) => `pyodide/${name}`), ...info.python, ...atBoot.flatMap((g) => g.tables)];
+    const megabytes = needed.reduce((sum, path) => sum + (info.files[path] || 0), 0) / 1e6;
     post({ type: "progress", text: `Loading the game… The first visit downloads up to ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
   }
+  // Pyodide's WebAssembly and standard library and unitile_py's archive at once, while Pyodide's
+  // modules still load; the page's boot tables only once those have come (Python starts meanwhile),
+  // so that they do not share the network with what the interpreter needs first.
+  const first = [...RUNTIME_DATA.map((name) => `pyodide/${name}`), ...info.python];
+  fetchAhead(first);
   const python = startPython(runtime, snapshotName, saved);
   python.catch(() => {}); // reported below
-  // The other files once Pyodide has asked for its WebAssembly and standard library, so that the
-  // server's few connections (six over HTTP/1.1) serve those first.
-  await runtime.catch(() => {});
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  // Without a snapshot the page's boot tables are needed: fetch them while Python starts.
-  if (!saved) for (const game of atBoot) fetchTables(game.tables);
+  if (!saved) {
+    Promise.race([cameWhole(first), python])
+      .catch(() => {})
+      .then(() => atBoot.forEach((game) => fetchTables(game.tables)));
+  }
   const [{ pyodide, restored }, archives] = await Promise.all([
     python,
     Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
