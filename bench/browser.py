@@ -5,7 +5,7 @@ too (its page, levels 1-5 on 9x9, and the time from a tap on a banned point to t
     .venv/bin/python bench/browser.py [--runs 5] [--positions 8] [--game both|unitile|nd] [--loads-only]
                                       [--json out.json]
     .venv/bin/python bench/browser.py --budgets 5,9,13 [--positions 6]
-    .venv/bin/python bench/browser.py --phone [--runs 1] [--window 60]
+    .venv/bin/python bench/browser.py --phone [--runs 1] [--window 60] [--site OTHER_BUILD]
 
 ``--phone``: only the first visit of each play page on a phone over 4G, on Debian's stock nginx with
 gzip_static on and off (bench/phone.py).
@@ -417,6 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--phone", action="store_true", help="only the first visits on the phone profile")
     parser.add_argument("--window", type=float, default=60.0, help="--phone: seconds watched per visit")
+    parser.add_argument("--site", type=Path, help="--phone: a site already built there (another version's)")
     args = parser.parse_args(argv)
     if args.phone and args.runs == 5:
         args.runs = 1
@@ -433,7 +434,8 @@ def main(argv: list[str] | None = None) -> int:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
                 results: dict[str, Any] = {"load_average": os.getloadavg(), "build_bytes": built.total_bytes}
                 if args.phone:
-                    results["phone"] = phone.phone_profile(browser, built.out, args.runs, args.window)
+                    site = args.site or built.out
+                    results["phone"] = phone.phone_profile(browser, site, args.runs, args.window)
                     args.game = "none"
                 if args.budgets:
                     sizes = [int(v) for v in args.budgets.split(",")]
