@@ -417,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--phone", action="store_true", help="only the first visits on the phone profile")
     parser.add_argument("--window", type=float, default=60.0, help="--phone: seconds watched per visit")
-    parser.add_argument("--site", type=Path, help="--phone: a site already built there (another version's)")
+    parser.add_argument("--site", type=Path, help="measure the site already built there (another version's)")
     args = parser.parse_args(argv)
     if args.phone and args.runs == 5:
         args.runs = 1
@@ -427,14 +427,18 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        built = build_module.build(Path(tmp) / "site")
-        server = serve_module.SiteServer(built.out).start()
+        if args.site:  # another build, as it is
+            site = args.site
+            total = sum(p.stat().st_size for p in site.rglob("*") if p.is_file() and p.suffix != ".gz")
+        else:
+            built = build_module.build(Path(tmp) / "site")
+            site, total = built.out, built.total_bytes
+        server = serve_module.SiteServer(site).start()
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-                results: dict[str, Any] = {"load_average": os.getloadavg(), "build_bytes": built.total_bytes}
+                results: dict[str, Any] = {"load_average": os.getloadavg(), "build_bytes": total}
                 if args.phone:
-                    site = args.site or built.out
                     results["phone"] = phone.phone_profile(browser, site, args.runs, args.window)
                     args.game = "none"
                 if args.budgets:
