@@ -536,9 +536,14 @@ def build(out: Path, salt: str = "") -> Built:
         },
         "puzzles": rel(puzzles),
         "files": sizes,
-        # The files the worker fetches that have a gzipped copy: it asks for the copy and inflates it
-        # itself, so a server that does not send the copies in their place sends no more.
-        "gzipped": [name for name in precompress(out, files) if name.startswith(WORKER_FETCHES)],
+        # The files the worker fetches that have a gzipped copy, with the copy's size: it asks for the
+        # copy and inflates it itself, so a server that does not send the copies in their place sends
+        # no more.
+        "gzipped": {
+            name: (out / f"{name}.gz").stat().st_size
+            for name in precompress(out, files)
+            if name.startswith(WORKER_FETCHES)
+        },
     }
     (out / "build.json").write_text(json.dumps(info, indent=1) + "\n")
     precache = ["./", *files, "build.json"]

@@ -103,7 +103,7 @@
  * @property {Record<string, BuildGame>} games
  * @property {string[]} [puzzles]
  * @property {Record<string, number>} files
- * @property {string[]} [gzipped] the files the worker fetches that have a gzipped copy (name.gz)
+ * @property {Record<string, number>} [gzipped] the files the worker fetches that have a gzipped copy (name.gz), with its size
  */
 
 /**

@@ -311,7 +311,7 @@ async function boot() {
   const runtime = Promise.all([importRuntime("pyodide.js"), importRuntime("pyodide.asm.js")]);
   runtime.catch(() => {}); // reported by startPython
   const info = await readBuildInfo();
-  keepFetched(info.version, Object.keys(info.files), info.gzipped || []);
+  keepFetched(info.version, Object.keys(info.files), Object.keys(info.gzipped || {}));
   const snapshotName = SNAPSHOT_PREFIX + info.version;
   const saved = await readSnapshot(snapshotName);
   /** @type {import("./wire.js").WorkerGame[]} */
@@ -321,8 +321,9 @@ async function boot() {
   const atBoot = pageGame && pageGame.tables_when === "boot" && pageGame.load_tables ? [pageGame] : [];
   if (!saved) {
     const needed = [...RUNTIME_DATA.map((name) => `pyodide/${name}`), ...info.python, ...atBoot.flatMap((g) => g.tables)];
-    const megabytes = needed.reduce((sum, path) => sum + (info.files[path] || 0), 0) / 1e6;
-    post({ type: "progress", text: `Loading the game… The first visit downloads up to ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
+    const packed = info.gzipped || {};
+    const megabytes = needed.reduce((sum, path) => sum + (packed[path] || info.files[path] || 0), 0) / 1e6;
+    post({ type: "progress", text: `Loading the game… The first visit downloads ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
   }
   // Pyodide's WebAssembly and standard library and unitile_py's archive at once, while Pyodide's
   // modules still load; the page's boot tables only once those have come (Python starts meanwhile),
