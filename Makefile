@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 SITE_OUT := build/site
 SITE := $(SITE_OUT)/build.json
-SITE_SOURCES := site/build.py site/compile_python.mjs $(shell find site/web unitile_py tables -type f -not -path '*/__pycache__/*' 2>/dev/null)
+SITE_SOURCES := site/build.py site/compile_python.mjs site/run_exercise.mjs site/exercise.py $(shell find site/web unitile_py tables -type f -not -path '*/__pycache__/*' 2>/dev/null)
 
 .PHONY: test lint tables serve site clean browser-check
 

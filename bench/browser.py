@@ -5,6 +5,10 @@ too (its page, levels 1-5 on 9x9, and the time from a tap on a banned point to t
     .venv/bin/python bench/browser.py [--runs 5] [--positions 8] [--game both|unitile|nd] [--loads-only]
                                       [--json out.json]
     .venv/bin/python bench/browser.py --budgets 5,9,13 [--positions 6]
+    .venv/bin/python bench/browser.py --phone [--runs 1] [--window 60] [--site OTHER_BUILD]
+
+``--phone``: only the first visit of each play page on a phone over 4G, on Debian's stock nginx with
+gzip_static on and off (bench/phone.py).
 
 ``--budgets``: only the worst time of Naked Diagonal's search levels 2-5 and of its hint per board
 size, in the worker (the Python time of the request, its slices summed, and the wall time from its
@@ -42,6 +46,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import phone  # noqa: E402
 from tests.browser.conftest import ARGS, CHROMIUM, load_site_module  # noqa: E402
 
 build_module = load_site_module("build")
@@ -410,19 +415,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--budgets", help="only the worst time per Naked Diagonal level and hint on these sizes (5,9,13)"
     )
+    parser.add_argument("--phone", action="store_true", help="only the first visits on the phone profile")
+    parser.add_argument("--window", type=float, default=60.0, help="--phone: seconds watched per visit")
+    parser.add_argument("--site", type=Path, help="measure the site already built there (another version's)")
     args = parser.parse_args(argv)
+    if args.phone and args.runs == 5:
+        args.runs = 1
     if not CHROMIUM.exists():
         print("bench/browser.py: /usr/bin/chromium is missing (apt-get install chromium)", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
-        built = build_module.build(Path(tmp) / "site")
-        server = serve_module.SiteServer(built.out).start()
+        if args.site:  # another build, as it is
+            site = args.site
+            total = sum(p.stat().st_size for p in site.rglob("*") if p.is_file() and p.suffix != ".gz")
+        else:
+            built = build_module.build(Path(tmp) / "site")
+            site, total = built.out, built.total_bytes
+        server = serve_module.SiteServer(site).start()
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-                results: dict[str, Any] = {"load_average": os.getloadavg(), "build_bytes": built.total_bytes}
+                results: dict[str, Any] = {"load_average": os.getloadavg(), "build_bytes": total}
+                if args.phone:
+                    results["phone"] = phone.phone_profile(browser, site, args.runs, args.window)
+                    args.game = "none"
                 if args.budgets:
                     sizes = [int(v) for v in args.budgets.split(",")]
                     results["nd_budgets"] = nd_budgets(browser, server, sizes, args.positions)
@@ -449,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average {load:.1f} before, {after:.1f} after (2 cores); build {size:.2f} MB")
     if args.budgets:
         print_budgets(results)
+    if args.phone:
+        phone.print_phone(results["phone"], args.window)
     if args.game not in ("nd", "none"):
         print_load("Unitile", results)
     if args.game not in ("unitile", "none"):

@@ -34,11 +34,14 @@ import gzip
 import hashlib
 import html
 import importlib.util
+import io
 import json
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,6 +67,9 @@ PYODIDE_FILES = {
 #: MB to 3.5 MB; the standard library and the tables are compressed already and get none).
 GZIP_MIN_BYTES = 1024
 GZIP_GAIN = 0.1
+#: The folders of the files the worker fetches (Pyodide, unitile_py, the tables): build.json's
+#: ``gzipped`` lists those that have a copy, which the worker asks for whatever the server.
+WORKER_FETCHES = ("pyodide/", "py/", "tables/")
 #: The source map comment at the end of pyodide.mjs: the map is not shipped, so it is dropped.
 SOURCE_MAP = re.compile(rb"\n//# sourceMappingURL=[^\n]*\n?$")
 #: The version of the ``pyodide`` npm package the site is built and tested with.
@@ -77,6 +83,15 @@ TABLE_KINDS = {"": "tables", "strategy": "strategy"}
 #: Precompiled Python (the standard library, unitile_py) is made once per input and kept here.
 CACHE = ROOT / "build" / "cache"
 COMPILE = ROOT / "site" / "compile_python.mjs"
+#: The tool that finds the standard library the site needs: Pyodide under node imports every module
+#: of unitile_py and runs both games' requests (site/exercise.py); the modules then imported are kept.
+EXERCISE_RUNNER = ROOT / "site" / "run_exercise.mjs"
+EXERCISE = ROOT / "site" / "exercise.py"
+#: Where Pyodide mounts its standard library zip: a module's ``__file__`` starts with it.
+STDLIB_MOUNT = re.compile(r"^/lib/python\d+\.zip/")
+#: Packages of the standard library zip shipped whole: Pyodide's own (its boot and its bridge to
+#: JavaScript import their parts when they need them).
+STDLIB_WHOLE = ("pyodide/", "_pyodide/")
 #: The fragments every page shares (not copied into the build themselves).
 FRAME = WEB / "frame"
 FRAME_MARK = re.compile(r"<!-- frame:([a-z]+) -->(?:\n(<!-- slot:.*?)<!-- /frame -->)?", re.S)
@@ -204,14 +219,16 @@ def _check_pyodide() -> None:
             raise BuildError(f"{PYODIDE_DIR / name} is missing: run `npm ci`")
 
 
-def _run_compile(what: str, args: list[str]) -> None:
+def _run_compile(what: str, args: list[str], script: Path = COMPILE, doing: str = "precompiling") -> str:
+    """Run a node ``script`` (default: the compiler) with ``args``; its output."""
     node = shutil.which("node")
     if node is None:
-        raise BuildError(f"node is needed to precompile {what}: install nodejs")
-    result = subprocess.run([node, str(COMPILE), *args], capture_output=True, text=True, check=False)
+        raise BuildError(f"node is needed for {doing} {what}: install nodejs")
+    result = subprocess.run([node, str(script), *args], capture_output=True, text=True, check=False)
     if result.returncode != 0:
         last = (result.stderr.strip().splitlines() or ["no output"])[-1]
-        raise BuildError(f"precompiling {what} failed: {last[:300]}")
+        raise BuildError(f"{doing} {what} failed: {last[:300]}")
+    return result.stdout
 
 
 def compiled_stdlib() -> Path:
@@ -226,6 +243,53 @@ def compiled_stdlib() -> Path:
         _run_compile("the Python standard library", ["stdlib", str(PYODIDE_DIR), str(partial)])
         partial.replace(cached)
     return cached
+
+
+def run_exercise(stdlib: Path) -> dict[str, Any]:
+    """Run site/exercise.py in Pyodide under node from the standard library zip ``stdlib``: every module
+    of unitile_py imported, both games' requests answered. Its counts and every module imported then,
+    with its file: ``{"counts": {...}, "modules": {name: file or None}}``."""
+    args = [str(PYODIDE_DIR), str(stdlib), str(ROOT / "unitile_py"), str(TABLES), str(EXERCISE)]
+    out = _run_compile("both games in Pyodide", args, EXERCISE_RUNNER, "running")
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def trimmed_stdlib() -> Path:
+    """The precompiled standard library cut to the modules the site imports (cached in build/cache):
+    those :func:`run_exercise` finds imported after running both games, and Pyodide's own packages
+    whole. Stored uncompressed: the build's gzipped copy of the whole zip is smaller than a zip of
+    deflated members."""
+    full = compiled_stdlib()
+    key = hashlib.sha256(full.name.encode() + EXERCISE_RUNNER.read_bytes() + EXERCISE.read_bytes())
+    for path in package_sources(ROOT / "unitile_py"):
+        key.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    cached = CACHE / f"python_stdlib-trimmed-{key.hexdigest()[:12]}.zip"
+    if not cached.exists():
+        files = run_exercise(full)["modules"].values()
+        wanted = {STDLIB_MOUNT.sub("", f) for f in files if f and STDLIB_MOUNT.match(f)}
+        wanted |= {f + "c" for f in wanted if f.endswith(".py")}
+        partial = cached.with_suffix(".partial")
+        with zipfile.ZipFile(full) as src, zipfile.ZipFile(partial, "w", zipfile.ZIP_STORED) as dst:
+            for info in src.infolist():
+                if info.filename in wanted or info.filename.startswith(STDLIB_WHOLE):
+                    kept = zipfile.ZipInfo(info.filename, info.date_time)
+                    dst.writestr(kept, src.read(info), zipfile.ZIP_STORED)
+        partial.replace(cached)
+    return cached
+
+
+def pack_python(folder: Path, package: str, target: Path) -> None:
+    """The ``package`` precompiled in ``folder`` as one tar archive at ``target`` (``unitile_py/...pyc``
+    members, no owner, no time: the same bytes for the same files), which the worker unpacks into
+    Python's file system: one request instead of one per module."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(target, "w", format=tarfile.USTAR_FORMAT) as tar:
+        for path in sorted(folder.rglob("*.pyc")):
+            member = tarfile.TarInfo(f"{package}/{path.relative_to(folder).as_posix()}")
+            data = path.read_bytes()
+            member.size, member.mode, member.mtime = len(data), 0o644, 0
+            tar.addfile(member, io.BytesIO(data))
 
 
 def package_sources(source: Path) -> list[Path]:
@@ -401,7 +465,7 @@ def _frame_pages(out: Path) -> None:
 
 def precompress(out: Path, names: list[str]) -> list[str]:
     """Write ``name.gz`` beside each of ``names`` (paths in ``out``) that gzip shrinks enough (see
-    GZIP_GAIN); returns the names of the copies. They are in neither build.json nor the service
+    GZIP_GAIN); returns the names that got one. They are in neither build.json nor the service
     worker's list: a server sends one in place of its original, which is what the browser caches."""
     written = []
     for name in names:
@@ -411,7 +475,7 @@ def precompress(out: Path, names: list[str]) -> list[str]:
         packed = gzip.compress(data, compresslevel=9, mtime=0)
         if len(packed) <= (1 - GZIP_GAIN) * len(data):
             (out / f"{name}.gz").write_bytes(packed)
-            written.append(f"{name}.gz")
+            written.append(name)
     return written
 
 
@@ -425,14 +489,16 @@ def build(out: Path, salt: str = "") -> Built:
     out.mkdir(parents=True)
     web = [p for p in _copy_tree(WEB, out, skip=FRAME) if p.name != "sw.js"]
     _frame_pages(out)
-    # unitile_py as bytecode for Pyodide's Python 3.14: importing compiles nothing in the browser.
-    python = _copy_tree(compiled_package(ROOT / "unitile_py"), out / "py" / "unitile_py", "*.pyc")
+    # unitile_py as bytecode for Pyodide's Python 3.14 (importing compiles nothing in the browser), in
+    # one archive.
+    python = [out / "py" / "unitile_py.tar"]
+    pack_python(compiled_package(ROOT / "unitile_py"), "unitile_py", python[0])
     registered = games()
     shipped = {game.key: game_files(game, out) for game in registered}
     # Both games' puzzles (tables/puzzles/*.json, from python -m pipeline puzzles and nd-puzzles).
     puzzles = _copy_tree(PUZZLES, out / "tables" / "puzzles", "*.json") if PUZZLES.is_dir() else []
     runtime = []
-    stdlib = compiled_stdlib()
+    stdlib = trimmed_stdlib()
     for name, vendored in PYODIDE_FILES.items():
         target = out / "pyodide" / vendored
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -470,6 +536,14 @@ def build(out: Path, salt: str = "") -> Built:
         },
         "puzzles": rel(puzzles),
         "files": sizes,
+        # The files the worker fetches that have a gzipped copy, with the copy's size: it asks for the
+        # copy and inflates it itself, so a server that does not send the copies in their place sends
+        # no more.
+        "gzipped": {
+            name: (out / f"{name}.gz").stat().st_size
+            for name in precompress(out, files)
+            if name.startswith(WORKER_FETCHES)
+        },
     }
     (out / "build.json").write_text(json.dumps(info, indent=1) + "\n")
     precache = ["./", *files, "build.json"]
@@ -479,7 +553,7 @@ def build(out: Path, salt: str = "") -> Built:
             raise BuildError(f"site/web/sw.js has no {key} placeholder")
         sw = sw.replace(key, value)
     (out / "sw.js").write_text(sw)
-    precompress(out, [*files, "build.json", "sw.js"])
+    precompress(out, ["build.json", "sw.js"])
     total = sum(sizes.values()) + (out / "build.json").stat().st_size + len(sw.encode())
     return Built(out, version, (*files, "build.json", "sw.js"), total)
 

@@ -3,10 +3,12 @@
 //
 //   node site/compile_python.mjs stdlib PYODIDE_DIR OUT.zip
 //     python_stdlib.zip ships sources only, which every start would compile (cost: site/README.md).
-//     Writes a copy of the zip with every module as .pyc; other files are copied unchanged.
+//     Writes a copy of the zip with every module as .pyc; other files are copied unchanged. The
+//     library is compiled as `python -OO` would (no docstrings, no asserts): a first visit downloads
+//     its modules, and no module the site imports reads a docstring (unitile_py keeps its asserts).
 //   node site/compile_python.mjs package PYODIDE_DIR STDLIB.zip SRC_DIR OUT_DIR
 //     Every SRC_DIR/**/*.py as OUT_DIR/**/*.pyc, subpackages included (a sourceless package:
-//     Python imports the .pyc directly).
+//     Python imports the .pyc directly), without docstrings (their asserts kept).
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -24,10 +26,21 @@ if (mode === "package") options.stdLibURL = path.resolve(rest[0]);
 const pyodide = await loadPyodide(options);
 
 const PYC = `
-import importlib.util, marshal
+import ast, importlib.util, marshal
 
-def pyc(source: bytes, name: str) -> bytes:
-    code = compile(source, name, "exec", dont_inherit=True)
+def without_docstrings(source: bytes, name: str) -> ast.Module:
+    """The module's tree without its docstrings (a browser reads none; the asserts stay)."""
+    tree = ast.parse(source, name)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = node.body[0] if node.body else None
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                node.body = node.body[1:] or [ast.Pass(lineno=first.lineno, col_offset=first.col_offset)]
+    return tree
+
+def pyc(source: bytes, name: str, optimize: int = -1, docstrings: bool = True) -> bytes:
+    tree = source if docstrings else without_docstrings(source, name)
+    code = compile(tree, name, "exec", dont_inherit=True, optimize=optimize)
     # PEP 552 header: magic, flags=1 (hash-based, not checked against a source), source hash.
     header = importlib.util.MAGIC_NUMBER + (1).to_bytes(4, "little") + importlib.util.source_hash(source)
     return header + marshal.dumps(code)
@@ -47,7 +60,7 @@ with zipfile.ZipFile("/tmp/stdlib-in.zip") as src, zipfile.ZipFile(
     for info in src.infolist():
         data = src.read(info)
         if info.filename.endswith(".py"):
-            dst.writestr(zipfile.ZipInfo(info.filename + "c", info.date_time), pyc(data, info.filename), zipfile.ZIP_DEFLATED)
+            dst.writestr(zipfile.ZipInfo(info.filename + "c", info.date_time), pyc(data, info.filename, 2), zipfile.ZIP_DEFLATED)
             compiled += 1
         else:
             dst.writestr(info, data)
@@ -72,7 +85,7 @@ f"{compiled} modules compiled, {copied} files copied"
       if (!entry.name.endsWith(".py")) continue;
       const name = path.relative(src, source).split(path.sep).join("/");
       pyodide.globals.set("_source", pyodide.toPy(new Uint8Array(fs.readFileSync(source))));
-      const bytes = pyodide.runPython(`pyc(bytes(_source), ${JSON.stringify(name)})`);
+      const bytes = pyodide.runPython(`pyc(bytes(_source), ${JSON.stringify(name)}, docstrings=False)`);
       fs.writeFileSync(path.join(to, entry.name + "c"), bytes.toJs());
       bytes.destroy();
       count += 1;

@@ -440,6 +440,7 @@ def test_a_missing_puzzle_file_is_one_line(browser: Any, site_dir: Path, tmp_pat
     served = tmp_path / "site"
     shutil.copytree(site_dir, served)
     (served / "tables" / "puzzles" / "unitile-5x5.json").unlink()
+    (served / "tables" / "puzzles" / "unitile-5x5.json.gz").unlink()  # the worker would inflate it
     server = serve_module.SiteServer(served).start()
     s = make_context(browser, server.url)
     try:

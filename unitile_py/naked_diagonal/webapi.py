@@ -69,6 +69,16 @@ def plain_game(g: Game, upto: int | None = None) -> dict[str, Any]:
     return {"size": g.grid.n, "start": None if empty else str(start), "moves": [g.name_of(m) for m in moves]}
 
 
+def manifest_alone(n: int) -> bool:
+    """Whether the n x n board's folder of tables or strategy holds its ``manifest.json`` and no other
+    file (the site's worker fetches the others when a game of that size asks for them)."""
+    folder = default_root() / f"{n}x{n}"
+    try:
+        return [p.name for p in folder.iterdir()] == ["manifest.json"]
+    except OSError:
+        return False
+
+
 class Api(service.Service[Game]):
     """Naked Diagonal's game service for the page."""
 
@@ -87,10 +97,11 @@ class Api(service.Service[Game]):
         5x5) to the winner it proves (``"red"`` or ``"blue"``); ``table_sizes`` the sizes whose tables
         give the analysis and the review."""
         # Sizes whose tables or strategy are damaged are not offered (a lookup would say so at the first
-        # move).
+        # move). A folder that holds its manifest alone is offered unchecked: the site's worker writes a
+        # board's other files with its first request of that size (site/web/js/worker.js).
         tables = solved_sizes()
-        perfect = [n for n in perfect_sizes() if n in SIZES
-                   and not (tables_problem(n) if n in tables else strategy_problem(n))]
+        perfect = [n for n in perfect_sizes() if n in SIZES and not (
+            None if manifest_alone(n) else tables_problem(n) if n in tables else strategy_problem(n))]
         proofs = {str(n): winner_of(n) for n in strategy_sizes() if n in perfect and n not in solved_sizes()}
         return {
             "sizes": list(SIZES),
@@ -454,4 +465,4 @@ STEPS: dict[str, Callable[..., Steps[Any]]] = {
     "load": warmed(API.load, None, side=False, of_record=True),
 }
 
-__all__ = ["API", "OPS", "SIZES", "STEPS", "Api", "plain_game"]
+__all__ = ["API", "OPS", "SIZES", "STEPS", "Api", "manifest_alone", "plain_game"]

@@ -1,6 +1,8 @@
 // Registers the service worker (offline play) and offers a reload when a new version has been
 // installed. Shared by every page; the game page calls it once the board is playable, so the first
-// visit's downloads are not slowed down (the worker then revalidates files the browser already has).
+// visit's downloads are not slowed down. Once the page is idle it asks the service worker for the
+// offline copy (sw.js: the files not yet kept, at low priority), and says in one quiet line, under
+// the footer, when both games are available offline (body[data-offline="ready"]).
 
 let updateRequested = false;
 
@@ -13,6 +15,30 @@ function offerUpdate(waiting) {
     updateRequested = true;
     waiting.postMessage({ type: "skip-waiting" });
   };
+}
+
+/** When the page has nothing else to do (or after a few seconds at most). */
+function whenIdle() {
+  return new Promise((resolve) => {
+    if ("requestIdleCallback" in window) window.requestIdleCallback(() => resolve(undefined), { timeout: 5000 });
+    else setTimeout(resolve, 1000);
+  });
+}
+
+function offlineReady() {
+  document.body.dataset.offline = "ready";
+  const note = document.getElementById("offline-note");
+  if (note) note.hidden = false;
+}
+
+/** Ask the active service worker for the offline copy once the page is idle; show its end. */
+async function askForTheCopy() {
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data && event.data.type === "offline-ready") offlineReady();
+  });
+  const registration = await navigator.serviceWorker.ready;
+  await whenIdle();
+  if (registration.active) registration.active.postMessage({ type: "offline-copy" });
 }
 
 export async function registerServiceWorker() {
@@ -40,5 +66,6 @@ export async function registerServiceWorker() {
     if (document.visibilityState === "visible") registration.update().catch(() => {});
   });
   window.unitileRegistration = registration;
+  askForTheCopy().catch((error) => console.warn("no offline copy:", error));
   return registration;
 }

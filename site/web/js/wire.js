@@ -94,8 +94,8 @@
 // ----- build.json (site/build.py) ------------------------------------------------------------------
 
 /**
- * The build: its version, the .pyc files of unitile_py, each game by key, the puzzle files and every
- * file's size in bytes.
+ * The build: its version, the archives of Python modules (unitile_py's .pyc in one tar, unpacked
+ * under the worker's home), each game by key, the puzzle files and every file's size in bytes.
  * @typedef {object} BuildInfo
  * @property {string} version
  * @property {string} [pyodide]
@@ -103,12 +103,14 @@
  * @property {Record<string, BuildGame>} games
  * @property {string[]} [puzzles]
  * @property {Record<string, number>} files
+ * @property {Record<string, number>} [gzipped] the files the worker fetches that have a gzipped copy (name.gz), with its size
  */
 
 /**
  * A game of build.json: its request prefix, the modules the worker imports before its snapshot, its
- * table files, when they are written ("boot": loaded by its ``load_tables`` request and kept in the
- * snapshot; else on the game's first request).
+ * table files, when they are written ("boot": all loaded by its ``load_tables`` request, on its page
+ * while Python starts, and kept in the snapshot; else those of the board a request names, at that
+ * request).
  * @typedef {object} BuildGame
  * @property {string} name
  * @property {string} prefix

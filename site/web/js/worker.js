@@ -4,6 +4,7 @@
 // what it preloads, fetches and loads for each comes from build.json. The page never waits on Python.
 // The messages each way and build.json are typed in wire.js.
 import { fileProblem } from "./hosting.js";
+import { OFFLINE_PREFIX, cameWhole, fetchAhead, keepFetched, untar } from "./worker-files.js";
 
 const BASE = new URL("../", import.meta.url);
 const PYODIDE = new URL("pyodide/", BASE);
@@ -177,42 +178,67 @@ function writeFiles(pyodide, paths, contents) {
 }
 
 // Each game's table files (build.json's games[key].tables), written into Python's file system at the
-// same place under HOME, where its service reads them. A game whose tables_when is "boot" has them
-// written while the interpreter starts, loaded by its load_tables request and removed again (they are
-// in memory then, and in the snapshot); any other game on its first request (so a page of one game
-// never loads another's tables of perfect play or stored proofs). The page's own game
-// (the worker's ?game=) has its files fetched while Python starts. Without them a game plays on
-// without what they give (its info says so), and its next request tries again.
-/** @type {Map<string, Promise<Uint8Array[]>>} game key -> promise of its files' bytes */
-const fetched = new Map();
-/** @type {Map<string, Promise<void>>} game key -> promise of its files written */
-const written = new Map();
-/** @param {import("./wire.js").WorkerGame} game */
-function fetchTables(game) {
-  if (!fetched.has(game.key)) {
-    const contents = Promise.all(game.tables.map((path) => fetchOk(path, "bytes")));
-    contents.catch(() => {}); // reported when the files are needed
-    fetched.set(game.key, contents);
+// same place under HOME, where its service reads them, and only when a game on that board needs them.
+// A game whose tables_when is "boot" (Unitile) has all its files loaded by its load_tables request,
+// then removed again (they are in memory then, and in the snapshot): on its page while the
+// interpreter starts, on another page at its first request. Any other game (Naked Diagonal) gets, at
+// a request, the manifests of every board (its service lists the sizes with tables from them) and the
+// files of the board the request names (args.game.size or args.size: 4 -> its 4x4 folder), so a 9x9
+// game fetches no table and the 5x5 strategy comes with the first 5x5 request. Without them a game
+// plays on without what they give (its info says so), and its next request tries again.
+/** @type {Map<string, Promise<Uint8Array>>} path -> its bytes */
+const tableBytes = new Map();
+/** @param {string} path */
+function fetchTable(path) {
+  if (!tableBytes.has(path)) {
+    const bytes = fetchOk(path, "bytes");
+    bytes.catch(() => tableBytes.delete(path)); // tried again at the next request
+    tableBytes.set(path, bytes);
   }
-  return fetched.get(game.key);
+  return tableBytes.get(path);
 }
+/** @param {string[]} paths */
+function fetchTables(paths) {
+  const contents = Promise.all(paths.map(fetchTable));
+  contents.catch(() => {}); // reported when the files are needed
+  return contents;
+}
+
+const BOARD_FOLDER = /\/(\d+x\d+)\//;
 /**
+ * The files of a game's tables a request needs (see above).
+ * @param {import("./wire.js").WorkerGame} game
+ * @param {import("./wire.js").Args} [args]
+ */
+function tableFiles(game, args) {
+  if (game.tables_when === "boot") return game.tables;
+  const played = args && typeof args.game === "object" && args.game !== null ? /** @type {{size?: unknown}} */ (args.game).size : undefined;
+  const size = args ? (played ?? args.size) : undefined;
+  return game.tables.filter((path) => {
+    if (path.endsWith("/manifest.json")) return true;
+    const board = BOARD_FOLDER.exec(path);
+    return board !== null && Number.isInteger(size) && board[1] === `${size}x${size}`;
+  });
+}
+
+/** @type {Set<string>} the table files written into Python's file system */
+const written = new Set();
+/**
+ * Write the files of a game's tables a request needs (once each).
  * @param {Pyodide} pyodide
  * @param {import("./wire.js").WorkerGame} game
+ * @param {import("./wire.js").Args} [args]
  */
-function tablesWritten(pyodide, game) {
-  if (!written.has(game.key)) {
-    const done = fetchTables(game).then(
-      (contents) => writeFiles(pyodide, game.tables, contents),
-      (error) => {
-        console.warn(`${game.name}'s tables are missing:`, error.message);
-        fetched.delete(game.key);
-        written.delete(game.key);
-      },
-    );
-    written.set(game.key, done);
+async function tablesWritten(pyodide, game, args) {
+  const paths = tableFiles(game, args).filter((path) => !written.has(path));
+  if (!paths.length) return;
+  try {
+    const contents = await fetchTables(paths);
+    writeFiles(pyodide, paths, contents);
+    for (const path of paths) written.add(path);
+  } catch (error) {
+    console.warn(`${game.name}'s tables are missing:`, error.message);
   }
-  return written.get(game.key);
 }
 
 // The games' puzzle files (build.json's puzzles: tables/puzzles/*.json), fetched and written on the
@@ -238,7 +264,17 @@ function puzzlesWritten(pyodide, paths) {
 async function readBuildInfo() {
   const url = new URL("build.json", BASE);
   try {
-    return JSON.parse(await fetchOk("build.json", "text"));
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`build.json: HTTP ${response.status}`);
+    const copy = response.clone();
+    /** @type {import("./wire.js").BuildInfo} */
+    const info = JSON.parse(await response.text());
+    // Kept for the offline copy too (see keepFetched), unless the service worker's cache gave it.
+    caches
+      .open(OFFLINE_PREFIX + info.version)
+      .then(async (cache) => (await cache.match(url.href)) || cache.put(url.href, copy))
+      .catch(() => {});
+    return info;
   } catch (error) {
     throw new Error((await fileProblem(url, "json", BASE)) || `build.json: ${error.message}`, { cause: error });
   }
@@ -258,40 +294,59 @@ function fileTimes(started) {
   ]);
 }
 
+/**
+ * Whether a game with tables loaded at boot has them in the interpreter (a snapshot made on another
+ * game's page has not): its info request says so.
+ * @param {(op: string, args?: object) => any} call
+ * @param {import("./wire.js").WorkerGame} game
+ */
+function tablesLoaded(call, game) {
+  const info = call(game.prefix + "info");
+  return Boolean(info.ok && info.result && info.result.tables);
+}
+
 async function boot() {
   const started = performance.now();
   // Pyodide's modules at once: starting the interpreter is the longest part of a first visit.
   const runtime = Promise.all([importRuntime("pyodide.js"), importRuntime("pyodide.asm.js")]);
   runtime.catch(() => {}); // reported by startPython
   const info = await readBuildInfo();
+  keepFetched(info.version, Object.keys(info.files), Object.keys(info.gzipped || {}));
   const snapshotName = SNAPSHOT_PREFIX + info.version;
   const saved = await readSnapshot(snapshotName);
-  if (!saved) {
-    const megabytes = Object.values(info.files).reduce((a, b) => a + b, 0) / 1e6;
-    post({ type: "progress", text: `Loading the game… The first visit downloads ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
-  }
-  const python = startPython(runtime, snapshotName, saved);
-  python.catch(() => {}); // reported below
-  // The other files once Pyodide has asked for its WebAssembly and standard library, so that the
-  // server's few connections (six over HTTP/1.1) serve those first, not 60 small files before them.
-  await runtime.catch(() => {});
-  await new Promise((resolve) => setTimeout(resolve, 0));
   /** @type {import("./wire.js").WorkerGame[]} */
   const games = Object.entries(info.games || {}).map(([key, game]) => ({ key, ...game }));
-  const atBoot = games.filter((game) => game.tables_when === "boot");
-  const pageGame = new URL(import.meta.url).searchParams.get("game");
-  // Without a snapshot the boot tables are needed: fetch them, and the page's game's, while Python starts.
-  for (const game of games) {
-    if ((!saved && game.tables_when === "boot") || (game.key === pageGame && game.tables_when !== "boot")) {
-      fetchTables(game);
-    }
+  const pageGame = games.find((game) => game.key === new URL(import.meta.url).searchParams.get("game"));
+  // The page's game's tables when it loads them at boot (Unitile's page; the others' on their first request).
+  const atBoot = pageGame && pageGame.tables_when === "boot" && pageGame.load_tables ? [pageGame] : [];
+  if (!saved) {
+    const needed = [...RUNTIME_DATA.map((name) => `pyodide/${name}`), ...info.python, ...atBoot.flatMap((g) => g.tables)];
+    const packed = info.gzipped || {};
+    const megabytes = needed.reduce((sum, path) => sum + (packed[path] || info.files[path] || 0), 0) / 1e6;
+    post({ type: "progress", text: `Loading the game… The first visit downloads ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
   }
-  const [{ pyodide, restored }, sources] = await Promise.all([
+  // Pyodide's WebAssembly and standard library and unitile_py's archive at once, while Pyodide's
+  // modules still load; the page's boot tables only once those have come (Python starts meanwhile),
+  // so that they do not share the network with what the interpreter needs first.
+  const first = [...RUNTIME_DATA.map((name) => `pyodide/${name}`), ...info.python];
+  fetchAhead(first);
+  const python = startPython(runtime, snapshotName, saved);
+  python.catch(() => {}); // reported below
+  if (!saved) {
+    Promise.race([cameWhole(first), python])
+      .catch(() => {})
+      .then(() => atBoot.forEach((game) => fetchTables(game.tables)));
+  }
+  const [{ pyodide, restored }, archives] = await Promise.all([
     python,
     Promise.all(info.python.map((path) => fetchOk(path, "bytes"))),
   ]);
   const pythonReady = performance.now();
-  writeFiles(pyodide, info.python, sources);
+  // unitile_py, one archive (py/unitile_py.tar), unpacked under HOME.
+  for (const archive of archives) {
+    const members = untar(archive);
+    writeFiles(pyodide, members.map(([path]) => path), members.map(([, bytes]) => bytes));
+  }
   let snapshot = null;
   /** @type {Partial<import("./wire.js").Timings>} */
   const steps = {}; // milliseconds since the worker started, for bench/browser.py
@@ -302,22 +357,26 @@ if ${JSON.stringify(HOME)} not in sys.path:
 from unitile_py import webapi
 `);
   const call = (op, args = {}) => JSON.parse(pyodide.globals.get("webapi").handle(JSON.stringify({ op, args })));
+  /** @param {import("./wire.js").WorkerGame} game */
+  const loadTables = async (game) => {
+    const contents = await fetchTables(game.tables);
+    writeFiles(pyodide, game.tables, contents);
+    try {
+      const loaded = call(game.prefix + game.load_tables, { directory: `${HOME}/tables`, check_records: false });
+      if (!loaded.ok) throw new Error(loaded.error); // damaged tables: their one line, whole
+    } finally {
+      for (const path of game.tables) pyodide.FS.unlink(`${HOME}/${path}`);
+    }
+  };
   if (!restored) {
-    // A fresh interpreter: import the games, load the boot tables, then keep a snapshot of all that.
-    const contents = await Promise.all(atBoot.map((game) => fetchTables(game)));
+    // A fresh interpreter: import the games, load the page's boot tables, then keep a snapshot of all that.
+    await Promise.all(atBoot.map((game) => fetchTables(game.tables)));
     steps.fetched = performance.now() - started;
     post({ type: "progress", text: "Setting up the board…" });
     const preloaded = call("preload");
     if (!preloaded.ok) throw new Error(preloaded.error);
     steps.imported = performance.now() - started;
-    atBoot.forEach((game, i) => {
-      writeFiles(pyodide, game.tables, contents[i]);
-      if (game.load_tables && game.tables.length) {
-        const loaded = call(game.prefix + game.load_tables, { directory: `${HOME}/tables`, check_records: false });
-        if (!loaded.ok) throw new Error(loaded.error); // damaged tables: their one line, whole
-      }
-      for (const path of game.tables) pyodide.FS.unlink(`${HOME}/${path}`);
-    });
+    for (const game of atBoot) await loadTables(game);
     steps.tables = performance.now() - started;
     try {
       snapshot = pyodide.makeMemorySnapshot();
@@ -325,7 +384,13 @@ from unitile_py import webapi
       console.warn("no interpreter snapshot:", error);
     }
     steps.snapshot = performance.now() - started;
+  } else {
+    // A snapshot made on another game's page lacks this page's boot tables.
+    for (const game of atBoot) if (!tablesLoaded(call, game)) await loadTables(game);
   }
+  /** @type {Map<string, Promise<void>>} game key -> its boot tables loaded (a game of another page) */
+  const bootTables = new Map();
+  for (const game of atBoot) bootTables.set(game.key, Promise.resolve());
   const webapi = pyodide.globals.get("webapi");
   const handle = webapi.handle;
   const start = webapi.start;
@@ -342,7 +407,23 @@ from unitile_py import webapi
     timings: { python: pythonReady - started, ...steps, total: finished - started, restored, files: fileTimes(started) },
     version: info.version,
     games,
-    tables: (game) => tablesWritten(pyodide, game),
+    /**
+     * @param {import("./wire.js").WorkerGame} game
+     * @param {import("./wire.js").Args} args
+     */
+    tables: (game, args) => {
+      if (game.tables_when !== "boot") return tablesWritten(pyodide, game, args);
+      if (!game.load_tables || !game.tables.length) return Promise.resolve();
+      if (!bootTables.has(game.key)) {
+        const done = tablesLoaded(call, game) ? Promise.resolve() : loadTables(game);
+        done.catch((error) => {
+          console.warn(`${game.name}'s tables are missing:`, error.message);
+          bootTables.delete(game.key);
+        });
+        bootTables.set(game.key, done.catch(() => {}));
+      }
+      return bootTables.get(game.key);
+    },
     puzzles: () => puzzlesWritten(pyodide, info.puzzles || []),
   };
 }
@@ -441,8 +522,8 @@ self.addEventListener("message", async (/** @type {MessageEvent<import("./wire.j
   try {
     let games, tables, puzzles;
     ({ start, pace, games, tables, puzzles } = await ready);
-    const game = games.find((g) => g.tables_when !== "boot" && g.prefix && op.startsWith(g.prefix));
-    if (game) await tables(game);
+    const game = games.find((g) => g.prefix && op.startsWith(g.prefix));
+    if (game) await tables(game, args);
     if (op.includes("puzzle")) await puzzles();
   } catch (error) {
     post({ type: "reply", id, ok: false, error: "Python did not start" });

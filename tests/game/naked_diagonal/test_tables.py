@@ -322,3 +322,18 @@ def test_damaged_tables_are_said_to_be_damaged(damaged_root: Path, how: str) -> 
     game = Api().new_game(4)
     with pytest.raises(NakedDiagonalError, match=r"^tables damaged: tables naked-diagonal 4x4: "):
         Api().computer_move(game, 6, 1)
+
+
+def test_a_board_whose_folder_holds_its_manifest_alone_is_offered_unchecked(damaged_root: Path) -> None:
+    """The site's worker writes a board's files with its first request of that size (issue 50): until
+    then the folder holds its manifest alone, and nd_info offers level 6 there all the same; a folder
+    with some of its files is checked as before."""
+    for folder in (damaged_root / "4x4", damaged_root / "5x5"):
+        for path in folder.iterdir():
+            if path.name != "manifest.json":
+                path.unlink()
+    info = Api().info()
+    assert {3, 4, 5} <= set(info["perfect_sizes"]) and info["proof_sizes"].get("5") == "red"
+    assert 4 in info["table_sizes"]
+    (damaged_root / "4x4" / "t05.bin").write_bytes(b"damaged")
+    assert 4 not in Api().info()["perfect_sizes"]
