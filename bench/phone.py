@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -132,3 +133,9 @@ def print_phone(results: dict[str, Any], window: float) -> None:
             )
             steps = {k: round(statistics.median(v["worker"][k] for v in visits)) for k in visits[0]["worker"]}
             print(f"<!-- {name}, gzip_static {setting}: the worker's steps, ms since it started: {steps} -->")
+
+
+if __name__ == "__main__":  # the same as bench/browser.py --phone (its options)
+    from bench import browser
+
+    sys.exit(browser.main(["--phone", *sys.argv[1:]]))

@@ -80,6 +80,8 @@ SMOKE: dict[str, tuple[list[str], str]] = {
                   r"unitile 5x5 random: (.|\n)*naked diagonal 4x4: (.|\n)*worst: [\d.]+ s of CPU"),
     "browser.py": (["--runs", "1", "--positions", "1"], r"\d+(\.\d+)? ?(ms|s)"),
     "pyodide_runner.py": (["--help"], r"usage: pyodide_runner.py"),
+    # bench/browser.py --phone (about a minute a setting: not a smoke run); its options parse.
+    "phone.py": (["--help"], r"--phone(.|\n)*--window"),
     # Its real runs are tests/browser/test_lighthouse.py's.
     "lighthouse.py": (["--help"], r"--pages"),
 }
