@@ -262,10 +262,18 @@ class WrongTypes(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class QueuedServer(http.server.ThreadingHTTPServer):
+    """A threading server whose queue of connections waiting to be accepted is as long as a real
+    server's: the worker asks for its large files at once, and under load the default queue of five
+    refused some (CI's run: the check of a wrong type then could not fetch the file)."""
+
+    request_queue_size = 128
+
+
 @contextmanager
 def wrong_types_server(root: Path, wrong: set[str], content_type: str) -> Iterator[str]:
     handler = type_handler(wrong, content_type)
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
+    httpd = QueuedServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     try:

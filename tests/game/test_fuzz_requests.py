@@ -100,14 +100,15 @@ def cpu_of(function: Callable[..., Any], *args: Any) -> float:
 
 @pytest.fixture(autouse=True)
 def cpu_bound() -> Iterator[None]:
-    """Every request a test found over its CPU bound, run again three times, each run beside one of
+    """The first eight requests a test found over its CPU bound (a slow machine finds dozens, each as
+    telling as the next), each run again three times, each run beside one of
     :data:`REFERENCE`: the best of its runs may cost at most :data:`REFERENCE_RATIO` times the best of
     the reference's, scaled by its bound (a ratio measured in one run holds on a slower machine, and
     two cores shared by several jobs make any one measurement twice as long now and then)."""
     SLOW.clear()
     yield
     over = []
-    for again, limit, what in SLOW[:20]:
+    for again, limit, what in SLOW[:8]:
         pairs = [(again(), cpu_of(handle, REFERENCE)) for _ in range(3)]
         best = min(run for run, _ in pairs)
         allowed = min(reference for _, reference in pairs) * REFERENCE_RATIO * limit / CPU_LIMIT

@@ -20,10 +20,15 @@ export async function fileProblem(url, kind, base) {
   const href = url.origin + url.pathname; // without the worker's ?game=
   const name = href.startsWith(base.href) ? href.slice(base.href.length) : url.pathname;
   let response;
-  try {
-    response = await fetch(url, { cache: "no-store" });
-  } catch {
-    return null;
+  // A refused or reset connection (a busy server's full queue) is tried again before the check gives
+  // up: only a server that never answers leaves the browser's own words.
+  for (let attempt = 0; !response; attempt++) {
+    try {
+      response = await fetch(url, { cache: "no-store" });
+    } catch {
+      if (attempt === 2) return null;
+      await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+    }
   }
   if (!response.ok) {
     return `the server has no ${name} (HTTP ${response.status}): copy the whole build/site folder.`;
