@@ -117,6 +117,14 @@ def judge(
     return None
 
 
+def unsound(check: Check, p: Puzzle) -> str | None:
+    """What ``check`` finds wrong with ``p`` (its :class:`GameError`'s line too), or None."""
+    try:
+        return check(p)
+    except GameError as exc:
+        return str(exc)
+
+
 @dataclass(frozen=True)
 class PuzzleSet:
     """The checked puzzles of one game and board."""
@@ -166,10 +174,7 @@ class PuzzleSet:
                 raise bad(f"puzzle {i} repeats puzzle {seen[pos]} ({pos[:40]!r})")
             seen[pos] = i
             puzzle = Puzzle(i, pos, sol, dist, grade)
-            try:
-                why = check(puzzle) if check is not None else None
-            except GameError as exc:
-                why = str(exc)
+            why = unsound(check, puzzle) if check is not None else None
             if why is not None:
                 raise bad(f"puzzle {i}: {why}")
             out.append(puzzle)
@@ -242,10 +247,7 @@ class Shelf:
         sound = self._sound.setdefault(board, set())
         check = self.check_for(board) if self.check_for is not None and p.index not in sound else None
         if check is not None:
-            try:
-                why = check(p)
-            except GameError as exc:
-                why = str(exc)
+            why = unsound(check, p)
             if why is not None:
                 raise GameError(f"puzzles {self.game} {board} is damaged: puzzle {p.index}: {why}")
             sound.add(p.index)
