@@ -266,3 +266,12 @@ def test_no_production_module_imports_tests() -> None:
                 if imported.split(".")[0] == "tests":
                     offenders.append(f"{name} imports {imported}")
     assert sorted(set(offenders)) == []
+
+
+def test_the_legality_engine_is_a_module_of_its_own() -> None:
+    """``naked_diagonal.legality`` holds the engine alone: the bans and their words, the culprit search
+    and the witness repairs are modules of their own, which it imports, and it stays small."""
+    path = module_files()["unitile_py.naked_diagonal.legality"]
+    assert len(path.read_text().splitlines()) <= 450
+    parts = {f"unitile_py.naked_diagonal.{m}" for m in ("bans", "culprit", "candidate_repair")}
+    assert parts <= import_graph()["unitile_py.naked_diagonal.legality"]

@@ -7,7 +7,7 @@ clean fillings of ``M``) and decides each candidate ``(p, X)`` by the first of:
 
 1. *cover*: some witness, with ``p`` recoloured ``X`` and moved to the front, is still clean; only the
    four 2x2 blocks around ``p`` can spoil that;
-2. *repair*: a witness changed locally around ``p`` (:func:`witness.repair`) becomes clean;
+2. *repair*: a witness changed locally around ``p`` (:mod:`.candidate_repair`) becomes clean;
 3. a quick exact NDE proof for a part of ``M - {p}`` (dead point, small relaxation window): illegal;
 4. a repair with each neighbour of ``p`` placed second in each colour;
 5. the exact solver on the parts of ``M - {p}``.
@@ -39,17 +39,13 @@ from ..mcts import Steps, finish
 from .areas import Solver
 from .bans import Ban, LeavesNDE, NakedDiagonal, Occupied, banned, why
 from .cache import UntrackedCache
+from .candidate_repair import REPAIR_LIMIT, repair_bases, repaired, repaired_pair
 from .construct import constructions
 from .culprit import culprit_of
 from .grid import Grid
 from .position import Position
 from .rules import forming, forms
-from .witness import BLUE_CODE, RED_CODE, Timeline, Witness, clean_at, covers, repair, replay
-
-#: Most points a local repair of a witness may change for one candidate.
-REPAIR_LIMIT = 40
-#: How many witnesses a candidate's local repair may start from.
-REPAIR_BASES = 3
+from .witness import BLUE_CODE, RED_CODE, Timeline, Witness, covers, replay
 
 
 class RegionInfo(NamedTuple):
@@ -155,11 +151,9 @@ class Engine:
                     continue
                 if self._quick_nde(area, red, blue, p, colour):
                     continue
-                fixed = self._repaired(area, p, code, _bases(lines, REPAIR_BASES), REPAIR_LIMIT)
-                if fixed is None:
-                    fixed = self._repaired(area, p, code, lines, 2 * REPAIR_LIMIT)
-                if fixed is None:
-                    fixed = self._repaired_pair(area, p, code, _bases(lines, REPAIR_BASES))
+                fixed = (repaired(g, area, p, code, repair_bases(lines), check=self.check)
+                         or repaired(g, area, p, code, lines, 2 * REPAIR_LIMIT, self.check)
+                         or repaired_pair(g, area, p, code, repair_bases(lines), self.check))
                 if fixed is not None:
                     self.repairs += 1
                     legal[code - 1] |= 1 << p
@@ -179,54 +173,16 @@ class Engine:
                 yield
         return RegionInfo(True, legal[0], legal[1])
 
-    def _repaired(self, area: int, p: int, code: int, bases: list[Timeline], limit: int) -> Timeline | None:
-        """A filling of ``area`` that starts with colour ``code`` on ``p``, by repairing a witness."""
-        g = self.grid
-        bit = 1 << p
-        for base in bases:
-            line = base.with_first(p, code)
-            if repair(g, area, line, g.dilate8(bit) & area & ~bit, bit, limit):
-                return self._checked(line, area, p)
-        return None
-
-    def _checked(self, line: Timeline, area: int, p: int) -> Timeline:
-        """A repaired timeline, replayed in full first when :attr:`check` is on."""
-        if self.check:
-            w = line.witness(self.grid, area)
-            assert w.order[0] == p and replay(self.grid, *_stones(line, area, self.grid), w), "repair"
-        return line
-
     def _quick_nde(self, area: int, red: int, blue: int, p: int, colour: str) -> bool:
         """True when a part of ``area - {p}`` after ``colour`` on ``p`` has a quick (exact) NDE proof."""
         bit = 1 << p
         r2, b2 = (red | bit, blue) if colour == RED else (red, blue | bit)
         return any(self.solver.proves_nde(part, r2, b2, p) for part in self.grid.components(area & ~bit))
 
-    def _repaired_pair(self, area: int, p: int, code: int, bases: list[Timeline]) -> Timeline | None:
-        """Like :meth:`_repaired` with a chosen second placement: each neighbour of ``p``, each colour."""
-        g = self.grid
-        bit = 1 << p
-        for q in g.bits(g.dilate8(bit) & area & ~bit):
-            pair = bit | 1 << q
-            for second in (RED_CODE, BLUE_CODE):
-                for base in bases:
-                    line = base.with_first(q, second).with_first(p, code)
-                    # Only p and the stones come before q, and no repair moves a point before q.
-                    if not clean_at(g.diag[q], q, line.col, line.tm):
-                        break
-                    if repair(g, area, line, g.dilate8(pair) & area & ~pair, pair, REPAIR_LIMIT):
-                        return self._checked(line, area, p)
-        return None
-
-    def _first_move(self, area: int, red: int, blue: int, p: int, colour: str,
-                    nde_likely: bool = False) -> Witness | None:
-        """A clean filling of ``area`` starting with ``colour`` on ``p`` (exact), or ``None``
-        (``nde_likely``: see :meth:`Solver.witness`)."""
-        return finish(self._first_move_steps(area, red, blue, p, colour, nde_likely))
-
     def _first_move_steps(self, area: int, red: int, blue: int, p: int, colour: str,
                           nde_likely: bool = False) -> Steps[Witness | None]:
-        """:meth:`_first_move` in pieces (:meth:`Solver.witness_steps`)."""
+        """A clean filling of ``area`` starting with ``colour`` on ``p`` (exact), or ``None``, in pieces
+        (:meth:`Solver.witness_steps`; ``nde_likely``: see :meth:`Solver.witness`)."""
         bit = 1 << p
         r2, b2 = (red | bit, blue) if colour == RED else (red, blue | bit)
         order = [p]
@@ -291,7 +247,7 @@ class Engine:
         """Whether ``colour`` on the empty point ``p`` is legal, every region being fillable (as when
         :meth:`shown` did not answer None): the region's cached analysis when ``colour``'s is there,
         else this candidate alone, exactly (a naked diagonal, a quick NDE proof, then
-        :meth:`_first_move`), without deciding the region's other candidates."""
+        :meth:`_first_move_steps`), without deciding the region's other candidates."""
         return finish(self.candidate_steps(red, blue, p, colour))
 
     def candidate_steps(self, red: int, blue: int, p: int, colour: str) -> Steps[bool]:
@@ -328,25 +284,6 @@ def _decided(colour: str, size: int) -> int:
     """The bit of a packed :class:`RegionInfo` (see :meth:`Engine.region`) saying ``colour``'s legal
     points are decided."""
     return 1 << 2 * size + (1 if colour == RED else 2)
-
-
-def _bases(lines: list[Timeline], k: int) -> list[Timeline]:
-    """The witnesses a repair starts from: the ``k`` newest (often a neighbour's repair) and ``k`` first."""
-    if len(lines) <= 2 * k:
-        return lines[::-1]
-    return lines[:-k - 1:-1] + lines[:k]
-
-
-def _stones(line: Timeline, area: int, grid: Grid) -> tuple[int, int]:
-    """The red and blue stones of a timeline (its points outside ``area`` that have a colour)."""
-    red = blue = 0
-    for p, c in enumerate(line.col):
-        if not area >> p & 1:
-            if c == RED_CODE:
-                red |= 1 << p
-            elif c == BLUE_CODE:
-                blue |= 1 << p
-    return red, blue
 
 
 _ENGINES: dict[int, Engine] = {}

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.game.naked_diagonal.test_rules import E6_POSITION
+from unitile_py.mcts import finish
 from unitile_py.naked_diagonal import culprit, hints, legality
 from unitile_py.naked_diagonal import webapi as webapi_module
 from unitile_py.naked_diagonal.areas import Solver
@@ -183,7 +184,7 @@ def test_a_crafted_13x13_start_is_decided_exactly_from_cold_caches_in_bounded_ti
     # Red on c8 is legal: a clean filling of its region starts there (replayed).
     c8 = g.point("c8")
     (area,) = [m for m in g.components(empty) if m >> c8 & 1]
-    w = fresh._first_move(area, position.red, position.blue, c8, "r")
+    w = finish(fresh._first_move_steps(area, position.red, position.blue, c8, "r"))
     assert w is not None and w.order[0] == c8 and replay(g, position.red, position.blue, w)
 
 
