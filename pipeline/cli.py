@@ -4,8 +4,8 @@ Each game of the registry (:mod:`unitile_py.registry`) names the module whose ``
 commands (``pipeline``): Unitile's ``build``, ``verify``, ``report`` and ``values``
 (:mod:`pipeline.unitile.cli`), Naked Diagonal's ``nd-build``, ``nd-verify``, ``nd-prove``, ``nd-strategy``,
 ``nd-check-strategy``, ``nd-atlas``, ``nd-survey`` and ``nd-areas`` (:mod:`pipeline.naked_diagonal.cli`).
-Each command sets ``run``, which :func:`main` calls through :func:`unitile_py.command_line.run_command`:
-every error is one line.
+``compile-kernels`` (:mod:`pipeline.compile_kernels`) is every game's. Each command sets ``run``, which
+:func:`main` calls through :func:`unitile_py.command_line.run_command`: every error is one line.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from unitile_py import registry
 from unitile_py.command_line import Parser, run_command
 
+from . import compile_kernels
 from .errors import CheckFailed
 
 
@@ -37,6 +38,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True)
     for game in games:
         registry.load(game.pipeline).register(sub)
+    compile_kernels.register(sub)
     return p
 
 

@@ -42,7 +42,8 @@ class GameSpec:
       module whose ``register(subparsers)`` adds its commands; ``commands_at_top``: they are also
       top-level commands (Unitile's, from before it had a group).
     * ``pipeline``: the module whose ``register(subparsers)`` adds its ``python -m pipeline`` commands
-      (empty: none).
+      (empty: none); ``kernels``: the module whose ``compile_kernels(folder)`` compiles its numba kernels
+      into numba's cache by a small real run in a scratch folder (``python -m pipeline compile-kernels``).
     * ``preload``: the modules the site's worker imports before it keeps its interpreter snapshot.
     * ``tables``: the folders under ``tables/`` the site ships (shell patterns; a folder is shipped when
       it has a ``manifest.json``), written into Python's file system at ``tables_when``;
@@ -64,6 +65,7 @@ class GameSpec:
     command_aliases: tuple[str, ...] = ()
     commands_at_top: bool = False
     pipeline: str = ""
+    kernels: str = ""
     preload: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     tables_when: TableTime = "first-request"
@@ -75,7 +77,7 @@ UNITILE = GameSpec(
     key="unitile", name="Unitile", summary="the sliding-tile game", package="unitile",
     prefix="ut_", request_aliases=("",), service="unitile_py.unitile.webapi",
     command="unitile", command_aliases=("ut",), cli="unitile_py.unitile.cli", commands_at_top=True,
-    pipeline="pipeline.unitile.cli",
+    pipeline="pipeline.unitile.cli", kernels="pipeline.unitile.kernel_warmup",
     preload=("unitile_py.unitile.tables", "unitile_py.unitile.players", "unitile_py.mcts"),
     tables=("5x5",), tables_when="boot", load_tables="load_tables",
 )
@@ -83,7 +85,7 @@ NAKED_DIAGONAL = GameSpec(
     key="nd", name="Naked Diagonal", summary="the connection game", package="naked_diagonal",
     prefix="nd_", service="unitile_py.naked_diagonal.webapi",
     command="naked-diagonal", command_aliases=("nd",), cli="unitile_py.naked_diagonal.cli",
-    pipeline="pipeline.naked_diagonal.cli",
+    pipeline="pipeline.naked_diagonal.cli", kernels="pipeline.naked_diagonal.kernel_warmup",
     preload=("unitile_py.naked_diagonal.players", "unitile_py.naked_diagonal.search"),
     tables=("naked-diagonal/[3-9]x[3-9]", "naked-diagonal/1[0-3]x1[0-3]"),  # the sizes the page offers
     page_data=("naked-diagonal/*.json",),
