@@ -541,8 +541,8 @@ def test_the_verifier_imports_no_search_but_the_bounded_one_and_no_tables() -> N
     loaded = set(subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True,
                                 text=True, env={"PYTHONPATH": str(ROOT)}).stdout.split())
     assert "pipeline.naked_diagonal.check_strategy" in loaded
-    engine = {"areas", "bans", "cache", "construct", "culprit", "game", "grid", "keys", "legality",
-              "notation", "perfect", "position", "rules", "strategy", "witness"}
+    engine = {"areas", "bans", "cache", "candidate_repair", "construct", "culprit", "game", "grid", "keys",
+              "legality", "notation", "perfect", "position", "rules", "strategy", "witness"}
     ours = {m for m in loaded if m.startswith(("unitile_py.naked_diagonal.", "pipeline."))}
     pipeline = {"pipeline", "pipeline.errors", "pipeline.naked_diagonal",
                 "pipeline.naked_diagonal.check_strategy"}
