@@ -32,6 +32,27 @@ async function inflated(url) {
   return new Response(body, { status: 200, headers: { "Content-Type": type } });
 }
 
+/** @type {Set<string>} files known to be missing from the version's cache (:func:`notKept`) */
+const absent = new Set();
+/** @type {Promise<Cache> | null} the version's cache, once :func:`keepFetched` has opened it */
+let versionCache = null;
+
+/**
+ * Which of ``paths`` (relative to the site) the version's cache lacks, asked now: their later fetch
+ * goes to the network at once, without asking the cache again. (While Pyodide starts, the worker's
+ * thread is busy for a second or more on a slow phone, and an answer of the cache waits for it; a
+ * fetch asked for goes out meanwhile.)
+ * @param {string[]} paths
+ */
+export async function notKept(paths) {
+  const cache = await versionCache?.catch(() => null);
+  if (!cache) return;
+  await Promise.all(paths.map(async (path) => {
+    const name = new URL(path, BASE).href;
+    if (!(await cache.match(name).catch(() => undefined))) absent.add(name);
+  }));
+}
+
 /** @type {Map<string, Promise<Response>>} responses asked for ahead of the code that reads them */
 const ahead = new Map();
 /** @type {Map<string, {promise: Promise<void>, resolve: () => void}>} each file asked for here: when it has come whole */
@@ -85,6 +106,35 @@ export function cameWhole(paths) {
 }
 
 /**
+ * When the network has delivered the files ``paths`` (relative to the site), as themselves or as
+ * their gzipped copies, however slowly their readers take them in: each has a resource timing entry
+ * of status 200, which the browser adds once the response's last byte has come. Pyodide reads its
+ * WebAssembly and library as it compiles and starts, seconds after they have come on a slow phone:
+ * :func:`cameWhole` waits for that, this does not.
+ * @param {string[]} paths
+ */
+export function delivered(paths) {
+  const left = new Set(paths.map((path) => new URL(path, BASE).href));
+  /** @param {PerformanceEntryList} entries */
+  const seen = (entries) => {
+    for (const entry of /** @type {PerformanceResourceTiming[]} */ (entries)) {
+      if (entry.responseStatus === 200) left.delete(entry.name.replace(/\.gz$/, ""));
+    }
+    return left.size === 0;
+  };
+  if (seen(performance.getEntriesByType("resource"))) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new PerformanceObserver((list) => {
+      if (seen(list.getEntries())) {
+        observer.disconnect();
+        resolve(undefined);
+      }
+    });
+    observer.observe({ type: "resource" });
+  });
+}
+
+/**
  * Keep the responses of the build's files (``files``, relative to the site) in ``version``'s cache,
  * and fetch those of ``gzipped`` from their copies.
  * @param {string} version
@@ -97,6 +147,7 @@ export function keepFetched(version, files, gzipped) {
   const packed = new Set([...gzipped].map(key));
   const cache = caches.open(OFFLINE_PREFIX + version);
   cache.catch(() => {});
+  versionCache = cache;
   /** @type {typeof fetch} */
   self.fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input), BASE);
@@ -107,7 +158,7 @@ export function keepFetched(version, files, gzipped) {
       ahead.delete(name);
       return early;
     }
-    const kept = await cache.then((c) => c.match(name)).catch(() => undefined);
+    const kept = absent.has(name) ? undefined : await cache.then((c) => c.match(name)).catch(() => undefined);
     if (kept) {
       wholeOf(name).resolve();
       return kept;

@@ -4,7 +4,7 @@
 // what it preloads, fetches and loads for each comes from build.json. The page never waits on Python.
 // The messages each way and build.json are typed in wire.js.
 import { fileProblem } from "./hosting.js";
-import { OFFLINE_PREFIX, cameWhole, fetchAhead, keepFetched, untar } from "./worker-files.js";
+import { OFFLINE_PREFIX, cameWhole, delivered, fetchAhead, keepFetched, notKept, untar } from "./worker-files.js";
 
 const BASE = new URL("../", import.meta.url);
 const PYODIDE = new URL("pyodide/", BASE);
@@ -326,16 +326,18 @@ async function boot() {
     post({ type: "progress", text: `Loading the game… The first visit downloads ${Math.round(megabytes)} MB; later ones start at once, even offline.` });
   }
   // Pyodide's WebAssembly and standard library and unitile_py's archive at once, while Pyodide's
-  // modules still load; the page's boot tables only once those have come (Python starts meanwhile),
-  // so that they do not share the network with what the interpreter needs first.
+  // modules still load; the page's boot tables once the network has delivered those (Python starts
+  // meanwhile, on the CPU), so that they do not share the network with what the interpreter needs
+  // first, and come while it starts.
   const first = [...RUNTIME_DATA.map((name) => `pyodide/${name}`), ...info.python];
   fetchAhead(first);
   const python = startPython(runtime, snapshotName, saved);
   python.catch(() => {}); // reported below
   if (!saved) {
-    Promise.race([cameWhole(first), python])
+    const tables = atBoot.flatMap((game) => game.tables);
+    Promise.all([notKept(tables), Promise.race([delivered(first), cameWhole(first), python])])
       .catch(() => {})
-      .then(() => atBoot.forEach((game) => fetchTables(game.tables)));
+      .then(() => fetchTables(tables));
   }
   const [{ pyodide, restored }, archives] = await Promise.all([
     python,
