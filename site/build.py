@@ -134,6 +134,8 @@ GAMES = {
 #: ``description``.
 PAGE_COMMENT = re.compile(r"\A<!-- page (.*?) -->\n", re.S)
 PAGE_FIELD = re.compile(r'\s*([a-z]+)=(?:"([^"]*)"|([^\s"]+))')
+#: The module that starts the worker (js/early.js starts it first on a page that lists this one).
+WORKER_STARTER = "js/start-worker.js"
 PAGE_KEYS = ("game", "entry", "body", "styles", "scripts", "title", "description")
 PAGE_GAME = re.compile(r'<html[^>]*\sdata-game="([a-z]+)"')
 #: A page's module script, and a module's static imports of its neighbours.
@@ -380,9 +382,11 @@ def page_head(page: str, text: str) -> str:
     def attr(name: str, key: str) -> str:
         return f' {name}="{esc(once[key])}"' if key in once else ""
 
+    # A page whose first module starts the worker has early.js start it sooner (data-worker).
+    worker = " data-worker" if WORKER_STARTER in many["scripts"] else ""
     lines = [
         "<!doctype html>",
-        f'<html lang="en"{attr("data-game", "game")}{attr("data-entry", "entry")}>',
+        f'<html lang="en"{attr("data-game", "game")}{attr("data-entry", "entry")}{worker}>',
         "<head>",
         "<!-- frame:head -->",
         f'  <meta name="description" content="{esc(once["description"])}">',

@@ -15,6 +15,8 @@ interface Window {
   };
   /** When Naked Diagonal's page drew its last ban (performance.now()). */
   unitileBanShown: () => number;
+  /** The worker early.js started, with the events it sent before rpc.js took it over. */
+  unitileWorker?: { url: string; worker: Worker; events: Event[]; keep: (event: Event) => void };
   /** The service worker's registration (sw-client.js). */
   unitileRegistration: ServiceWorkerRegistration;
 }

@@ -26,21 +26,36 @@ export class WorkerClient {
     this.worker = null;
     /** @type {Promise<import("./wire.js").Ready>} */
     this.ready = new Promise((resolve, reject) => {
-      this.worker = new Worker(url, { type: "module" });
-      this.worker.addEventListener("message", (event) => {
+      /** @param {MessageEvent} event */
+      const message = (event) => {
         /** @type {import("./wire.js").FromWorker} */
         const data = event.data;
         if (data.type === "progress") onProgress(data.text);
         else if (data.type === "ready") resolve(data);
         else if (data.type === "failed") reject(new UserError(data.error));
         else if (data.type === "reply") this.receive(data);
-      });
-      this.worker.addEventListener("error", async (event) => {
+      };
+      /** @param {ErrorEvent} event */
+      const error = async (event) => {
         // A worker whose module does not load (missing, or not sent as JavaScript) gets an error
         // event without a message: ask the server what it sends.
         const problem = event.message ? null : await fileProblem(url, "javascript", new URL("../", url));
         reject(new UserError(problem || event.message || "the worker could not start"));
-      });
+      };
+      const started = window.unitileWorker; // early.js's, for this module
+      delete window.unitileWorker;
+      this.worker = started && started.url === url.href ? started.worker : new Worker(url, { type: "module" });
+      if (started && started.worker !== this.worker) started.worker.terminate();
+      this.worker.addEventListener("message", message);
+      this.worker.addEventListener("error", error);
+      if (started && started.worker === this.worker) {
+        this.worker.removeEventListener("message", started.keep);
+        this.worker.removeEventListener("error", started.keep);
+        for (const event of started.events) {
+          if (event instanceof MessageEvent) message(event);
+          else error(/** @type {ErrorEvent} */ (event));
+        }
+      }
     });
   }
 
