@@ -329,14 +329,18 @@ def assert_play_page_fits(site: Site, name: str, selectors: list[str]) -> None:
 
 
 @contextmanager
-def held_site(browser: Any, site_dir: Path) -> Iterator[tuple[Site, threading.Event]]:
-    """A server of its own whose answer to build.json (the worker's first request) waits until the
-    test sets the event, and a context on it: meanwhile the page is up but Python is not."""
+def held_site(browser: Any, site_dir: Path, held: str = "/build.json",
+              paths: list[str] | None = None) -> Iterator[tuple[Site, threading.Event]]:
+    """A server of its own whose answer to ``held`` (by default build.json, the worker's first
+    request: meanwhile the page is up but Python is not) waits until the test sets the event, and a
+    context on it; the path of every request is appended to ``paths``."""
     gate = threading.Event()
 
     class Held(serve_module.SiteHandler):  # type: ignore[misc, name-defined]
         def do_GET(self) -> None:
-            if self.path.startswith("/build.json"):
+            if paths is not None:
+                paths.append(self.path)
+            if self.path.startswith(held):
                 gate.wait(TIMEOUT)
             super().do_GET()
 

@@ -4,33 +4,18 @@ it has started."""
 
 from __future__ import annotations
 
-import threading
-from functools import partial
 from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import TIMEOUT, make_context, serve_module, wait_until
+from tests.browser.conftest import held_site, make_context, wait_until
 
 
 def test_the_worker_starts_before_the_pages_modules_have_come(browser: Any, site_dir: Path) -> None:
     """early.js starts the worker: while the server holds the page's first module, the worker's module
     and its first request (build.json) are already asked for; the page then takes that worker over
     (one request for worker.js) and is playable."""
-    gate = threading.Event()
     paths: list[str] = []
-
-    class Held(serve_module.SiteHandler):  # type: ignore[misc, name-defined]
-        def do_GET(self) -> None:
-            paths.append(self.path)
-            if self.path.startswith("/js/start-worker.js"):
-                gate.wait(TIMEOUT)
-            super().do_GET()
-
-    server = serve_module.SiteServer(site_dir)
-    server.httpd.RequestHandlerClass = partial(Held, directory=str(site_dir))
-    server.start()
-    s = make_context(browser, server.url)
-    try:
+    with held_site(browser, site_dir, "/js/start-worker.js", paths) as (s, gate):
         s.page.goto(s.base, wait_until="commit")
         wait_until(lambda: any(p.startswith("/build.json") for p in paths), "the worker's first request")
         assert not s.js("document.body && document.body.dataset.ready")
@@ -38,10 +23,6 @@ def test_the_worker_starts_before_the_pages_modules_have_come(browser: Any, site
         s.wait_ready()
         assert sum(p.startswith("/js/worker.js") for p in paths) == 1, paths
         assert s.js("window.unitileWorker === undefined")
-    finally:
-        gate.set()
-        s.context.close()
-        server.stop()
 
 
 def test_a_first_visit_asks_for_the_boot_tables_while_python_starts(browser: Any, server: Any) -> None:
