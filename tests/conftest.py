@@ -10,12 +10,13 @@ itself, as without this. The process is stopped when the session ends, whatever 
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.pipeline.processes import Processes
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Where the tests that call the kernels are.
@@ -46,15 +47,5 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     proc = session.config.stash.get(COMPILER, None)
-    if proc is None or proc.poll() is not None:
-        return
-    for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, None)):
-        try:
-            os.killpg(proc.pid, sig)
-            proc.wait(wait)
-            return
-        except ProcessLookupError:
-            proc.wait()
-            return
-        except subprocess.TimeoutExpired:
-            continue
+    if proc is not None:
+        Processes.kill(proc)  # (a finished one is only waited for)

@@ -42,16 +42,17 @@ export class WorkerClient {
         const problem = event.message ? null : await fileProblem(url, "javascript", new URL("../", url));
         reject(new UserError(problem || event.message || "the worker could not start"));
       };
-      const started = window.unitileWorker; // early.js's, for this module
+      const started = window.unitileWorker; // early.js's
       delete window.unitileWorker;
-      this.worker = started && started.url === url.href ? started.worker : new Worker(url, { type: "module" });
-      if (started && started.worker !== this.worker) started.worker.terminate();
+      const taken = started && started.url === url.href ? started : null; // for this module
+      if (started && !taken) started.worker.terminate();
+      this.worker = taken ? taken.worker : new Worker(url, { type: "module" });
       this.worker.addEventListener("message", message);
       this.worker.addEventListener("error", error);
-      if (started && started.worker === this.worker) {
-        this.worker.removeEventListener("message", started.keep);
-        this.worker.removeEventListener("error", started.keep);
-        for (const event of started.events) {
+      if (taken) {
+        this.worker.removeEventListener("message", taken.keep);
+        this.worker.removeEventListener("error", taken.keep);
+        for (const event of taken.events) {
           if (event instanceof MessageEvent) message(event);
           else error(/** @type {ErrorEvent} */ (event));
         }
