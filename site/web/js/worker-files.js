@@ -152,7 +152,10 @@ export function keepFetched(version, files, gzipped) {
   self.fetch = async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input), BASE);
     const name = url.origin + url.pathname;
-    if (!keys.has(name) || (init && init.method && init.method !== "GET")) return siteFetch(input, init);
+    // A request that is not a plain GET, or that asks for the server's answer as it is (no-store:
+    // hosting.js's check of a file that did not load), goes to the server untouched.
+    const plain = !init || ((!init.method || init.method === "GET") && init.cache !== "no-store");
+    if (!keys.has(name) || !plain) return siteFetch(input, init);
     const early = ahead.get(name);
     if (early) {
       ahead.delete(name);
